@@ -1,0 +1,1 @@
+"""Iron Cross rules and geometry: pure Python, no Qt (enforced by an import-linter contract)."""

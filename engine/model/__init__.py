@@ -1,0 +1,1 @@
+"""The data model: maps, boards, counters, tables and scenarios, loaded from YAML."""

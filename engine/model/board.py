@@ -1,0 +1,227 @@
+"""The board: the scenario's maps assembled into one grid, with the errata applied.
+
+Maps 1 and 2 share column 30 and Maps 2 and 3 column 50: an assembled board holds each
+seam hex once. Everything that asks about terrain (zones, LOS, movement, validation) asks
+the board, never a map file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from pathlib import Path
+
+import networkx as nx
+
+from engine.hexgrid import Hex, LabelError, Offset, are_adjacent, hex_label, hex_to_offset, neighbours, parse_label
+from engine.resources import data_path
+
+from .errata import Change, Errata, load_errata
+from .mapsheet import MapSheet, load_map
+from .terrain import CLEAR, Terrain
+
+
+@dataclass(frozen=True)
+class AppliedChange:
+    """What an erratum did to one hex."""
+
+    change: Change
+    hex: Hex
+    before: Terrain
+    after: Terrain
+
+
+@dataclass(frozen=True)
+class SeamConflict:
+    """A seam hex that two map files describe differently; the first map's description is kept."""
+
+    hex: Hex
+    kept: MapSheet
+    other: MapSheet
+
+
+class UnknownHexError(LabelError):
+    """A label that names no hex of the board."""
+
+
+@dataclass
+class Board:
+    maps: list[MapSheet]
+    offset: Offset
+    terrain_map: dict[Hex, Terrain]
+    roads: list[list[Hex]]
+    bridges: frozenset[Hex]
+    hexes: frozenset[Hex]
+    applied: list[AppliedChange] = field(default_factory=list)
+    seam_conflicts: list[SeamConflict] = field(default_factory=list)
+    errata: Errata | None = None
+
+    # -- labels -------------------------------------------------------------------------
+    def label(self, h: Hex) -> str:
+        return hex_label(h, self.offset)
+
+    def hex(self, label: str) -> Hex:
+        """The hex a printed label names; UnknownHexError if it is not on this board."""
+        h = parse_label(label, self.offset)
+        if h not in self.hexes:
+            raise UnknownHexError(f"hex {label} is not on {self.describe()}")
+        return h
+
+    def describe(self) -> str:
+        columns = [c for m in self.maps for c in m.grid.columns]
+        rows = [r for m in self.maps for r in m.grid.rows]
+        names = " + ".join(m.name for m in self.maps)
+        return f"{names} (columns {min(columns)}-{max(columns)}, rows {min(rows)}-{max(rows)})"
+
+    # -- terrain ------------------------------------------------------------------------
+    def terrain(self, h: Hex) -> Terrain:
+        return self.terrain_map.get(h, CLEAR)
+
+    def neighbours(self, h: Hex) -> list[Hex]:
+        """The hexes of the board sharing a hexside with h."""
+        return [n for n in neighbours(h) if n in self.hexes]
+
+    def maps_of(self, h: Hex) -> list[MapSheet]:
+        column, row = hex_to_offset(h, self.offset)
+        return [m for m in self.maps if m.grid.contains(column, row)]
+
+    def buildings(self) -> dict[str, frozenset[Hex]]:
+        """Building id -> its hexes; hexes sharing an id form one multi-hex building."""
+        out: dict[str, set[Hex]] = {}
+        for h, t in self.terrain_map.items():
+            if t.building is not None:
+                out.setdefault(t.building, set()).add(h)
+        return {k: frozenset(v) for k, v in sorted(out.items())}
+
+    def hills(self) -> dict[str, frozenset[Hex]]:
+        out: dict[str, set[Hex]] = {}
+        for h, t in self.terrain_map.items():
+            if t.hill is not None:
+                out.setdefault(t.hill, set()).add(h)
+        return {k: frozenset(v) for k, v in sorted(out.items())}
+
+    # -- roads and gullies ----------------------------------------------------------------
+    @cached_property
+    def road_graph(self) -> nx.Graph:
+        """Road hexes joined where a road chain crosses their shared hexside."""
+        graph = nx.Graph()
+        for road in self.roads:
+            graph.add_nodes_from(road)
+            graph.add_edges_from((a, b) for a, b in zip(road, road[1:], strict=False) if are_adjacent(a, b))
+        return graph
+
+    @cached_property
+    def gully_graph(self) -> nx.Graph:
+        gullies = [h for h, t in self.terrain_map.items() if t.gully]
+        graph = nx.Graph()
+        graph.add_nodes_from(gullies)
+        graph.add_edges_from((a, b) for a in gullies for b in neighbours(a) if b in graph)
+        return graph
+
+    def road_path(self, waypoints: Sequence[str]) -> list[Hex]:
+        """The road hexes from waypoint to waypoint, along the roads (shortest way between each pair)."""
+        return self._path(self.road_graph, waypoints, "road")
+
+    def gully_path(self, waypoints: Sequence[str]) -> list[Hex]:
+        return self._path(self.gully_graph, waypoints, "gully")
+
+    def _path(self, graph: nx.Graph, waypoints: Sequence[str], what: str) -> list[Hex]:
+        hexes = [self.hex(w) for w in waypoints]
+        for label, h in zip(waypoints, hexes, strict=True):
+            if h not in graph:
+                raise NoPathError(f"hex {label} is not a {what} hex")
+        path = [hexes[0]]
+        for (la, a), (lb, b) in zip(zip(waypoints, hexes), zip(waypoints[1:], hexes[1:]), strict=False):
+            try:
+                leg = nx.shortest_path(graph, a, b)
+            except nx.NetworkXNoPath:
+                raise NoPathError(f"no {what} joins {la} to {lb}") from None
+            path.extend(leg[1:])
+        return path
+
+
+class NoPathError(ValueError):
+    """Waypoints that no road (or gully) joins."""
+
+
+def assemble(maps: Sequence[MapSheet], errata: Errata | None = None) -> Board:
+    """One board from several maps, seam columns once, with the errata applied if given."""
+    if not maps:
+        raise ValueError("a board needs at least one map")
+    offsets = {m.grid.offset for m in maps}
+    if len(offsets) > 1:
+        raise ValueError("maps with different offsets cannot be assembled: " + ", ".join(m.name for m in maps))
+    offset = maps[0].grid.offset
+    terrain: dict[Hex, Terrain] = {}
+    owner: dict[Hex, MapSheet] = {}
+    conflicts: list[SeamConflict] = []
+    hexes: set[Hex] = set()
+    for sheet in maps:
+        grid_hexes = sheet.hexes()
+        for h in grid_hexes:
+            t = sheet.terrain.get(h, CLEAR)
+            if h in hexes:
+                if t != terrain.get(h, CLEAR):
+                    conflicts.append(SeamConflict(h, owner[h], sheet))
+                continue
+            hexes.add(h)
+            owner[h] = sheet
+            if t != CLEAR:
+                terrain[h] = t
+    roads = [road for sheet in maps for road in sheet.roads]
+    bridges = frozenset(b for sheet in maps for b in sheet.bridges)
+    road_hexes = {h for road in roads for h in road}
+    for h in road_hexes & hexes:
+        terrain[h] = replace(terrain.get(h, CLEAR), road=True, bridge=h in bridges)
+    board = Board(list(maps), offset, terrain, roads, bridges, frozenset(hexes), seam_conflicts=conflicts)
+    if errata is not None:
+        apply_errata(board, errata)
+    return board
+
+
+def apply_errata(board: Board, errata: Errata) -> list[AppliedChange]:
+    """Apply each change to the board's hexes; hexes on none of the board's maps are skipped."""
+    applied: list[AppliedChange] = []
+    for change in errata.changes:
+        for label in change.hexes:
+            h = parse_label(label, board.offset)
+            if h not in board.hexes:
+                continue
+            before = board.terrain(h)
+            after = before.changed(change.values)
+            board.terrain_map[h] = after
+            applied.append(AppliedChange(change, h, before, after))
+    board.applied.extend(applied)
+    board.errata = errata
+    return applied
+
+
+def resolve_map_path(name: str, relative_to: Path | None = None) -> Path:
+    """A map named in a scenario: a path (relative to the scenario), or a bundled map name."""
+    candidates: list[Path] = []
+    for base in ([relative_to] if relative_to else []) + [Path.cwd()]:
+        candidates += [base / name, base / f"{name}.yaml", base.parent / "maps" / f"{name}.yaml"]
+    candidates.append(data_path("maps", f"{name}.yaml"))
+    for path in candidates:
+        if path.is_file():
+            return path
+    raise FileNotFoundError(f"map {name!r} not found (looked for {', '.join(str(c) for c in candidates)})")
+
+
+def default_errata_path() -> Path:
+    return data_path("maps", "errata.yaml")
+
+
+def load_board(names: Iterable[str], errata: bool | str | Path = True, relative_to: Path | None = None) -> Board:
+    """Load and assemble maps by name (`map1`) or path, applying the printed errata by default."""
+    maps = [load_map(resolve_map_path(n, relative_to)) for n in names]
+    errata_file: Errata | None = None
+    if errata is True:
+        errata_file = load_errata(default_errata_path())
+    elif errata:
+        path = Path(errata)
+        if not path.is_absolute() and relative_to is not None and (relative_to / path).is_file():
+            path = relative_to / path
+        errata_file = load_errata(path)
+    return assemble(maps, errata_file)

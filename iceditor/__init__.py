@@ -1,0 +1,1 @@
+"""iceditor: the Qt editor and the command line, drawing and editing what engine/ computes."""
