@@ -1,0 +1,1 @@
+"""Geometry on the board: compass directions, zones, (later) line of sight and movement."""

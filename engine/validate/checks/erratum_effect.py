@@ -1,0 +1,33 @@
+"""Every erratum names hexes of the mapsheet and changes something there."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from engine.hexgrid import parse_label
+from engine.model.board import assemble
+from engine.model.errata import Errata
+from engine.model.mapsheet import MapSheet
+from engine.problems import Problem, Severity
+from engine.validate.check import Check
+
+CHECK = Check(
+    id="erratum-no-effect",
+    rule="Terrain Clarifications and Errata",
+    severity=Severity.WARNING,
+    summary="An erratum names a hex on none of the maps, or changes nothing on the printed maps.",
+    fix="Correct the hex label, or drop the change if the map already shows the corrected terrain.",
+)
+
+
+def check(errata: Errata, maps: Sequence[MapSheet]) -> Iterator[Problem]:
+    """Applied to all the maps at once: a change must land on a hex and alter it."""
+    board = assemble(list(maps))
+    for change in errata.changes:
+        for i, label in enumerate(change.hexes):
+            path = ("changes", change.index, "hexes", i)
+            h = parse_label(label, board.offset)
+            if h not in board.hexes:
+                yield CHECK.problem(errata.doc, path, f"hex {label} is on none of the maps", hex=label)
+            elif board.terrain(h).changed(change.values) == board.terrain(h):
+                yield CHECK.problem(errata.doc, path, f"erratum changes nothing in hex {label}", hex=label)

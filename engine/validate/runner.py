@@ -1,0 +1,76 @@
+"""Validate files: schema first, then every check that applies to the file's format."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from engine.model.errata import errata_from_document
+from engine.model.mapsheet import LoadError, MapSheet, load_map, map_from_document
+from engine.model.schema import schema_name, schema_problems
+from engine.model.source import SourceDocument, SourceError, load_yaml
+from engine.problems import Problem, count_errors
+from engine.resources import bundled_maps, bundled_scenarios, data_path
+
+from .checks import (
+    assumed_values,
+    bridge_placement,
+    erratum_effect,
+    hex_outside_grid,
+    road_chain,
+    two_levels,
+)
+
+MAP_CHECKS = (hex_outside_grid, road_chain, bridge_placement, two_levels)
+
+
+def bundled_files() -> list[Path]:
+    """Everything iceditor ships: maps, errata, tables, counters, scenarios."""
+    return [
+        *bundled_maps(),
+        data_path("maps", "errata.yaml"),
+        *sorted(data_path("tables").glob("*.yaml")),
+        *sorted(data_path("counters").glob("*.yaml")),
+        *bundled_scenarios(),
+    ]
+
+
+def validate_paths(paths: Iterable[Path]) -> list[Problem]:
+    """Problems of all files; SourceError for a file that cannot be read or parsed as YAML."""
+    problems: list[Problem] = []
+    for path in paths:
+        problems += validate_document(load_yaml(path))
+    return problems
+
+
+def validate_document(doc: SourceDocument) -> list[Problem]:
+    problems = list(schema_problems(doc))
+    if count_errors(problems):
+        return problems
+    name = schema_name(doc)
+    if name == "map":
+        problems += map_problems(map_from_document(doc))
+    elif name == "errata":
+        problems += list(erratum_effect.check(errata_from_document(doc), _mapsheet_beside(Path(doc.file))))
+    elif name == "scenario":
+        from .scenario import scenario_problems
+
+        problems += scenario_problems(doc)
+    problems += assumed_values.check(doc)
+    return problems
+
+
+def map_problems(sheet: MapSheet) -> list[Problem]:
+    return [p for check in MAP_CHECKS for p in check.check(sheet)]
+
+
+def _mapsheet_beside(errata_file: Path) -> list[MapSheet]:
+    """The maps an errata file corrects: those in its folder, or the bundled ones."""
+    paths = sorted(errata_file.parent.glob("map*.yaml")) or bundled_maps()
+    maps = []
+    for path in paths:
+        try:
+            maps.append(load_map(path))
+        except (LoadError, SourceError):
+            continue  # reported when that map itself is validated
+    return maps
