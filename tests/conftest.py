@@ -1,0 +1,38 @@
+"""Shared fixtures: small hand-built maps written to temporary files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+# The map document of the format spec (docs/formats.md), verbatim.
+SPEC_MAP = """\
+format: iron-cross-map/1
+name: Test map
+grid: {columns: [10, 14], rows: [1, 9], offset: even-q}   # inclusive ranges
+hexes:                        # hexes not listed are Clear, level 0
+  "1203": {trees: 2}          # number of Tree symbols (one Tree alone is not a tree hex)
+  "1204": {level: 1, hill: K} # hill level 0/1/2 and the hill's name
+  "1205": {building: 1}       # part of Building 1; hexes sharing an id form one multi-hex building
+  "1206": {marsh: true}
+  "1207": {gully: true}
+roads:                        # each road is a chain of adjacent hexes joined along hexsides
+  - ["1001", "1101", "1202"]
+"""
+
+
+@pytest.fixture
+def write(tmp_path: Path):
+    """Write text to a file in a temporary folder and return its path."""
+
+    def _write(name: str, text: str) -> Path:
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return _write
