@@ -9,9 +9,9 @@ even-numbered columns sit half a hex lower). Labels exist only at the edges of t
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterator
 
 
 class Offset(str, Enum):

@@ -55,8 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _validate(files: list[Path], output: str) -> int:
-    from engine.validate.runner import bundled_files, validate_document
     from engine.model.source import load_yaml
+    from engine.validate.runner import bundled_files, validate_document
 
     paths = files or bundled_files()
     problems: list[Problem] = []

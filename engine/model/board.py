@@ -14,7 +14,16 @@ from pathlib import Path
 
 import networkx as nx
 
-from engine.hexgrid import Hex, LabelError, Offset, are_adjacent, hex_label, hex_to_offset, neighbours, parse_label
+from engine.hexgrid import (
+    Hex,
+    LabelError,
+    Offset,
+    are_adjacent,
+    hex_label,
+    hex_to_offset,
+    neighbours,
+    parse_label,
+)
 from engine.resources import data_path
 
 from .errata import Change, Errata, load_errata

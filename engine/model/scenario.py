@@ -1,0 +1,132 @@
+"""A scenario: everything rule 24.1 lists, as the scenario file states it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.geometry.compass import Compass
+from engine.geometry.zones import ZoneContext
+from engine.problems import count_errors
+
+from .board import Board, load_board
+from .counters import SIDES
+from .mapsheet import LoadError
+from .schema import schema_problems
+from .source import JsonPath, SourceDocument, load_yaml
+
+UNIT_KINDS = ("squad", "commander", "crew_weapon", "afv")
+
+
+@dataclass(frozen=True)
+class UnitRef:
+    """A unit (or squad) a scenario fields, as in its set-up list."""
+
+    side: str
+    kind: str  # squad | commander | crew_weapon | afv
+    type: str  # squad letter, commander rank, CW or AFV type
+    number: int | None
+    pr: int | None
+    data: dict[str, Any]
+    path: JsonPath
+
+    def describe(self) -> str:
+        if self.kind == "squad":
+            return f"Squad {self.type}"
+        if self.kind == "commander":
+            return f"{self.type}" + (f" PR{self.pr}" if self.pr is not None else "")
+        return f"{self.type} #{self.number}"
+
+
+@dataclass
+class Scenario:
+    number: int
+    title: str
+    maps: list[str]
+    errata: bool | str
+    north: tuple[str, str]
+    game_length: int
+    zones: dict[str, dict[str, Any]]
+    units: list[UnitRef]
+    data: dict[str, Any]
+    file: str = "<memory>"
+    doc: SourceDocument | None = field(default=None, repr=False)
+
+    @property
+    def folder(self) -> Path:
+        return Path(self.file).parent
+
+    def load_board(self) -> Board:
+        return load_board(self.maps, self.errata, relative_to=self.folder)
+
+    def zone_context(self, board: Board) -> ZoneContext:
+        compass = Compass.from_indicator(board.hex(self.north[0]), board.hex(self.north[1]))
+        named = {name: zone["area"] for name, zone in self.zones.items()}
+        maps = dict(zip(self.maps, board.maps, strict=True))
+        return ZoneContext(board, compass, named, maps)
+
+    def zone_expressions(self) -> Iterator[tuple[JsonPath, Any]]:
+        """Every zone expression of the file with its path: named zones first, then uses."""
+        for name, zone in self.zones.items():
+            yield ("zones", name, "area"), zone["area"]
+        yield from _zone_fields(self.data, ())
+
+
+def _zone_fields(data: Any, path: JsonPath) -> Iterator[tuple[JsonPath, Any]]:
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if path == () and key == "zones":
+                continue
+            if key == "zone":
+                yield (*path, key), value
+            else:
+                yield from _zone_fields(value, (*path, key))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _zone_fields(value, (*path, i))
+
+
+def _units(data: dict[str, Any]) -> list[UnitRef]:
+    refs = []
+    for side in SIDES:
+        for g, group in enumerate((data.get("sides", {}).get(side) or {}).get("groups") or []):
+            for u, unit in enumerate(group.get("units") or []):
+                kind = next(k for k in UNIT_KINDS if k in unit)
+                refs.append(
+                    UnitRef(
+                        side,
+                        kind,
+                        str(unit[kind]),
+                        unit.get("number"),
+                        unit.get("pr"),
+                        unit,
+                        ("sides", side, "groups", g, "units", u),
+                    )
+                )
+    return refs
+
+
+def scenario_from_document(doc: SourceDocument) -> Scenario:
+    problems = list(schema_problems(doc, "scenario"))
+    if count_errors(problems):
+        raise LoadError(doc.file, problems)
+    d: dict[str, Any] = doc.data
+    return Scenario(
+        number=d["number"],
+        title=d["title"],
+        maps=list(d["maps"]),
+        errata=d.get("errata", True),
+        north=(d["north"]["hex"], d["north"]["toward"]),
+        game_length=d["game_length"],
+        zones=dict(d.get("zones") or {}),
+        units=_units(d),
+        data=d,
+        file=doc.file,
+        doc=doc,
+    )
+
+
+def load_scenario(path: Path | str) -> Scenario:
+    return scenario_from_document(load_yaml(path))

@@ -1,0 +1,33 @@
+"""Every zone resolves to at least one hex of the scenario's maps."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from engine.geometry.zones import ZoneContext, ZoneError, resolve
+from engine.model.scenario import Scenario
+from engine.problems import Problem, Severity
+from engine.validate.check import Check
+
+CHECK = Check(
+    id="zone-empty",
+    rule="24.1",
+    severity=Severity.ERROR,
+    summary="A zone names a hex, road, hill or building that is not on the maps, or resolves to no hex at all.",
+    fix="Correct the expression: every hex, road waypoint, hill and building must exist on the scenario's maps.",
+)
+
+
+def check(scenario: Scenario, ctx: ZoneContext) -> Iterator[Problem]:
+    for path, expr in scenario.zone_expressions():
+        try:
+            hexes = resolve({"zone": expr} if isinstance(expr, str) else expr, ctx, ())
+        except ZoneError as exc:
+            # A named zone's own problem is reported once, where it is defined.
+            if exc.path[:1] == ("zones",) and path[:1] != ("zones",):
+                continue
+            where = exc.path if exc.path[:1] == ("zones",) else (*path, *exc.path)
+            yield CHECK.problem(scenario.doc, where, f"zone: {exc}")
+            continue
+        if not hexes:
+            yield CHECK.problem(scenario.doc, path, "zone resolves to no hex")
