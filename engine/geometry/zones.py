@@ -172,7 +172,7 @@ def _terrain(arg: str, ctx: ZoneContext, path: Path) -> frozenset[Hex]:
 
 
 def _road(arg: Sequence[str], ctx: ZoneContext, path: Path) -> frozenset[Hex]:
-    return frozenset(_route_hexes([{"road": arg}], ctx, path, leg_paths=[path]))
+    return frozenset(_route_hexes([{"road": arg}], ctx, path, leg_paths=[path[:-1]]))
 
 
 def _adjacent_to(arg: Expr, ctx: ZoneContext, path: Path) -> frozenset[Hex]:
