@@ -58,7 +58,7 @@ def _validate(files: list[Path], output: str) -> int:
     from engine.model.source import load_yaml
     from engine.validate.runner import bundled_files, validate_document
 
-    paths = files or bundled_files()
+    paths = files or [_shown(p) for p in bundled_files()]
     problems: list[Problem] = []
     unreadable = False
     for path in paths:
@@ -75,6 +75,14 @@ def _validate(files: list[Path], output: str) -> int:
     if unreadable:
         return EXIT_UNREADABLE
     return EXIT_ERRORS if count_errors(problems) else EXIT_OK
+
+
+def _shown(path: Path) -> Path:
+    """A bundled file as the user would name it: relative to the current folder when inside it."""
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
 
 
 def _print(problems: list[Problem], output: str, n_files: int) -> None:
