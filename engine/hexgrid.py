@@ -11,10 +11,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class Offset(str, Enum):
+class Offset(StrEnum):
     """Which columns sit half a hex lower on the printed map."""
 
     EVEN_Q = "even-q"
@@ -125,9 +125,7 @@ def hex_to_point(h: Hex, size: float = 1.0) -> tuple[float, float]:
 
 def corner_offsets(size: float = 1.0) -> tuple[tuple[float, float], ...]:
     """The six corners of a flat-topped hex around its centre, clockwise from the right."""
-    return tuple(
-        (size * math.cos(math.radians(60 * i)), size * math.sin(math.radians(60 * i))) for i in range(6)
-    )
+    return tuple((size * math.cos(math.radians(60 * i)), size * math.sin(math.radians(60 * i))) for i in range(6))
 
 
 def polygon_corners(h: Hex, size: float = 1.0) -> list[tuple[float, float]]:

@@ -29,7 +29,7 @@ def test_bundled_data_passes_with_no_errors(capsys) -> None:
 
 
 def test_assumed_values_are_one_info_line_per_file(capsys) -> None:
-    code, out, _ = run(capsys, "validate", "--format", "json")
+    _, out, _ = run(capsys, "validate", "--format", "json")
     problems = json.loads(out)["problems"]
     infos = [p for p in problems if p["code"] == "assumed-values"]
     files = [p["file"] for p in infos]
@@ -39,7 +39,7 @@ def test_assumed_values_are_one_info_line_per_file(capsys) -> None:
 
 
 def test_broken_scenario_names_the_line(capsys, write) -> None:
-    broken = S1.replace("- {squad: B, ammo: 8, less: [\"LMG PR8\"]}", "- {squad: B, ammo: 8, less: [\"LMG PR3\"]}")
+    broken = S1.replace('- {squad: B, ammo: 8, less: ["LMG PR8"]}', '- {squad: B, ammo: 8, less: ["LMG PR3"]}')
     path = write("scenarios/s1.yaml", broken)
     line = next(i for i, text in enumerate(broken.splitlines(), 1) if "LMG PR3" in text)
     code, out, _ = run(capsys, "validate", str(path))
@@ -48,7 +48,9 @@ def test_broken_scenario_names_the_line(capsys, write) -> None:
 
 
 def test_json_shape(capsys, write) -> None:
-    path = write("s1.yaml", S1.replace("{crew_weapon: MMG, number: 2, ammo: 14}", "{crew_weapon: MMG, number: 7, ammo: 14}"))
+    path = write(
+        "s1.yaml", S1.replace("{crew_weapon: MMG, number: 2, ammo: 14}", "{crew_weapon: MMG, number: 7, ammo: 14}")
+    )
     code, out, _ = run(capsys, "validate", "--format", "json", str(path))
     assert code == 1
     (problem,) = [p for p in json.loads(out)["problems"] if p["severity"] == "error"]

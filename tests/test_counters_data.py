@@ -16,7 +16,12 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 ROOT = Path(__file__).resolve().parents[1]
-RULEBOOK = Path(os.environ.get("ICEDITOR_RULEBOOK", "/work/shared/rules/iron-cross-rulebook.txt"))
+RULEBOOK = Path(
+    os.environ.get(
+        "ICEDITOR_RULEBOOK",
+        Path(__file__).resolve().parent.parent.parent / "shared" / "rules" / "iron-cross-rulebook.txt",
+    )
+)
 SIDES = ("russian", "german")
 
 
@@ -468,9 +473,7 @@ def test_scenario_unit_exists(
 
 
 def test_types_fielded_by_a_scenario_are_printed() -> None:
-    fielded = {
-        (side, type_name) for _, side, _, type_name, _, printed in SCENARIO_UNITS if "IVe" not in printed
-    }
+    fielded = {(side, type_name) for _, side, _, type_name, _, printed in SCENARIO_UNITS if "IVe" not in printed}
     for side in SIDES:
         for kind in ("crew_weapons", "afvs"):
             for type_name, entry in COUNTERS[kind][side].items():

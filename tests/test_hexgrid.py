@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -61,7 +63,14 @@ def test_column_runs_top_to_bottom_by_row() -> None:
 
 @pytest.mark.parametrize(
     ("a", "b", "distance"),
-    [("1001", "1001", 0), ("1001", "1004", 3), ("1001", "1101", 1), ("4307", "4308", 1), ("1014", "3014", 20), ("1001", "3001", 20)],
+    [
+        ("1001", "1001", 0),
+        ("1001", "1004", 3),
+        ("1001", "1101", 1),
+        ("4307", "4308", 1),
+        ("1014", "3014", 20),
+        ("1001", "3001", 20),
+    ],
 )
 def test_distance_table(a: str, b: str, distance: int) -> None:
     """11.2: count the target hex, not the firer's."""
@@ -113,7 +122,7 @@ def test_hex_line_is_a_chain(c1: int, r1: int, c2: int, r2: int) -> None:
     line = hex_line(a, b)
     assert line[0] == a and line[-1] == b
     assert len(line) == hex_distance(a, b) + 1
-    assert all(are_adjacent(p, q) for p, q in zip(line, line[1:]))
+    assert all(are_adjacent(p, q) for p, q in pairwise(line))
 
 
 def test_seam_column_is_one_column() -> None:

@@ -252,10 +252,7 @@ def test_s2_buildings_on_both_sides_of_the_east_west_road():
     the Russians win as "sole occupant of at least 1 multi-hex building"."""
     b = board(("map1",), True)
     sides = {
-        (row(h) > east_west_road_row(b, column(h)))
-        for hexes in b.buildings().values()
-        if len(hexes) > 1
-        for h in hexes
+        (row(h) > east_west_road_row(b, column(h))) for hexes in b.buildings().values() if len(hexes) > 1 for h in hexes
     }
     assert sides == {True, False}
 
@@ -310,9 +307,7 @@ def test_s1_german_deployment_beside_the_road(errata):
     running from hexes 4001 to 5014" (Scenario 6, German Group 1, the same): room for the
     Germans along the road."""
     b = board(("map2",), errata)
-    hexes = [
-        h for h in road_4001_5014_neighbours(b) if b.terrain(h).building is not None or b.terrain(h).is_woods
-    ]
+    hexes = [h for h in road_4001_5014_neighbours(b) if b.terrain(h).building is not None or b.terrain(h).is_woods]
     assert len(hexes) >= 8
 
 
@@ -540,9 +535,7 @@ def test_every_erratum_changes_the_printed_maps():
                 k: getattr(defaults, k) if v is None else (str(v) if k == "building" else v)
                 for k, v in change["set"].items()
             }
-            assert any(getattr(t, k) != v for k, v in wanted.items()), (
-                f"{change['printed']}: {label} unchanged"
-            )
+            assert any(getattr(t, k) != v for k, v in wanted.items()), f"{change['printed']}: {label} unchanged"
 
 
 def test_errata_file_quotes_the_printed_errata():

@@ -30,7 +30,7 @@ def test_spec_map_is_accepted_verbatim_and_means_what_its_comments_say(write) ->
 
 def test_one_tree_is_not_a_tree_hex(write) -> None:
     """Errata: 'should only have ONE tree (i.e. do not count as tree hexes)'."""
-    sheet = load_map(write("m.yaml", SPEC_MAP.replace('{trees: 2}', '{trees: 1}')))
+    sheet = load_map(write("m.yaml", SPEC_MAP.replace("{trees: 2}", "{trees: 1}")))
     assert not sheet.terrain[parse_label("1203")].is_woods
 
 
@@ -69,13 +69,15 @@ def test_schema_problems_point_at_the_line(write, change: str, line: int, fragme
 
 
 def test_duplicate_hex_is_an_error_not_a_silent_overwrite(write) -> None:
-    path = write("dup.yaml", SPEC_MAP.replace('  "1206": {marsh: true}\n', '  "1206": {marsh: true}\n  "1203": {trees: 5}\n'))
+    path = write(
+        "dup.yaml", SPEC_MAP.replace('  "1206": {marsh: true}\n', '  "1206": {marsh: true}\n  "1203": {trees: 5}\n')
+    )
     problems = validate_paths([path])
     assert [(p.code, p.line) for p in problems if p.code == "duplicate-key"] == [("duplicate-key", 9)]
 
 
 def test_not_yaml_names_file_line_column(write) -> None:
-    path = write("broken.yaml", "format: iron-cross-map/1\nhexes: {\"1203\": [1,\n")
+    path = write("broken.yaml", 'format: iron-cross-map/1\nhexes: {"1203": [1,\n')
     with pytest.raises(SourceError) as info:
         load_map(path)
     assert info.value.file == str(path) and info.value.line == 3
@@ -84,7 +86,7 @@ def test_not_yaml_names_file_line_column(write) -> None:
 def test_yaml_tags_that_build_objects_are_refused(write) -> None:
     """Files are data, never code."""
     path = write("evil.yaml", "format: !!python/object/apply:os.system ['true']\n")
-    with pytest.raises(SourceError, match="could not determine a constructor|not allowed"):
+    with pytest.raises(SourceError, match=r"could not determine a constructor|not allowed"):
         load_map(path)
 
 
@@ -103,6 +105,6 @@ def test_hex_outside_grid_and_bad_bridge(write) -> None:
 
 
 def test_two_levels_must_be_adjacent(write) -> None:
-    text = SPEC_MAP.replace('{level: 1, hill: K}', '{level: 0, upper_level: 2, hill: K}')
+    text = SPEC_MAP.replace("{level: 1, hill: K}", "{level: 0, upper_level: 2, hill: K}")
     problems = validate_paths([write("m.yaml", text)])
     assert ("two-levels", "1204") in {(p.code, p.hex) for p in problems}

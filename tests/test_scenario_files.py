@@ -237,9 +237,7 @@ FIRST = [
 
 
 @pytest.mark.parametrize(("number", "sets_up_text", "sets_up", "moves_text", "moves"), FIRST)
-def test_sets_up_and_moves_first(
-    number: int, sets_up_text: str, sets_up: str, moves_text: str, moves: str
-) -> None:
+def test_sets_up_and_moves_first(number: int, sets_up_text: str, sets_up: str, moves_text: str, moves: str) -> None:
     data = scenario(number)
     assert sets_up_text in data["sides"][sets_up]["printed_notes"]
     assert moves_text in data["sides"][moves]["printed_notes"]

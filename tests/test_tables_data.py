@@ -203,9 +203,7 @@ def test_movement_costs_of_rules_8_5_and_3_13() -> None:
     per change. AFV's pay 5 MP's per change.'; 8.54: 'Woods hexes (hexes with 2 or more Tree symbols)'."""
     movement = TERRAIN["movement"]
     assert value(movement["uphill_extra_mp"]) == 1 and printed(movement["uphill_extra_mp"], "8.53")
-    assert value(movement["road_rate_mp_per_hex"]) == 0.5 and printed(
-        movement["road_rate_mp_per_hex"], "8.52"
-    )
+    assert value(movement["road_rate_mp_per_hex"]) == 0.5 and printed(movement["road_rate_mp_per_hex"], "8.52")
     assert value(movement["road_rate_requires"]) == {"morale": "normal", "state": "up"}
     assert value(movement["state_change_mp"]["infantry_cw"]) == 2
     assert value(movement["state_change_mp"]["afv"]) == 5
@@ -438,10 +436,7 @@ def test_24_3_infiltration_tables() -> None:
     infiltration = COMBAT["infiltration"]
     results = value(infiltration["results"])
     modified_table_covers(results, -20, 30)
-    result = {
-        r: next(e["result"] for e in results if e.get("min", -99) <= r <= e.get("max", 99))
-        for r in range(0, 11)
-    }
+    result = {r: next(e["result"] for e in results if e.get("min", -99) <= r <= e.get("max", 99)) for r in range(0, 11)}
     assert [result[r] for r in range(0, 11)] == [
         "SN",
         "SS",
@@ -457,9 +452,7 @@ def test_24_3_infiltration_tables() -> None:
     ]
     distance = value(infiltration["distance_modifier"])
     modified_table_covers(distance, 1, 40)
-    assert [
-        next(e["modifier"] for e in distance if e["min"] <= d <= e.get("max", 99)) for d in range(1, 9)
-    ] == [
+    assert [next(e["modifier"] for e in distance if e["min"] <= d <= e.get("max", 99)) for d in range(1, 9)] == [
         6,
         5,
         4,
@@ -505,10 +498,7 @@ def test_cw_crew_elimination() -> None:
 def test_19_12_mine_limits() -> None:
     """19.12: 'A maximum of four AP and seven AT factors ... AT LEAST two factors in the hex'."""
     mines = COMBAT["mines"]
-    limits = (
-        value(mines[k])
-        for k in ("max_ap_factors_per_hex", "max_at_factors_per_hex", "min_at_factors_per_hex")
-    )
+    limits = (value(mines[k]) for k in ("max_ap_factors_per_hex", "max_at_factors_per_hex", "min_at_factors_per_hex"))
     assert tuple(limits) == (4, 7, 2)
 
 

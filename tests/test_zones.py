@@ -146,11 +146,12 @@ def test_errors_name_the_culprit(expr, fragment: str, path) -> None:
 def test_opposite_sides_partition_the_map(side: str, north: tuple[str, str]) -> None:
     opposite = {"north": "south", "south": "north", "east": "west", "west": "east"}[side]
     ctx = context(north)
-    if side in ("east", "west"):
-        line = {"straight": ["1501", "1510"]}
-    else:
-        line = {"road": ["1005", "2002"]}
+    # A north-south line for east and west, the climbing road for north and south.
+    column = hex_line(parse_label("1501"), parse_label("1510"))
+    line, boundary = (
+        ({"straight": ["1501", "1510"]}, column) if side in ("east", "west") else ({"road": ["1005", "2002"]}, ROAD)
+    )
     a = resolve({"side_of": {**line, "side": side}}, ctx)
     b = resolve({"side_of": {**line, "side": opposite}}, ctx)
     assert not (a & b) and a and b
-    assert len(a | b) == len(ctx.board.hexes) - len({*(ROAD if "road" in line else hex_line(parse_label("1501"), parse_label("1510")))})
+    assert a | b | set(boundary) == ctx.board.hexes

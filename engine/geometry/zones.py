@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from shapely import LineString, Point, Polygon, prepared
@@ -135,13 +136,13 @@ def edge_hexes(hexes: frozenset[Hex], edge: str, board: Board) -> frozenset[Hex]
     offsets = {h: hex_to_offset(h, board.offset) for h in hexes}
     columns = [c for c, _ in offsets.values()]
     rows = [r for _, r in offsets.values()]
-    pick = {
-        "top": lambda c, r: r == min(rows),
-        "bottom": lambda c, r: r == max(rows),
-        "left": lambda c, r: c == min(columns),
-        "right": lambda c, r: c == max(columns),
+    index, value = {
+        "top": (1, min(rows)),
+        "bottom": (1, max(rows)),
+        "left": (0, min(columns)),
+        "right": (0, max(columns)),
     }[edge]
-    return frozenset(h for h, (c, r) in offsets.items() if pick(c, r))
+    return frozenset(h for h, position in offsets.items() if position[index] == value)
 
 
 def _hill(arg: Any, ctx: ZoneContext, path: Path) -> frozenset[Hex]:
@@ -293,8 +294,8 @@ def split_side(
 
     # Sum of right-hand normals (on a y-down sheet, right of (x, y) is (-y, x)).
     coords = list(line.coords)[1:-1]
-    nx_sum = sum(-(b[1] - a[1]) for a, b in zip(coords, coords[1:], strict=False))
-    ny_sum = sum(b[0] - a[0] for a, b in zip(coords, coords[1:], strict=False))
+    nx_sum = sum(-(b[1] - a[1]) for a, b in pairwise(coords))
+    ny_sum = sum(b[0] - a[0] for a, b in pairwise(coords))
     facing = nx_sum * direction[0] + ny_sum * direction[1]
     if abs(facing) < 1e-6 * max(1.0, abs(nx_sum) + abs(ny_sum)):
         raise ZoneError(f"the line runs {side}: it has no {side} side", path)
@@ -330,7 +331,7 @@ def _is_right_of(line: LineString, point: Point) -> bool:
     a = line.interpolate(max(d - 1e-3, 0.0))
     b = line.interpolate(min(d + 1e-3, line.length))
     tx, ty = b.x - a.x, b.y - a.y
-    return tx * (point.y - q.y) - ty * (point.x - q.x) > 0
+    return bool(tx * (point.y - q.y) - ty * (point.x - q.x) > 0)
 
 
 _HANDLERS: dict[str, Callable[[Any, ZoneContext, Path], frozenset[Hex]]] = {

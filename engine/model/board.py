@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import pairwise
 from pathlib import Path
 
 import networkx as nx
@@ -117,7 +118,7 @@ class Board:
         graph = nx.Graph()
         for road in self.roads:
             graph.add_nodes_from(road)
-            graph.add_edges_from((a, b) for a, b in zip(road, road[1:], strict=False) if are_adjacent(a, b))
+            graph.add_edges_from((a, b) for a, b in pairwise(road) if are_adjacent(a, b))
         return graph
 
     @cached_property
@@ -141,7 +142,7 @@ class Board:
             if h not in graph:
                 raise NoPathError(f"hex {label} is not a {what} hex")
         path = [hexes[0]]
-        for (la, a), (lb, b) in zip(zip(waypoints, hexes), zip(waypoints[1:], hexes[1:]), strict=False):
+        for (la, a), (lb, b) in pairwise(zip(waypoints, hexes, strict=True)):
             try:
                 leg = nx.shortest_path(graph, a, b)
             except nx.NetworkXNoPath:

@@ -88,7 +88,9 @@ def counters_from_document(doc: SourceDocument) -> Counters:
         for side in SIDES
     }
     commanders = {side: [(c["rank"], c["pr"]) for c in data.get("commanders", {}).get(side) or []] for side in SIDES}
-    crew = {side: {t: list(v["ids"]) for t, v in (data.get("crew_weapons", {}).get(side) or {}).items()} for side in SIDES}
+    crew = {
+        side: {t: list(v["ids"]) for t, v in (data.get("crew_weapons", {}).get(side) or {}).items()} for side in SIDES
+    }
     afvs = {side: {t: list(v["ids"]) for t, v in (data.get("afvs", {}).get(side) or {}).items()} for side in SIDES}
     return Counters(squads, commanders, crew, afvs, doc.file, doc)
 

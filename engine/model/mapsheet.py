@@ -77,8 +77,14 @@ def map_from_document(doc: SourceDocument) -> MapSheet:
         raise LoadError(doc.file, problems)
     data: dict[str, Any] = doc.data
     grid_data = data["grid"]
-    grid = Grid(tuple(grid_data["columns"]), tuple(grid_data["rows"]), Offset(grid_data.get("offset", "even-q")))  # type: ignore[arg-type]
-    terrain = {parse_label(label, grid.offset): terrain_from_keys(keys) for label, keys in (data.get("hexes") or {}).items()}
+    grid = Grid(
+        (grid_data["columns"][0], grid_data["columns"][1]),
+        (grid_data["rows"][0], grid_data["rows"][1]),
+        Offset(grid_data.get("offset", "even-q")),
+    )
+    terrain = {
+        parse_label(label, grid.offset): terrain_from_keys(keys) for label, keys in (data.get("hexes") or {}).items()
+    }
     roads = [[parse_label(label, grid.offset) for label in road] for road in data.get("roads") or []]
     bridges = [parse_label(label, grid.offset) for label in data.get("bridges") or []]
     return MapSheet(data["name"], grid, terrain, roads, bridges, doc.file, data.get("provenance"), doc)

@@ -72,9 +72,9 @@ def _located(error: ValidationError) -> tuple[tuple[str | int, ...], str]:
     if "propertyNames" in error.schema_path and isinstance(error.instance, str):
         path = (*path, error.instance)
     if error.validator == "pattern" and error.schema.get("pattern") == LABEL_PATTERN:
-        return path, f"{error.instance!r} is not a hex label (four digits, column then row: \"4307\")"
+        return path, f'{error.instance!r} is not a hex label (four digits, column then row: "4307")'
     if error.validator == "type" and isinstance(error.instance, int) and error.validator_value == "string":
-        return path, f"{error.instance} must be a quoted string here (write \"{error.instance}\")"
+        return path, f'{error.instance} must be a quoted string here (write "{error.instance}")'
     return path, error.message
 
 

@@ -47,8 +47,10 @@ class Terrain:
 
     def changed(self, values: dict[str, Any]) -> Terrain:
         """A copy with hex keys set; None removes a key (back to its default)."""
-        defaults = {f.name: f.default for f in fields(self)}
-        updates = {key: defaults[key] if value is None else coerce(key, value) for key, value in values.items()}
+        defaults: dict[str, Any] = {f.name: f.default for f in fields(self)}
+        updates: dict[str, Any] = {
+            key: defaults[key] if value is None else coerce(key, value) for key, value in values.items()
+        }
         return replace(self, **updates)
 
     def as_hex_keys(self) -> dict[str, Any]:

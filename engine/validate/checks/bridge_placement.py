@@ -22,7 +22,11 @@ def check(sheet: MapSheet) -> Iterator[Problem]:
     road_hexes = {h for road in sheet.roads for h in road}
     for i, h in enumerate(sheet.bridges):
         label = sheet.label(h)
-        missing = [w for w, ok in (("a road hex", h in road_hexes), ("a gully hex", sheet.terrain.get(h, CLEAR).gully)) if not ok]
+        missing = [
+            w
+            for w, ok in (("a road hex", h in road_hexes), ("a gully hex", sheet.terrain.get(h, CLEAR).gully))
+            if not ok
+        ]
         if missing:
             yield CHECK.problem(sheet.doc, ("bridges", i), f"bridge {label} is not {' or '.join(missing)}", hex=label)
     for h in sorted(road_hexes):

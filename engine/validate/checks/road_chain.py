@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 
 from engine.hexgrid import are_adjacent
 from engine.model.mapsheet import MapSheet
@@ -20,7 +21,7 @@ CHECK = Check(
 
 def check(sheet: MapSheet) -> Iterator[Problem]:
     for r, road in enumerate(sheet.roads):
-        for i, (a, b) in enumerate(zip(road, road[1:], strict=False)):
+        for i, (a, b) in enumerate(pairwise(road)):
             if not are_adjacent(a, b):
                 yield CHECK.problem(
                     sheet.doc,

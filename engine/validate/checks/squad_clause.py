@@ -1,4 +1,4 @@
-""""less" and "only" clauses name units of the squad, and the printed unit count matches (24.1)."""
+""" "less" and "only" clauses name units of the squad, and the printed unit count matches (24.1)."""
 
 from __future__ import annotations
 
@@ -56,11 +56,11 @@ def check(scenario: Scenario, counters: Counters) -> Iterator[Problem]:
         fielded, failures = fielded_members(ref.data, members)
         roster = ", ".join(m.describe() for m in members)
         for i, key, text in failures:
+            verb = "keep" if key == "only" else "remove"
             yield CHECK.problem(
                 scenario.doc,
                 (*ref.path, key, i),
-                f"{ref.side.capitalize()} Squad {ref.type} has no {text} left to {'keep' if key == 'only' else 'remove'} "
-                f"(members: {roster})",
+                f"{ref.side.capitalize()} Squad {ref.type} has no {text} left to {verb} (members: {roster})",
             )
         count = ref.data.get("count")
         if count is not None and not failures and count != len(fielded):

@@ -29,7 +29,11 @@ def _missing(ref: UnitRef, counters: Counters) -> str | None:
     side = ref.side.capitalize()
     if ref.kind == "squad":
         known = sorted(counters.squads[ref.side])
-        return None if ref.type in known else f"{side} Squad {ref.type} is not in the counters (squads: {', '.join(known)})"
+        return (
+            None
+            if ref.type in known
+            else f"{side} Squad {ref.type} is not in the counters (squads: {', '.join(known)})"
+        )
     if ref.kind == "commander":
         ranks = [(rank, pr) for rank, pr in counters.commanders[ref.side] if rank == ref.type]
         if not ranks:
