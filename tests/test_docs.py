@@ -1,0 +1,40 @@
+"""Generated documentation stays in step with the data."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_provenance_doc_is_current() -> None:
+    """docs/provenance.md is `iceditor provenance --format markdown`: regenerate it after editing data."""
+    result = subprocess.run(
+        [sys.executable, "-m", "iceditor.cli", "provenance", "--format", "markdown"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert (REPO / "docs" / "provenance.md").read_text(encoding="utf-8") == result.stdout
+
+
+def test_provenance_lists_assumed_counter_values_with_reasons(capsys) -> None:
+    from iceditor.cli import main
+
+    assert main(["provenance", "--assumed", str(REPO / "counters" / "counters.yaml")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines and all(": assumed: " in line for line in lines)
+    assert any("/infantry_weapons/russian/R/assault_rating = 2: not printed" in line for line in lines)
+
+
+def test_provenance_marks_the_11_2_rifle_values_printed(capsys) -> None:
+    """11.2 example: 'A Russian infantry unit has an AP factor of 4 and an initial range of 7'."""
+    from iceditor.cli import main
+
+    main(["provenance", str(REPO / "counters" / "counters.yaml")])
+    out = capsys.readouterr().out
+    assert "printed: /infantry_weapons/russian/R/ap_factor = 4: 11.2 example" in out
+    assert "printed: /infantry_weapons/russian/R/initial_range = 7: 11.2 example" in out
