@@ -37,7 +37,7 @@ def sourced_values(doc: SourceDocument) -> Iterator[Sourced]:
 def _walk(doc: SourceDocument, data: Any, path: JsonPath) -> Iterator[Sourced]:
     if isinstance(data, dict):
         for kind in ("assumed", "printed"):
-            if isinstance(data.get(kind), str) and not (path == () or path == ("provenance",) and kind == "printed"):
+            if isinstance(data.get(kind), str) and not (path == () or (path == ("provenance",) and kind == "printed")):
                 yield Sourced(doc.file, doc.position(path).line, path, _describe(data), kind, data[kind])
                 break
         for key, value in data.items():

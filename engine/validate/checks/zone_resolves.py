@@ -19,7 +19,10 @@ CHECK = Check(
 
 
 def check(scenario: Scenario, ctx: ZoneContext) -> Iterator[Problem]:
+    empty_names: set[str] = set()
     for path, expr in scenario.zone_expressions():
+        if isinstance(expr, str) and expr in empty_names:
+            continue  # reported once, where the named zone is defined
         try:
             hexes = resolve({"zone": expr} if isinstance(expr, str) else expr, ctx, ())
         except ZoneError as exc:
@@ -30,4 +33,6 @@ def check(scenario: Scenario, ctx: ZoneContext) -> Iterator[Problem]:
             yield CHECK.problem(scenario.doc, where, f"zone: {exc}")
             continue
         if not hexes:
+            if path[:1] == ("zones",):
+                empty_names.add(str(path[1]))
             yield CHECK.problem(scenario.doc, path, "zone resolves to no hex")
