@@ -6,17 +6,12 @@ from pathlib import Path
 
 from engine.validate.runner import validate_paths
 
+from .test_board import WEST
+
 REPO = Path(__file__).resolve().parent.parent
 S1 = (REPO / "scenarios" / "s1-demyansk-pocket.yaml").read_text(encoding="utf-8")
 
-WEST = """\
-format: iron-cross-map/1
-name: West
-grid: {columns: [10, 14], rows: [1, 5]}
-hexes:
-  "1403": {trees: 2}
-"""
-EAST = WEST.replace("name: West", "name: East").replace("[10, 14]", "[14, 18]").replace("trees: 2", "trees: 3")
+EAST = WEST.replace("name: West", "name: East").replace("[10, 14]", "[14, 18]").replace("{trees: 2}", "{trees: 3}")
 
 SCENARIO = """\
 format: iron-cross-scenario/1
@@ -95,7 +90,7 @@ def test_less_clause_removes_one_unit_per_entry(write) -> None:
 
 
 def test_road_through_gully_without_bridge(write) -> None:
-    text = WEST + 'roads:\n  - ["1001", "1101", "1201"]\n'
+    text = WEST.replace('["1002", "1102", "1202", "1302", "1402"]', '["1001", "1101", "1201"]')
     text = text.replace('"1403": {trees: 2}', '"1403": {trees: 2}\n  "1101": {gully: true}')
     problems = validate_paths([write("m.yaml", text)])
     assert [(p.code, p.hex, p.message) for p in problems if p.code == "bridge-placement"] == [
