@@ -35,6 +35,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     validate.add_argument("files", nargs="*", type=Path, metavar="FILE")
     validate.add_argument("--format", choices=("text", "json"), default="text")
+    zone = commands.add_parser(
+        "zone",
+        help="list the hexes of a scenario's zone",
+        description="Resolve a named zone of a scenario (on its maps, with its errata) and list its hexes.",
+    )
+    zone.add_argument("scenario", type=Path, metavar="SCENARIO")
+    zone.add_argument("name", nargs="?", metavar="NAME", help="a zone name; omit to list the scenario's zones")
+    zone.add_argument("--format", choices=("text", "json"), default="text")
     provenance = commands.add_parser(
         "provenance",
         help="list every value with its source: printed (rule, chart) or assumed (reason)",
@@ -54,6 +62,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "validate":
             return _validate(args.files, args.format)
+        if args.command == "zone":
+            return _zone(args.scenario, args.name, args.format)
         if args.command == "provenance":
             return _provenance(args.files, args.assumed, args.format)
     except BrokenPipeError:
@@ -85,6 +95,44 @@ def _validate(files: list[Path], output: str) -> int:
     if unreadable:
         return EXIT_UNREADABLE
     return EXIT_ERRORS if count_errors(problems) else EXIT_OK
+
+
+def _zone(path: Path, name: str | None, output: str) -> int:
+    from engine.geometry.zones import ZoneError, resolve_named
+    from engine.model.mapsheet import LoadError
+    from engine.model.scenario import load_scenario
+
+    try:
+        scenario = load_scenario(path)
+        board = scenario.load_board()
+        ctx = scenario.zone_context(board)
+    except SourceError as exc:
+        print(f"{exc.file}:{exc.line}:{exc.column}: error: {exc.message}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    except LoadError as exc:
+        for problem in exc.problems:
+            print(problem.text(), file=sys.stderr)
+        return EXIT_UNREADABLE
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"{path}: error: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    names = [name] if name else list(scenario.zones)
+    result: dict[str, list[str]] = {}
+    for zone_name in names:
+        try:
+            result[zone_name] = sorted(board.label(h) for h in resolve_named(zone_name, ctx))
+        except ZoneError as exc:
+            print(f"{path}: error: zone {zone_name!r}: {exc} [zone-empty]", file=sys.stderr)
+            return EXIT_UNREADABLE if name else EXIT_ERRORS
+    if output == "json":
+        json.dump({"scenario": str(path), "zones": result}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif name:
+        print(" ".join(result[name]))
+    else:
+        for zone_name, hexes in result.items():
+            print(f"{zone_name}: {len(hexes)} hexes")
+    return EXIT_OK
 
 
 def _provenance(files: list[Path], assumed_only: bool, output: str) -> int:
