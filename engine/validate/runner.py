@@ -20,6 +20,7 @@ from .checks import (
     road_chain,
     two_levels,
 )
+from .scenario import scenario_problems
 
 MAP_CHECKS = (hex_outside_grid, road_chain, bridge_placement, two_levels)
 
@@ -53,8 +54,6 @@ def validate_document(doc: SourceDocument) -> list[Problem]:
     elif name == "errata":
         problems += list(erratum_effect.check(errata_from_document(doc), _mapsheet_beside(Path(doc.file))))
     elif name == "scenario":
-        from .scenario import scenario_problems
-
         problems += scenario_problems(doc)
     problems += assumed_values.check(doc)
     return problems
