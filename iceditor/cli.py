@@ -16,6 +16,9 @@ from pathlib import Path
 from engine.model.source import SourceError
 from engine.problems import Problem, Severity, count_errors
 
+from . import cli_movement, cli_sight
+from .boardarg import BadInput
+
 EXIT_OK, EXIT_ERRORS, EXIT_UNREADABLE = 0, 1, 2
 
 
@@ -51,7 +54,14 @@ def build_parser() -> argparse.ArgumentParser:
     provenance.add_argument("files", nargs="*", type=Path, metavar="FILE")
     provenance.add_argument("--assumed", action="store_true", help="only the assumed values")
     provenance.add_argument("--format", choices=("text", "markdown"), default="text")
+    for module in GEOMETRY_COMMANDS:
+        module.add_parsers(commands)
     return parser
+
+
+# Modules adding the geometry commands (los, viewshed, reach, path): each has
+# add_parsers(subparsers) and run(args) -> exit code, or None for a command it does not own.
+GEOMETRY_COMMANDS = (cli_sight, cli_movement)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -66,6 +76,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _zone(args.scenario, args.name, args.format)
         if args.command == "provenance":
             return _provenance(args.files, args.assumed, args.format)
+        for module in GEOMETRY_COMMANDS:
+            status = module.run(args)
+            if status is not None:
+                return status
+    except BadInput as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_UNREADABLE
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:  # a bug must still not end in a traceback for the user
