@@ -1,0 +1,346 @@
+"""Movement on the board: allowances (8.1), terrain costs (8.5), stacking (8.61), reach and paths.
+
+Every number comes from the rule tables (tables/movement-allowances.yaml and
+tables/terrain-effects.yaml); this module only decides which entry applies. The readings
+chosen where the rules are silent are in docs/rulings-movement.md, cited as R<n>-draft.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from functools import lru_cache
+from itertools import pairwise
+from typing import Final, Literal
+
+import networkx as nx
+
+from engine.hexgrid import Hex
+from engine.model.board import Board
+from engine.model.tables import TerrainEffects, movement_allowances, terrain_effects
+from engine.model.terrain import Terrain
+
+
+class UnitClass(StrEnum):
+    INFANTRY = "infantry"
+    CW = "cw"
+    AFV = "afv"
+    FT = "ft"
+
+
+class State(StrEnum):
+    UP = "up"
+    DOWN = "down"
+
+
+class Morale(StrEnum):
+    NORMAL = "normal"
+    PINNED = "pinned"
+    SUPPRESSED = "suppressed"
+
+
+class Phase(StrEnum):
+    MOVEMENT = "movement"
+    REACTION = "reaction"
+
+
+ONE_HEX: Final = "one hex"
+Allowance = float | Literal["one hex"]
+
+# Rows of the Movement Point Allowance Chart by unit class; AFVs have one row per allowance (8.13).
+_CHART_KIND = {UnitClass.INFANTRY: "infantry", UnitClass.CW: "crew_weapon", UnitClass.FT: "flamethrower"}
+_AFV_KINDS = ("afv", "afv_bt7m")
+
+
+class MovementError(ValueError):
+    """A mover or a question the rules do not allow; the message names the rule."""
+
+
+class NoPathError(MovementError):
+    """No sequence of legal moves joins the two hexes."""
+
+
+@dataclass(frozen=True)
+class Mover:
+    """A unit as movement sees it. `mp`: a CW's counter Movement Factor, or an AFV's Movement Phase
+    allowance picking its chart row (12: the BT7M)."""
+
+    unit: UnitClass
+    state: State = State.UP
+    morale: Morale = Morale.NORMAL
+    phase: Phase = Phase.MOVEMENT
+    mp: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.unit is UnitClass.AFV and self.morale is Morale.PINNED:
+            raise MovementError("an AFV is never PINNED: it has no Movement Allowance for that state (8.13)")
+        if self.morale is not Morale.NORMAL and self.state is State.UP:
+            raise MovementError(f"a {self.morale} unit is always in the DOWN state (3.25, 3.26)")
+        if self.mp is not None and self.unit in (UnitClass.INFANTRY, UnitClass.FT):
+            raise MovementError(f"the chart fixes {self.unit} allowances (8.11, 8.14); an MP value is for CWs and AFVs")
+        if self.mp is not None and self.mp < 0:
+            raise MovementError(f"a Movement Allowance cannot be negative ({self.mp:g})")
+
+    @property
+    def is_afv(self) -> bool:
+        return self.unit is UnitClass.AFV
+
+    @property
+    def is_up(self) -> bool:
+        return self.state is State.UP
+
+    @property
+    def may_use_road_rate(self) -> bool:
+        """8.52: 'Only NORMAL status units in an UP state may use this road movement rate.'"""
+        return self.morale is Morale.NORMAL and self.is_up
+
+    def describe(self) -> str:
+        mp = f" ({self.mp:g} MP)" if self.mp is not None else ""
+        return f"{self.unit}{mp} {self.state.upper()} {self.morale.upper()}, {self.phase} phase"
+
+
+def allowance(mover: Mover) -> Allowance:
+    """MPs the mover may spend this phase, or ONE_HEX (one hex regardless of terrain costs). Rules 8.11-8.15."""
+    if mover.unit is UnitClass.CW and mover.mp == 0:
+        return 0.0  # 8.12: 'CW units with a Movement Allowance of zero ... may never move'
+    value = movement_allowances().allowance(_chart_kind(mover), mover.morale, mover.phase)
+    if value == "counter":
+        if mover.mp is None:
+            raise MovementError("a CW's Movement Phase allowance is printed on its counter (8.12): give its MPs")
+        return mover.mp
+    if value == "one_hex":
+        return ONE_HEX
+    if value is None or isinstance(value, str):
+        raise MovementError(f"the Movement Point Allowance Chart has no allowance for a {mover.describe()}")
+    return float(value)
+
+
+def _chart_kind(mover: Mover) -> str:
+    if not mover.is_afv:
+        return _CHART_KIND[mover.unit]
+    if mover.mp is None:
+        return _AFV_KINDS[0]
+    table = movement_allowances()
+    for kind in _AFV_KINDS:
+        if table.allowance(kind, Morale.NORMAL, Phase.MOVEMENT) == mover.mp:
+            return kind
+    known = ", ".join(f"{table.allowance(k, Morale.NORMAL, Phase.MOVEMENT):g}" for k in _AFV_KINDS)
+    raise MovementError(f"no AFV has {mover.mp:g} MPs in the Movement Phase (8.13: {known})")
+
+
+# -- terrain costs (8.5) ------------------------------------------------------------------
+
+
+def terrain_row(terrain: Terrain, effects: TerrainEffects) -> str:
+    """The chart row a hex is entered by off the road: its dominant terrain (tables/terrain-effects.yaml).
+
+    Hill rows go by the hex's elevation, the lower level of a crest hex (10.34, chart notes e, f).
+    """
+    if terrain.building is not None:
+        return "building"
+    if terrain.trees >= effects.woods_min_trees:
+        return "woods"
+    if terrain.marsh:
+        return "marsh"
+    if terrain.gully:
+        return "gully"
+    if terrain.elevation > 0:
+        return f"hill-{terrain.elevation}"
+    return "clear"
+
+
+def movement_cost(board: Board, origin: Hex, target: Hex, mover: Mover) -> float | None:
+    """MPs to move from `origin` into the adjacent `target`; None if the hex is prohibited ("P"). Rule 8.5."""
+    effects = terrain_effects()
+    terrain = board.terrain(target)
+    if board.road_graph.has_edge(origin, target):
+        # 8.52 'regardless of the terrain': along the road the other terrain of the hex does
+        # not count; a unit barred from the road rate pays the Road row (a Bridge: note a) (R2-draft).
+        if mover.may_use_road_rate:
+            base: float | None = effects.road_rate_mp_per_hex
+        else:
+            base = effects.row("bridge" if terrain.bridge else "road").move_cost(mover.is_afv, mover.is_up)
+    else:
+        base = effects.row(terrain_row(terrain, effects)).move_cost(mover.is_afv, mover.is_up)
+    if base is None:
+        return None
+    # 8.53: 'in addition to all other costs', so also on the road rate (R3-draft); one MP per level climbed (R4-draft).
+    climb = terrain.elevation - board.terrain(origin).elevation
+    return base + effects.uphill_extra_mp * max(climb, 0)
+
+
+def entry_cost(board: Board, h: Hex, mover: Mover) -> float | None:
+    """MPs to enter the map in hex h: its own terrain row, no road rate and no uphill MP (R12-draft)."""
+    effects = terrain_effects()
+    return effects.row(terrain_row(board.terrain(h), effects)).move_cost(mover.is_afv, mover.is_up)
+
+
+# -- the movement graph ---------------------------------------------------------------------
+
+
+class _Same:
+    """A board as a cache key by identity: boards are mutable, so not hashable."""
+
+    __slots__ = ("board",)
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    def __hash__(self) -> int:
+        return id(self.board)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.board is self.board
+
+
+def movement_graph(board: Board, mover: Mover) -> nx.DiGraph:
+    """The board as a directed graph, edge `cost` = MPs to enter the head hex; prohibited hexes have no in-edges.
+
+    Costs depend only on whether the mover is an AFV and on its state: the road rate goes with
+    the UP state, since a unit that is not NORMAL is DOWN (3.26). Cached per board object: like
+    Board.road_graph, a board is not edited after it is assembled.
+    """
+    return _graph(_Same(board), mover.is_afv, mover.state)
+
+
+@lru_cache(maxsize=64)
+def _graph(key: _Same, is_afv: bool, state: State) -> nx.DiGraph:
+    board = key.board
+    mover = Mover(UnitClass.AFV if is_afv else UnitClass.INFANTRY, state)
+    graph = nx.DiGraph()
+    graph.add_nodes_from(sorted(board.hexes))
+    for a in sorted(board.hexes):
+        for b in board.neighbours(a):
+            cost = movement_cost(board, a, b, mover)
+            if cost is not None:
+                graph.add_edge(a, b, cost=cost)
+    return graph
+
+
+def _passable(
+    board: Board, mover: Mover, afvs: Collection[Hex], wrecks: Collection[Hex], start: Hex | None = None
+) -> nx.DiGraph:
+    """The movement graph less the hexes the mover may not enter: for an AFV, any AFV or Wreck (8.61, 12.4).
+
+    Infantry, CWs and FTs move through friendly units (8.61) and Wrecks, which are no side's units (8.23).
+    """
+    graph = movement_graph(board, mover)
+    if not mover.is_afv:
+        return graph
+    blocked = (set(afvs) | set(wrecks)) - {start}
+    return nx.restricted_view(graph, blocked, [])
+
+
+# -- reach, paths, turns --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reach:
+    """The hexes a unit may enter this phase and the fewest MPs to enter each (the start costs 0)."""
+
+    start: Hex
+    allowance: Allowance
+    costs: dict[Hex, float]
+    immobilization: frozenset[Hex] = field(default_factory=frozenset)
+    """Woods and Marsh hexes an AFV reaches, where it rolls for immobilization (8.54, 8.55; R11-draft)."""
+
+
+def reach(board: Board, start: Hex, mover: Mover, *, afvs: Collection[Hex] = (), wrecks: Collection[Hex] = ()) -> Reach:
+    """Where the mover can go this phase from `start`, with the cheapest MP cost of each hex. Rules 8.1, 8.5, 8.61.
+
+    A ONE_HEX allowance reaches every adjacent hex it may enter, whatever it costs (8.11, 8.12,
+    8.14); the costs then show what the terrain would charge (R6-draft).
+    """
+    limit = allowance(mover)
+    graph = _passable(board, mover, afvs, wrecks, start)
+    if limit == ONE_HEX:
+        costs = {start: 0.0} | {h: graph[start][h]["cost"] for h in graph.successors(start)}
+    else:
+        costs = nx.single_source_dijkstra_path_length(graph, start, cutoff=limit, weight="cost")
+    effects = terrain_effects()
+    rolls = [h for h in costs if h != start and terrain_row(board.terrain(h), effects) in ("woods", "marsh")]
+    return Reach(start, limit, dict(sorted(costs.items())), frozenset(rolls if mover.is_afv else ()))
+
+
+@dataclass(frozen=True)
+class Path:
+    """Hexes from the start to the goal and the MPs spent entering each after the start."""
+
+    hexes: tuple[Hex, ...]
+    steps: tuple[float, ...]
+
+    @property
+    def cost(self) -> float:
+        return sum(self.steps)
+
+
+def cheapest_path(
+    board: Board, origin: Hex, goal: Hex, mover: Mover, *, afvs: Collection[Hex] = (), wrecks: Collection[Hex] = ()
+) -> Path:
+    """The cheapest way from origin to goal in MPs, however many phases it takes; NoPathError if there is none."""
+    graph = _passable(board, mover, afvs, wrecks, origin)
+    try:
+        hexes = nx.dijkstra_path(graph, origin, goal, weight="cost")
+    except (nx.NetworkXNoPath, nx.NodeNotFound):
+        raise NoPathError(f"no legal path for a {mover.describe()}") from None
+    return Path(tuple(hexes), tuple(graph[a][b]["cost"] for a, b in pairwise(hexes)))
+
+
+def turns_needed(
+    board: Board,
+    sources: Iterable[Hex],
+    targets: Collection[Hex],
+    mover: Mover,
+    *,
+    entering: bool = False,
+    afvs: Collection[Hex] = (),
+    wrecks: Collection[Hex] = (),
+) -> int | None:
+    """The fewest Movement Phases from any source to any target, or None if no target can be reached.
+
+    Each turn the mover spends at most its Movement Phase allowance; unused MPs are lost and it
+    may stop in any hex and go on next turn. A unit deployed in a target needs 0 turns; with
+    `entering` it comes onto the map in a source hex in turn 1, paying that hex's entry cost (R12-draft).
+
+    Dijkstra on labels (turns, MPs spent in the last turn), compared lexicographically. A step
+    costing c takes (t, m) to (t, m + c) if that fits the allowance, else to (t + 1, c). That
+    map never decreases a label and keeps the order of labels (if l1 <= l2 then step(l1) <=
+    step(l2)), so, as for plain path lengths, the first label settled at a hex is the least
+    one over all paths; and going on in the same turn whenever a step fits is never worse than
+    stopping early, by the same order. Hence the first target settled has the fewest turns.
+    """
+    limit = allowance(replace(mover, phase=Phase.MOVEMENT))
+    graph = _passable(board, mover, afvs, wrecks)
+    # One hex per turn regardless of cost: each step costs 1 of a budget of 1.
+    budget = 1.0 if limit == ONE_HEX else limit
+    heap: list[tuple[int, float, Hex]] = []
+    for s in sources:
+        if s not in graph:
+            continue
+        if not entering:
+            heap.append((0, budget, s))  # turn 0 is spent: the first step starts turn 1
+            continue
+        cost = entry_cost(board, s, mover)
+        if cost is None:
+            continue  # prohibited to this unit type
+        step = 1.0 if limit == ONE_HEX else cost
+        if step <= budget:
+            heap.append((1, step, s))
+    heapq.heapify(heap)
+    settled: set[Hex] = set()
+    while heap:
+        turns, spent, h = heapq.heappop(heap)
+        if h in settled:
+            continue
+        if h in targets:
+            return turns
+        settled.add(h)
+        for n, edge in graph[h].items():
+            cost = 1.0 if limit == ONE_HEX else edge["cost"]
+            if n in settled or cost > budget:
+                continue  # 8.1: no minimum move, a hex dearer than the allowance is never entered (R9-draft)
+            label = (turns, spent + cost) if spent + cost <= budget else (turns + 1, cost)
+            heapq.heappush(heap, (*label, n))
+    return None
