@@ -1,0 +1,249 @@
+"""Movement properties on random small maps: reach, paths and turns against brute-force references."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import networkx as nx
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.geometry.movement import (
+    ONE_HEX,
+    Morale,
+    Mover,
+    NoPathError,
+    Phase,
+    State,
+    UnitClass,
+    allowance,
+    cheapest_path,
+    entry_cost,
+    movement_cost,
+    movement_graph,
+    reach,
+    turns_needed,
+)
+from engine.hexgrid import Hex, are_adjacent, neighbours
+from engine.model.board import Board, assemble
+from engine.model.mapsheet import Grid, MapSheet
+from engine.model.terrain import CLEAR, Terrain
+
+TERRAINS = [
+    CLEAR,
+    CLEAR,
+    Terrain(trees=1),
+    Terrain(trees=2),
+    Terrain(building="1"),
+    Terrain(marsh=True),
+    Terrain(gully=True),
+    Terrain(level=1, hill="K"),
+    Terrain(level=2, hill="K"),
+    Terrain(level=1, upper_level=2, hill="K"),
+    Terrain(level=1, trees=3, hill="K"),
+]
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> Board:
+    grid = Grid((10, 10 + draw(st.integers(0, 5))), (1, 1 + draw(st.integers(0, 5))))
+    hexes = sorted(grid.hexes())
+    terrain = {h: t for h in hexes if (t := draw(st.sampled_from(TERRAINS))) != CLEAR}
+    roads = []
+    for _ in range(draw(st.integers(0, 2))):
+        road = [draw(st.sampled_from(hexes))]
+        for _ in range(draw(st.integers(1, 6))):
+            options = [n for n in neighbours(road[-1]) if n in grid.hexes()]
+            if options:
+                road.append(draw(st.sampled_from(options)))
+        if len(road) > 1:
+            roads.append(road)
+    bridges = [h for road in roads for h in road if terrain.get(h, CLEAR).gully]
+    return assemble([MapSheet("random", grid, terrain, roads, bridges)])
+
+
+@st.composite
+def movers(draw: st.DrawFn) -> Mover:
+    unit = draw(st.sampled_from(list(UnitClass)))
+    morale = draw(st.sampled_from([Morale.NORMAL, Morale.SUPPRESSED] if unit is UnitClass.AFV else list(Morale)))
+    state = draw(st.sampled_from(list(State))) if morale is Morale.NORMAL else State.DOWN
+    mp = {UnitClass.CW: draw(st.sampled_from([0, 3, 4, 5])), UnitClass.AFV: draw(st.sampled_from([None, 12]))}
+    return Mover(unit, state, morale, draw(st.sampled_from(list(Phase))), mp.get(unit))
+
+
+@st.composite
+def situations(draw: st.DrawFn) -> tuple[Board, Mover, Hex, frozenset[Hex], frozenset[Hex]]:
+    board = draw(boards())
+    hexes = sorted(board.hexes)
+    start = draw(st.sampled_from(hexes))
+    afvs = frozenset(draw(st.lists(st.sampled_from(hexes), max_size=3)))
+    wrecks = frozenset(draw(st.lists(st.sampled_from(hexes), max_size=2)))
+    return board, draw(movers()), start, afvs, wrecks
+
+
+def blocked_for(mover: Mover, afvs: frozenset[Hex], wrecks: frozenset[Hex], start: Hex | None) -> set[Hex]:
+    return (set(afvs | wrecks) - {start}) if mover.unit is UnitClass.AFV else set()
+
+
+def brute_costs(board: Board, start: Hex, mover: Mover, blocked: set[Hex]) -> dict[Hex, float]:
+    """Cheapest MPs by relaxing every move until nothing improves (Bellman-Ford), straight from movement_cost."""
+    best = {start: 0.0}
+    changed = True
+    while changed:
+        changed = False
+        for a, mp in list(best.items()):
+            for b in board.neighbours(a):
+                step = None if b in blocked else movement_cost(board, a, b, mover)
+                if step is not None and mp + step < best.get(b, math.inf):
+                    best[b] = mp + step
+                    changed = True
+    return best
+
+
+def brute_turns(
+    board: Board, sources: set[Hex], targets: set[Hex], mover: Mover, entering: bool, blocked: set[Hex]
+) -> int | None:
+    """Turn by turn: the hexes the unit can end each turn in, from the previous turn's by one phase's reach."""
+    mover = replace(mover, phase=Phase.MOVEMENT)
+    limit = allowance(mover)
+    sources = sources - blocked
+    if not entering:
+        turn, ends = 0, sources
+    else:
+        turn, ends = 1, set()
+        view = nx.restricted_view(movement_graph(board, mover), blocked, [])
+        for s in sources:
+            cost = entry_cost(board, s, mover)
+            if cost is not None and limit == ONE_HEX:
+                ends.add(s)
+            elif cost is not None and cost <= limit:
+                ends |= set(nx.single_source_dijkstra_path_length(view, s, cutoff=limit - cost, weight="cost"))
+    while not ends & targets:
+        later = set(ends)
+        for h in ends:
+            later |= set(reach(board, h, mover, afvs=blocked).costs)
+        if later == ends:
+            return None
+        turn, ends = turn + 1, later
+    return turn
+
+
+@settings(max_examples=150, deadline=None)
+@given(situations())
+def test_reach_costs_are_the_cheapest_within_the_allowance(case) -> None:
+    """8.1, 8.5: reach = every hex whose cheapest cost fits the allowance, at that cost; one hex: the neighbours."""
+    board, mover, start, afvs, wrecks = case
+    blocked = blocked_for(mover, afvs, wrecks, start)
+    result = reach(board, start, mover, afvs=afvs, wrecks=wrecks)
+    limit = allowance(mover)
+    best = brute_costs(board, start, mover, blocked)
+    if limit == ONE_HEX:
+        assert set(result.costs) == {start} | {h for h in best if are_adjacent(start, h)}
+        assert all(result.costs[h] == movement_cost(board, start, h, mover) for h in result.costs if h != start)
+    else:
+        assert result.costs == {h: mp for h, mp in best.items() if mp <= limit}
+        assert all(mp <= limit for mp in result.costs.values())
+    assert result.costs[start] == 0
+    assert not blocked & set(result.costs)
+
+
+@settings(max_examples=150, deadline=None)
+@given(situations())
+def test_reach_is_closed_and_tight(case) -> None:
+    """Triangle: a hex one move beyond a reached hex is reached at most that much dearer; every reached hex has a
+    predecessor it is reached through exactly."""
+    board, mover, start, afvs, wrecks = case
+    result = reach(board, start, mover, afvs=afvs, wrecks=wrecks)
+    limit = allowance(mover)
+    if limit == ONE_HEX:
+        return
+    blocked = blocked_for(mover, afvs, wrecks, start)
+    for a, mp in result.costs.items():
+        for b in board.neighbours(a):
+            step = movement_cost(board, a, b, mover)
+            if step is not None and b not in blocked and mp + step <= limit:
+                assert result.costs[b] <= mp + step
+    for b, mp in result.costs.items():
+        steps = [(a, movement_cost(board, a, b, mover)) for a in board.neighbours(b) if a in result.costs]
+        assert b == start or any(step is not None and result.costs[a] + step == mp for a, step in steps)
+
+
+@settings(max_examples=150, deadline=None)
+@given(situations(), st.data())
+def test_cheapest_path_is_the_cheapest(case, data) -> None:
+    """The path's steps are moves between adjacent hexes at their cost; its total is the brute-force cheapest."""
+    board, mover, start, afvs, wrecks = case
+    goal = data.draw(st.sampled_from(sorted(board.hexes)))
+    best = brute_costs(board, start, mover, blocked_for(mover, afvs, wrecks, start))
+    try:
+        path = cheapest_path(board, start, goal, mover, afvs=afvs, wrecks=wrecks)
+    except NoPathError:
+        assert goal not in best
+        return
+    assert path.hexes[0] == start and path.hexes[-1] == goal
+    assert len(path.steps) == len(path.hexes) - 1
+    for (a, b), step in zip(zip(path.hexes, path.hexes[1:], strict=False), path.steps, strict=True):
+        assert are_adjacent(a, b) and movement_cost(board, a, b, mover) == step
+    assert path.cost == best[goal]
+
+
+@settings(max_examples=100, deadline=None)
+@given(boards(), st.sampled_from(list(UnitClass)), st.data())
+def test_down_never_cheaper_than_up(board, unit, data) -> None:
+    """8.51: every row costs at least as much DOWN as UP, and the road rate is for UP units only: DOWN never gains."""
+    start = data.draw(st.sampled_from(sorted(board.hexes)))
+    mp = {UnitClass.CW: 5}.get(unit)
+    up = brute_costs(board, start, Mover(unit, State.UP, mp=mp), set())
+    down = brute_costs(board, start, Mover(unit, State.DOWN, mp=mp), set())
+    assert set(down) <= set(up)
+    assert all(down[h] >= up[h] for h in down)
+
+
+@settings(max_examples=100, deadline=None)
+@given(situations(), st.data())
+def test_more_blockers_never_help(case, data) -> None:
+    """8.61: adding AFVs or Wrecks to the board never makes a hex cheaper to reach."""
+    board, mover, start, afvs, wrecks = case
+    more = afvs | {data.draw(st.sampled_from(sorted(board.hexes)))}
+    fewer = reach(board, start, mover, afvs=afvs, wrecks=wrecks).costs
+    blocked = reach(board, start, mover, afvs=more, wrecks=wrecks).costs
+    assert set(blocked) <= set(fewer)
+    assert all(blocked[h] >= fewer[h] for h in blocked)
+
+
+@settings(max_examples=150, deadline=None)
+@given(situations(), st.data(), st.booleans())
+def test_turns_needed_equals_turn_by_turn_reach(case, data, entering) -> None:
+    """Turns = the first turn in which the unit can end in a target, moving a full phase's reach each turn."""
+    board, mover, _, afvs, wrecks = case
+    hexes = sorted(board.hexes)
+    sources = set(data.draw(st.lists(st.sampled_from(hexes), min_size=1, max_size=3)))
+    targets = set(data.draw(st.lists(st.sampled_from(hexes), min_size=1, max_size=3)))
+    blocked = blocked_for(mover, afvs, wrecks, None)
+    expected = brute_turns(board, sources, targets, mover, entering, blocked)
+    assert turns_needed(board, sources, targets, mover, entering=entering, afvs=afvs, wrecks=wrecks) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(boards(), movers(), st.data())
+def test_turns_needed_agrees_with_path_costs(board, mover, data) -> None:
+    """Each turn spends at most the allowance: turns >= cost / allowance; one turn exactly when the cost fits;
+    entering costs at most one more turn than starting there; turns obey the triangle inequality."""
+    hexes = sorted(board.hexes)
+    a, b, c = (data.draw(st.sampled_from(hexes)) for _ in range(3))
+    mover = replace(mover, phase=Phase.MOVEMENT)
+    limit = allowance(mover)
+    turns = turns_needed(board, {a}, {b}, mover)
+    entered = turns_needed(board, {a}, {b}, mover, entering=True)
+    assert (turns == 0) == (a == b)
+    if turns is None:
+        return
+    assert entered is None or turns <= entered <= turns + 1
+    first, then = turns_needed(board, {a}, {c}, mover), turns_needed(board, {c}, {b}, mover)
+    if first is not None and then is not None:
+        assert turns <= first + then
+    if limit != ONE_HEX and a != b:
+        cost = cheapest_path(board, a, b, mover).cost
+        assert turns >= math.ceil(cost / limit)
+        assert (turns == 1) == (cost <= limit)
