@@ -1,0 +1,225 @@
+"""Line of sight (10.3): the answer object and the rules applied to the hexes a line meets.
+
+Both LOS implementations (the shapely reference and the fast kernel) find *which* hexes
+the line meets and how (passes through, runs along a hexside, touches a corner) and
+whether it touches each Building symbol; `judge` then applies 10.31-10.34 to that list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+
+from engine.hexgrid import Hex, hex_distance
+from engine.model.board import Board
+from engine.model.tables import TerrainEffects, terrain_effects
+
+from .lattice import Contact, Touch, symbol_scale
+
+# 10.31 b: "more than three Tree symbols, AFV units, or Wreck markers, in any combination"
+MAX_TREES_ALONG = 3
+
+
+class FirerState(StrEnum):
+    UP = "up"
+    DOWN = "down"
+
+
+@dataclass(frozen=True)
+class SightTerrain:
+    """The table values LOS uses: obstacle levels (10.32 a) and the Building symbol (10.31 a)."""
+
+    woods_obstacle: float
+    building_obstacle: float
+    woods_min_trees: int
+    footprint: tuple[tuple[float, float], ...]
+    join_width: float
+
+    @classmethod
+    def from_effects(cls, effects: TerrainEffects | None = None) -> SightTerrain:
+        effects = effects or terrain_effects()
+        return cls(
+            effects.row("woods").obstacle_level,
+            effects.row("building").obstacle_level,
+            effects.woods_min_trees,
+            effects.footprint,
+            effects.join_width,
+        )
+
+    @cached_property
+    def scale(self) -> int:
+        return symbol_scale([x for x, _ in self.footprint] + [self.join_width])
+
+
+@dataclass(frozen=True)
+class ProfilePoint:
+    """A potential obstacle on the Sighting Chart (10.32 b): a hex at its range from the firer."""
+
+    hex: Hex
+    distance: int
+    height: float
+    blocks: bool
+
+
+@dataclass(frozen=True)
+class Sight:
+    """The line of sight from `source` (the firer) to `target`."""
+
+    source: Hex
+    target: Hex
+    blocked: bool
+    rule: str | None  # "10.31 a", "10.31 b", "10.31 c" or "10.32 b"
+    blocking_hex: Hex | None
+    hexes: tuple[Hex, ...]  # passed through or along, in order, ends excluded
+    hexsides: tuple[tuple[Hex, Hex], ...]  # pairs the line runs between (10.31 b)
+    corners: tuple[Hex, ...]  # hexes touched at one corner only
+    trees_along: int  # Trees/AFVs/Wrecks along the LOS, hexside rule applied (11.16 b, 23.2 d)
+    marsh_along: tuple[Hex, ...]  # Marsh hexes along the LOS (23.2 e)
+    range: int  # 11.2: the target hex counts, the firer's does not
+    firer_level: int
+    target_level: int
+    profile: tuple[ProfilePoint, ...] = field(default=())
+
+    @property
+    def level_difference(self) -> int:
+        """Target level minus firer level (11.16 c, 12.31: a higher target is harder to hit)."""
+        return self.target_level - self.firer_level
+
+
+SymbolHit = Callable[[Hex], bool]
+
+
+def judge(
+    board: Board,
+    source: Hex,
+    target: Hex,
+    touched: Sequence[Touch],
+    symbol_hit: SymbolHit,
+    terrain: SightTerrain,
+    firer: FirerState = FirerState.UP,
+    blockers: Mapping[Hex, int] | None = None,
+) -> Sight:
+    """Apply 10.31-10.34 to the hexes a line meets (`touched`: absolute hexes, in order, ends included)."""
+    blockers = blockers or {}
+    low_end = min((source, target), key=lambda h: board.terrain(h).elevation)
+    firer_level, target_level = board.terrain(source).elevation, board.terrain(target).elevation
+    n = hex_distance(source, target)
+
+    def count(h: Hex) -> int:
+        return board.terrain(h).trees + blockers.get(h, 0)
+
+    # 10.33: the end hexes never block; hexes off the board hold nothing
+    steps = _steps([t for t in touched if t.offset not in (source, target) and t.offset in board.hexes])
+    hexes: list[Hex] = []
+    pairs: list[tuple[Hex, Hex]] = []
+    corners: list[Hex] = []
+    marsh: list[Hex] = []
+    profile: list[ProfilePoint] = []
+    trees = 0
+    block: tuple[str, Hex] | None = None
+    for contact, step in steps:
+        if contact is Contact.CORNER:
+            corners += step
+        else:
+            hexes += step
+            if len(step) == 2:
+                pairs.append((step[0], step[1]))
+            trees += max(count(h) for h in step)  # 10.31 b: along a hexside, the hex with more
+            marsh += [h for h in step if board.terrain(h).marsh][:1]
+        found = None
+        for h in step:
+            height = _obstacle_height(board, h, contact, symbol_hit, terrain)
+            distance = hex_distance(low_end, h)
+            blocks = firer_level != target_level and _above_line(
+                height, distance, n, min(firer_level, target_level), max(firer_level, target_level)
+            )
+            profile.append(ProfilePoint(h, hex_distance(source, h), height, blocks))
+            if blocks and found is None:
+                found = ("10.32 b", h)
+        if firer_level == target_level:
+            found = _same_level(board, step, contact, firer_level, symbol_hit, firer, trees, max(step, key=count))
+        if block is None and found is not None:
+            block = found
+    return Sight(
+        source,
+        target,
+        block is not None,
+        block[0] if block else None,
+        block[1] if block else None,
+        tuple(hexes),
+        tuple(pairs),
+        tuple(corners),
+        trees,
+        tuple(marsh),
+        n,
+        firer_level,
+        target_level,
+        tuple(profile),
+    )
+
+
+def _steps(touched: Sequence[Touch]) -> list[tuple[Contact, list[Hex]]]:
+    """Group a line's hexes into steps: one hex passed through, a hexside pair, or a corner."""
+    steps: list[tuple[Contact, list[Hex]]] = []
+    last_t = None
+    for t in touched:
+        if t.contact is Contact.HEXSIDE and steps and steps[-1][0] is Contact.HEXSIDE and t.t == last_t:
+            steps[-1][1].append(t.offset)
+        else:
+            steps.append((t.contact, [t.offset]))
+        last_t = t.t
+    return steps
+
+
+def _same_level(
+    board: Board,
+    step: list[Hex],
+    contact: Contact,
+    level: int,
+    symbol_hit: SymbolHit,
+    firer: FirerState,
+    trees: int,
+    densest: Hex,
+) -> tuple[str, Hex] | None:
+    """10.31 for one step of the line, with `trees` counted up to and including it."""
+    for h in step:
+        t = board.terrain(h)
+        # a: "crosses or touches a Building symbol or Hill hex of a higher elevation"
+        if t.elevation > level or (t.building is not None and contact is not Contact.CORNER and symbol_hit(h)):
+            return "10.31 a", h
+    if contact is Contact.CORNER:
+        return None
+    if trees > MAX_TREES_ALONG:
+        return "10.31 b", densest
+    if firer is FirerState.DOWN:
+        for h in step:
+            if board.terrain(h).marsh:
+                return "10.31 c", h
+    return None
+
+
+def _obstacle_height(board: Board, h: Hex, contact: Contact, symbol_hit: SymbolHit, terrain: SightTerrain) -> float:
+    """A hex's height on the Sighting Chart (10.32 a): its hill level, plus its woods or building.
+
+    A hill hex obstructs wherever the line touches it; woods only where the line passes
+    through or along the hex; a building only where the line touches its symbol.
+    """
+    t = board.terrain(h)
+    height = float(t.elevation)
+    extra = 0.0
+    if contact is not Contact.CORNER and t.trees >= terrain.woods_min_trees:
+        extra = terrain.woods_obstacle
+    if t.building is not None and contact is not Contact.CORNER and symbol_hit(h):
+        extra = max(extra, terrain.building_obstacle)
+    return height + extra
+
+
+def _above_line(height: float, distance: int, n: int, low: int, high: int) -> bool:
+    """10.32 b: the obstruction touches or crosses above the straight line between the units.
+
+    The line rises from `low` at the lower unit to `high` at range `n`; at `distance` from
+    the lower unit it stands at low + (high - low) * distance / n (compared multiplied by n).
+    """
+    return height * n >= low * n + (high - low) * distance
