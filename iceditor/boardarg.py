@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from engine.hexgrid import Hex, LabelError
 from engine.model.board import Board, assemble
 from engine.model.mapsheet import LoadError, load_map
-from engine.model.scenario import scenario_from_document
+from engine.model.scenario import Scenario, scenario_from_document
 from engine.model.schema import schema_name
 from engine.model.source import SourceError, load_yaml
 
@@ -16,19 +18,36 @@ class BadInput(Exception):
     """Input the command cannot work on; the message names the file or hex (exit code 2)."""
 
 
-def load_board_arg(path: Path) -> Board:
-    """A map file gives that map alone (no errata); a scenario gives its maps with its errata."""
+@contextmanager
+def _reading(path: Path) -> Iterator[None]:
+    """Turn the ways a file can fail to load into BadInput naming the file."""
     try:
-        doc = load_yaml(path)
-        if schema_name(doc) == "scenario":
-            return scenario_from_document(doc).load_board()
-        return assemble([load_map(path)])
+        yield
     except SourceError as exc:
         raise BadInput(f"{exc.file}:{exc.line}:{exc.column}: error: {exc.message}") from None
     except LoadError as exc:
         raise BadInput("\n".join(p.text() for p in exc.problems)) from None
     except (FileNotFoundError, ValueError) as exc:
         raise BadInput(f"{path}: error: {exc}") from None
+
+
+def load_board_arg(path: Path) -> Board:
+    """A map file gives that map alone (no errata); a scenario gives its maps with its errata."""
+    with _reading(path):
+        doc = load_yaml(path)
+        if schema_name(doc) == "scenario":
+            return scenario_from_document(doc).load_board()
+        return assemble([load_map(path)])
+
+
+def load_scenario_arg(path: Path) -> tuple[Scenario, Board]:
+    """A scenario file and its board (its maps, with its errata); BadInput for any other file."""
+    with _reading(path):
+        doc = load_yaml(path)
+        if schema_name(doc) != "scenario":
+            raise BadInput(f"{path}: error: not a scenario file (its first key is not format: iron-cross-scenario/1)")
+        scenario = scenario_from_document(doc)
+        return scenario, scenario.load_board()
 
 
 def hex_arg(board: Board, label: str, path: Path) -> Hex:

@@ -1,14 +1,207 @@
-"""`iceditor reach` and `iceditor path`: movement costs on a map or a scenario's maps (8.1, 8.5, 8.6)."""
+"""`iceditor reach`, `iceditor path` and `iceditor turns`: movement on a map or a scenario's maps (8.1, 8.5, 8.6).
+
+Exit 0 for any computed answer (also "no path" and "never"), 2 for input the rules or the
+files do not allow (unknown hex or zone, unreadable file, a PINNED AFV, a CW with no MPs).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from itertools import groupby
+from pathlib import Path
 from typing import Any
+
+import yaml
+
+from engine.geometry.movement import (
+    Morale,
+    MovementError,
+    MovementFactorNeeded,
+    Mover,
+    NoPathError,
+    Phase,
+    State,
+    UnitClass,
+    cheapest_path,
+    reach,
+    turns_needed,
+)
+from engine.geometry.zones import ZoneContext, ZoneError, resolve, resolve_named
+from engine.hexgrid import Hex
+from engine.model.board import Board
+from engine.model.scenario import Scenario
+
+from .boardarg import BadInput, hex_arg, load_board_arg, load_scenario_arg
 
 
 def add_parsers(commands: Any) -> None:
-    """Register the reach and path commands (to be written)."""
+    """Register the reach, path and turns commands."""
+    reach_parser = commands.add_parser(
+        "reach",
+        help="the hexes a unit can enter this phase, with the cheapest MP cost of each",
+        description="Where a unit can move in one phase from HEX (8.1, 8.5, 8.61). MAP: a map or a scenario file.",
+    )
+    reach_parser.add_argument("map", type=Path, metavar="MAP")
+    reach_parser.add_argument("hex", metavar="HEX")
+    _mover_options(reach_parser, phases=True)
+    path_parser = commands.add_parser(
+        "path",
+        help="the cheapest path in MPs between two hexes",
+        description="The cheapest path from FROM to TO, however many phases it takes (8.5, 8.61).",
+    )
+    path_parser.add_argument("map", type=Path, metavar="MAP")
+    path_parser.add_argument("origin", metavar="FROM")
+    path_parser.add_argument("goal", metavar="TO")
+    _mover_options(path_parser, phases=True)
+    turns_parser = commands.add_parser(
+        "turns",
+        help="the fewest turns an unopposed NORMAL unit needs from one zone of a scenario to another",
+        description=(
+            "Fewest Movement Phases from any hex of FROM to any hex of TO. FROM and TO: a zone name of the "
+            "scenario or a zone expression, e.g. '{hill: J}' or '{hexes: [\"4307\"]}' (docs/formats.md)."
+        ),
+    )
+    turns_parser.add_argument("scenario", type=Path, metavar="SCENARIO")
+    turns_parser.add_argument("origin", metavar="FROM")
+    turns_parser.add_argument("goal", metavar="TO")
+    turns_parser.add_argument("--enter", action="store_true", help="the unit enters the map in a hex of FROM (24.1)")
+    _mover_options(turns_parser, phases=False)
+
+
+def _mover_options(parser: argparse.ArgumentParser, phases: bool) -> None:
+    parser.add_argument("--unit", required=True, choices=[u.value for u in UnitClass])
+    parser.add_argument("--state", choices=[s.value for s in State], help="default: up, or down if not normal (3.25)")
+    parser.add_argument(
+        "--mp", type=float, help="a CW's counter Movement Factor; an AFV's Movement Phase MPs (12: BT7M)"
+    )
+    if phases:
+        parser.add_argument("--morale", choices=[m.value for m in Morale], default=Morale.NORMAL.value)
+        parser.add_argument("--phase", choices=[p.value for p in Phase], default=Phase.MOVEMENT.value)
+        parser.add_argument("--afv", action="append", default=[], metavar="HEX", help="a hex holding an AFV (8.61)")
+        parser.add_argument("--wreck", action="append", default=[], metavar="HEX", help="a hex holding a Wreck (12.4)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
 
 
 def run(args: argparse.Namespace) -> int | None:
-    return None
+    handler = {"reach": _reach, "path": _path, "turns": _turns}.get(args.command)
+    if handler is None:
+        return None
+    try:
+        return handler(args)
+    except MovementFactorNeeded as exc:
+        raise BadInput(f"iceditor {args.command}: error: {exc}: give it with --mp N") from None
+    except MovementError as exc:
+        raise BadInput(f"iceditor {args.command}: error: {exc}") from None
+
+
+def _mover(args: argparse.Namespace) -> Mover:
+    morale = Morale(getattr(args, "morale", Morale.NORMAL))
+    state = State(args.state) if args.state else State.UP if morale is Morale.NORMAL else State.DOWN
+    phase = Phase(getattr(args, "phase", Phase.MOVEMENT))
+    return Mover(UnitClass(args.unit), state, morale, phase, args.mp)
+
+
+def _occupied(board: Board, args: argparse.Namespace) -> dict[str, frozenset[Hex]]:
+    return {
+        "afvs": frozenset(hex_arg(board, label, args.map) for label in args.afv),
+        "wrecks": frozenset(hex_arg(board, label, args.map) for label in args.wreck),
+    }
+
+
+def _reach(args: argparse.Namespace) -> int:
+    board = load_board_arg(args.map)
+    start = hex_arg(board, args.hex, args.map)
+    mover = _mover(args)
+    result = reach(board, start, mover, **_occupied(board, args))
+    rolls = sorted(board.label(h) for h in result.immobilization)
+    if args.format == "json":
+        costs = {board.label(h): _mp(mp) for h, mp in result.costs.items()}
+        allowance = result.allowance if isinstance(result.allowance, str) else _mp(result.allowance)
+        _json({"from": args.hex, "allowance": allowance, "costs": costs, "immobilization": rolls})
+        return 0
+    allowance = result.allowance if isinstance(result.allowance, str) else f"{result.allowance:g} MP"
+    print(f"{args.hex}: {mover.describe()}, allowance {allowance}: {len(result.costs)} hexes")
+    by_cost = sorted(result.costs.items(), key=lambda item: (item[1], board.label(item[0])))
+    for mp, group in groupby(by_cost, key=lambda item: item[1]):
+        print(f"  {mp:g} MP: {' '.join(board.label(h) for h, _ in group)}")
+    if rolls:
+        print(f"  immobilization roll on entering (8.54, 8.55): {' '.join(rolls)}")
+    return 0
+
+
+def _path(args: argparse.Namespace) -> int:
+    board = load_board_arg(args.map)
+    origin, goal = hex_arg(board, args.origin, args.map), hex_arg(board, args.goal, args.map)
+    mover = _mover(args)
+    try:
+        path = cheapest_path(board, origin, goal, mover, **_occupied(board, args))
+    except NoPathError as exc:
+        if args.format == "json":
+            _json({"from": args.origin, "to": args.goal, "cost": None, "hexes": [], "steps": []})
+        else:
+            print(f"{args.origin} -> {args.goal}: {exc}")
+        return 0
+    steps = [{"hex": board.label(h), "cost": _mp(mp)} for h, mp in zip(path.hexes[1:], path.steps, strict=True)]
+    if args.format == "json":
+        hexes = [board.label(h) for h in path.hexes]
+        _json({"from": args.origin, "to": args.goal, "cost": _mp(path.cost), "hexes": hexes, "steps": steps})
+        return 0
+    print(f"{args.origin} -> {args.goal}: {path.cost:g} MP for {mover.describe()}")
+    total = 0.0
+    for step in steps:
+        total += step["cost"]
+        print(f"  {step['hex']}  +{step['cost']:g}  = {total:g}")
+    return 0
+
+
+def _turns(args: argparse.Namespace) -> int:
+    scenario, board = load_scenario_arg(args.scenario)
+    try:
+        ctx = scenario.zone_context(board)
+    except ValueError as exc:
+        raise BadInput(f"{args.scenario}: error: {exc}") from None
+    sources = _zone_arg(args.origin, scenario, ctx, args.scenario)
+    targets = _zone_arg(args.goal, scenario, ctx, args.scenario)
+    mover = _mover(args)
+    turns = turns_needed(board, sources, targets, mover, entering=args.enter)
+    if args.format == "json":
+        _json(
+            {
+                "scenario": str(args.scenario),
+                "from": args.origin,
+                "to": args.goal,
+                "entering": args.enter,
+                "turns": turns,
+            }
+        )
+        return 0
+    how = "entering in" if args.enter else "from"
+    answer = "never" if turns is None else f"{turns} turn{'s' if turns != 1 else ''}"
+    print(f"{how} {args.origin} to {args.goal}: {answer} ({mover.describe()})")
+    return 0
+
+
+def _zone_arg(text: str, scenario: Scenario, ctx: ZoneContext, path: Path) -> frozenset[Hex]:
+    """A zone named by the scenario, or a zone expression written in YAML on the command line."""
+    try:
+        if text in scenario.zones:
+            return resolve_named(text, ctx)
+        expression = yaml.safe_load(text)
+        if not isinstance(expression, dict):
+            zones = ", ".join(scenario.zones) or "none"
+            raise BadInput(f"{path}: error: {text!r} is neither a zone of the scenario ({zones}) nor a zone expression")
+        return resolve(expression, ctx)
+    except (ZoneError, yaml.YAMLError) as exc:
+        raise BadInput(f"{path}: error: zone {text!r}: {exc}") from None
+
+
+def _mp(value: float) -> float | int:
+    """MPs for JSON: whole numbers as integers, halves as they are."""
+    return int(value) if value == int(value) else value
+
+
+def _json(data: dict[str, Any]) -> None:
+    json.dump(data, sys.stdout, indent=2)
+    sys.stdout.write("\n")

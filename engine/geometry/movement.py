@@ -62,6 +62,10 @@ class NoPathError(MovementError):
     """No sequence of legal moves joins the two hexes."""
 
 
+class MovementFactorNeeded(MovementError):
+    """A CW's Movement Phase allowance is on its counter (8.12) and the mover does not give it."""
+
+
 @dataclass(frozen=True)
 class Mover:
     """A unit as movement sees it. `mp`: a CW's counter Movement Factor, or an AFV's Movement Phase
@@ -108,7 +112,7 @@ def allowance(mover: Mover) -> Allowance:
     value = movement_allowances().allowance(_chart_kind(mover), mover.morale, mover.phase)
     if value == "counter":
         if mover.mp is None:
-            raise MovementError("a CW's Movement Phase allowance is printed on its counter (8.12): give its MPs")
+            raise MovementFactorNeeded("a CW's Movement Phase allowance is the Movement Factor on its counter (8.12)")
         return mover.mp
     if value == "one_hex":
         return ONE_HEX
@@ -284,7 +288,7 @@ def cheapest_path(
     try:
         hexes = nx.dijkstra_path(graph, origin, goal, weight="cost")
     except (nx.NetworkXNoPath, nx.NodeNotFound):
-        raise NoPathError(f"no legal path for a {mover.describe()}") from None
+        raise NoPathError(f"no legal path for {mover.describe()}") from None
     return Path(tuple(hexes), tuple(graph[a][b]["cost"] for a, b in pairwise(hexes)))
 
 
