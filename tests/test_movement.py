@@ -11,6 +11,7 @@ from engine.geometry.movement import (
     ONE_HEX,
     Morale,
     MovementError,
+    MovementFactorNeeded,
     Mover,
     NoPathError,
     Phase,
@@ -89,7 +90,7 @@ def test_8_1_allowances(unit: UnitClass, morale: Morale, phase: Phase, expected:
 def test_8_12_cw_movement_phase_allowance_is_the_counters() -> None:
     """8.12: 'up to the number of MP's listed on their counters'; without it there is no answer."""
     assert allowance(Mover(CW, mp=4)) == 4
-    with pytest.raises(MovementError, match=r"printed on its counter \(8\.12\)"):
+    with pytest.raises(MovementFactorNeeded, match=r"Movement Factor on its counter \(8\.12\)"):
         allowance(Mover(CW))
 
 
