@@ -79,11 +79,14 @@ def symbol_touches(delta: Hex, terrain: SightTerrain) -> dict[Hex, SymbolParts]:
 class SightKernel:
     """Line of sight on one board, fast. Build once per board state; `sight`, `fan`, `matrix`."""
 
-    def __init__(self, board: Board, terrain: SightTerrain | None = None) -> None:
+    def __init__(self, board: Board, terrain: SightTerrain | None = None, table: DeltaTable | None = None) -> None:
+        """`table`: one built for the same hexes and symbol (it does not depend on the terrain)."""
         self.board = board
         self.terrain = terrain or SightTerrain.from_effects()
         self.order = sorted(board.hexes)
         self.index = {h: i for i, h in enumerate(self.order)}
+        if table is not None:
+            self.__dict__["table"] = table
 
     # -- one pair ---------------------------------------------------------------------------
     def sight(
@@ -220,6 +223,16 @@ class DeltaTable:
     def rows(self, source: int, targets: Array) -> Array:
         d = self.coords[targets] - self.coords[source]
         return np.asarray(self.row_grid[d[:, 0] + self.span[0], d[:, 1] + self.span[1]])
+
+    def meets(self, source: int, targets: Array, flags: Array) -> Array:
+        """Whether the line from hex index `source` to each target meets a flagged cell."""
+        rows = self.rows(source, targets)
+        here = self.positions[source]
+        s_idx, s_seg, s_len = _segments(self.step_start[rows], self.step_len[rows])
+        c_idx, c_seg, c_len = _segments(self.corner_start[rows], self.corner_len[rows])
+        on_step = (flags[here + self.steps["off_a"][s_idx]] | flags[here + self.steps["off_b"][s_idx]]) == 1
+        on_corner = flags[here + self.corners["off_c"][c_idx]] == 1
+        return _any(on_step, s_seg, s_len) | _any(on_corner, c_seg, c_len)
 
     def blocked(
         self, source: int, targets: Array, firer: FirerState, hexes: HexArrays, terrain: SightTerrain
