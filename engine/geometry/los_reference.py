@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import cache
 
-from shapely import LineString, Point, Polygon, get_coordinates, unary_union
+from shapely import LineString, Point, Polygon, STRtree, get_coordinates, unary_union
 from shapely.geometry.base import BaseGeometry
 
 from engine.hexgrid import DIRECTIONS, Hex
@@ -47,6 +48,12 @@ def building_symbol(board: Board, building: str, terrain: SightTerrain) -> BaseG
     return unary_union(parts)
 
 
+@cache
+def _index(hexes: frozenset[Hex], scale: int) -> tuple[STRtree, list[Hex]]:
+    order = sorted(hexes)
+    return STRtree([cell(h, scale) for h in order]), order
+
+
 def reference_sight(
     board: Board,
     source: Hex,
@@ -61,7 +68,9 @@ def reference_sight(
     line = LineString([(ax * scale, ay * scale), (bx * scale, by * scale)])
     length = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5 * scale
     touched: list[Touch] = []
-    for h in sorted(board.hexes) if source != target else []:
+    tree, order = _index(board.hexes, scale)
+    near = tree.query(line) if source != target else []
+    for h in sorted(order[i] for i in near):  # the hexagons whose bounding boxes the line meets
         poly = cell(h, scale)
         matrix = line.relate(poly)  # DE-9IM: the line's interior against the hexagon's interior, boundary
         if matrix[0] == "1":
