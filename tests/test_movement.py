@@ -232,6 +232,17 @@ def test_8_52_pinned_units_do_not_use_the_road_rate(write) -> None:
     assert reach(board, board.hex("1001"), pinned).costs[board.hex("1002")] == 2
 
 
+def test_8_52_along_the_road_the_other_terrain_does_not_count(write) -> None:
+    """8.52: '1/2 MP per hex, regardless of the terrain': a street through a building is open to AFVs along it.
+
+    Off the street the building stays prohibited (R2-draft).
+    """
+    board = make_board(write, 'hexes:\n  "1002": {building: 1}\nroads:\n  - ["1001", "1002", "1003"]\n')
+    assert cost(board, "1001", "1002", Mover(AFV)) == 0.5
+    assert cost(board, "1001", "1002", Mover(AFV, DOWN)) == 2
+    assert cost(board, "1102", "1002", Mover(AFV)) is None
+
+
 def test_note_a_bridge_is_a_road_hex_along_the_road_and_a_gully_across(write) -> None:
     """Chart note a: 'A Bridge hex is a Road hex that crosses a Gully and is treated as a Road hex' (R2-draft)."""
     board = make_board(write, ROADS)
@@ -483,3 +494,12 @@ def test_entry_cost_is_the_hex_own_terrain(write) -> None:
     assert entry_cost(board, board.hex("1101"), Mover(INFANTRY)) == 1  # a road hex
     assert entry_cost(board, board.hex("1202"), Mover(INFANTRY)) == 1  # a level 2 hill hex
     assert entry_cost(board, board.hex("1204"), Mover(AFV)) == terrain_effects().row("woods").move_cost(True, True)
+
+
+def test_8_74_facing_changes_are_not_charged(write) -> None:
+    """8.74: 'An AFV must maintain its current facing when moving from hex to hex': it keeps its facing, in any
+    direction; turning is optional and not part of the cost of a hex (R10-draft)."""
+    board = make_board(write, OPEN, grid="{columns: [10, 11], rows: [1, 3]}")
+    there_and_back = [("1002", "1003"), ("1003", "1103"), ("1103", "1102"), ("1102", "1101")]
+    assert [cost(board, a, b, Mover(AFV)) for a, b in there_and_back] == [1, 1, 1, 1]
+    assert cheapest_path(board, board.hex("1003"), board.hex("1001"), Mover(AFV)).cost == 2
