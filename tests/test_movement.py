@@ -462,6 +462,7 @@ def test_turns_needed_never(write) -> None:
     assert turns_needed(board, {h("1001")}, {h("1002")}, Mover(INFANTRY, DOWN, SUPPRESSED)) is None
     assert turns_needed(board, {h("1001")}, {h("1005")}, Mover(AFV)) is None
     assert turns_needed(board, {h("1003")}, {h("1005")}, Mover(AFV), entering=True) is None
+    assert turns_needed(board, {h("1003")}, {h("1003")}, Mover(AFV)) is None  # no AFV stands in a building
 
 
 def test_turns_needed_uses_the_movement_phase_allowance(write) -> None:

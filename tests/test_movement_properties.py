@@ -107,7 +107,7 @@ def brute_turns(
     """Turn by turn: the hexes the unit can end each turn in, from the previous turn's by one phase's reach."""
     mover = replace(mover, phase=Phase.MOVEMENT)
     limit = allowance(mover)
-    sources = sources - blocked
+    sources = {s for s in sources - blocked if entry_cost(board, s, mover) is not None}
     if not entering:
         turn, ends = 0, sources
     else:
@@ -115,7 +115,7 @@ def brute_turns(
         view = nx.restricted_view(movement_graph(board, mover), blocked, [])
         for s in sources:
             cost = entry_cost(board, s, mover)
-            if cost is not None and limit == ONE_HEX:
+            if limit == ONE_HEX:
                 ends.add(s)
             elif cost is not None and cost <= limit:
                 ends |= set(nx.single_source_dijkstra_path_length(view, s, cutoff=limit - cost, weight="cost"))

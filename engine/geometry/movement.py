@@ -117,7 +117,7 @@ def allowance(mover: Mover) -> Allowance:
     if value == "one_hex":
         return ONE_HEX
     if value is None or isinstance(value, str):
-        raise MovementError(f"the Movement Point Allowance Chart has no allowance for a {mover.describe()}")
+        raise MovementError(f"the Movement Point Allowance Chart has no allowance for {mover.describe()}")
     return float(value)
 
 
@@ -321,14 +321,12 @@ def turns_needed(
     budget = 1.0 if limit == ONE_HEX else limit
     heap: list[tuple[int, float, Hex]] = []
     for s in sources:
-        if s not in graph:
-            continue
+        cost = entry_cost(board, s, mover)
+        if s not in graph or cost is None:
+            continue  # another AFV or a Wreck is there, or the hex is prohibited to the unit type
         if not entering:
             heap.append((0, budget, s))  # turn 0 is spent: the first step starts turn 1
             continue
-        cost = entry_cost(board, s, mover)
-        if cost is None:
-            continue  # prohibited to this unit type
         step = 1.0 if limit == ONE_HEX else cost
         if step <= budget:
             heap.append((1, step, s))
