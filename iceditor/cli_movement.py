@@ -45,7 +45,7 @@ def add_parsers(commands: Any) -> None:
     )
     reach_parser.add_argument("map", type=Path, metavar="MAP")
     reach_parser.add_argument("hex", metavar="HEX")
-    _mover_options(reach_parser, phases=True)
+    _mover_options(reach_parser, single_phase=True)
     path_parser = commands.add_parser(
         "path",
         help="the cheapest path in MPs between two hexes",
@@ -54,7 +54,7 @@ def add_parsers(commands: Any) -> None:
     path_parser.add_argument("map", type=Path, metavar="MAP")
     path_parser.add_argument("origin", metavar="FROM")
     path_parser.add_argument("goal", metavar="TO")
-    _mover_options(path_parser, phases=True)
+    _mover_options(path_parser, single_phase=True)
     turns_parser = commands.add_parser(
         "turns",
         help="the fewest turns an unopposed NORMAL unit needs from one zone of a scenario to another",
@@ -67,16 +67,17 @@ def add_parsers(commands: Any) -> None:
     turns_parser.add_argument("origin", metavar="FROM")
     turns_parser.add_argument("goal", metavar="TO")
     turns_parser.add_argument("--enter", action="store_true", help="the unit enters the map in a hex of FROM (24.1)")
-    _mover_options(turns_parser, phases=False)
+    _mover_options(turns_parser, single_phase=False)
 
 
-def _mover_options(parser: argparse.ArgumentParser, phases: bool) -> None:
+def _mover_options(parser: argparse.ArgumentParser, single_phase: bool) -> None:
+    """The unit; for a single phase's move (reach, path) also its morale, the phase and the hexes it may not enter."""
     parser.add_argument("--unit", required=True, choices=[u.value for u in UnitClass])
     parser.add_argument("--state", choices=[s.value for s in State], help="default: up, or down if not normal (3.25)")
     parser.add_argument(
         "--mp", type=float, help="a CW's counter Movement Factor; an AFV's Movement Phase MPs (12: BT7M)"
     )
-    if phases:
+    if single_phase:
         parser.add_argument("--morale", choices=[m.value for m in Morale], default=Morale.NORMAL.value)
         parser.add_argument("--phase", choices=[p.value for p in Phase], default=Phase.MOVEMENT.value)
         parser.add_argument("--afv", action="append", default=[], metavar="HEX", help="a hex holding an AFV (8.61)")
