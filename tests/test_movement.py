@@ -95,7 +95,7 @@ def test_8_12_cw_movement_phase_allowance_is_the_counters() -> None:
 
 
 def test_8_12_cw_with_movement_allowance_zero_never_moves() -> None:
-    """8.12 and chart note b: 'CW's with a movement allowance of "0" may never move' (R7-draft)."""
+    """8.12 and chart note b: 'CW's with a movement allowance of "0" may never move' (R39)."""
     for morale, phase in [(NORMAL, MOVEMENT), (NORMAL, REACTION), (PINNED, MOVEMENT)]:
         state = UP if morale is NORMAL else DOWN
         assert allowance(Mover(CW, state, morale, phase, mp=0)) == 0
@@ -104,7 +104,7 @@ def test_8_12_cw_with_movement_allowance_zero_never_moves() -> None:
 def test_8_13_bt7m_has_12_and_6() -> None:
     """8.13: 'The Russian BT7M AFV has TWELVE MP's in the Movement Phase and SIX MP's in the Reaction ...'.
 
-    The MP value of an AFV picks its row of the chart (R8-draft).
+    The MP value of an AFV picks its row of the chart (R40).
     """
     assert allowance(Mover(AFV, mp=12)) == 12
     assert allowance(Mover(AFV, phase=REACTION, mp=12)) == 6
@@ -120,7 +120,7 @@ def test_8_13_afvs_are_never_pinned() -> None:
 
 
 def test_3_26_pinned_and_suppressed_units_are_down() -> None:
-    """3.25, 3.26: PINNED and SUPPRESSED units go DOWN and stay DOWN (R5-draft)."""
+    """3.25, 3.26: PINNED and SUPPRESSED units go DOWN and stay DOWN (R37)."""
     for morale in (PINNED, SUPPRESSED):
         with pytest.raises(MovementError, match=r"DOWN state \(3\.25, 3\.26\)"):
             Mover(INFANTRY, UP, morale)
@@ -150,7 +150,7 @@ hexes:
 @pytest.mark.parametrize("unit", [INFANTRY, CW, FT, AFV])
 @pytest.mark.parametrize("state", [UP, DOWN])
 def test_8_5_cost_is_the_row_of_the_dominant_terrain(write, unit: UnitClass, state: State) -> None:
-    """8.5, 8.51: the chart's column for the unit type (INF & CW, or AFV) and its UP/DOWN state (R1-draft).
+    """8.5, 8.51: the chart's column for the unit type (INF & CW, or AFV) and its UP/DOWN state (R33).
 
     A hex with several terrains costs as its dominant one: building, woods, marsh, gully, clear.
     """
@@ -218,7 +218,7 @@ def test_8_52_no_road_rate_across_the_road(write) -> None:
 
 
 def test_8_52_down_units_pay_the_road_row(write) -> None:
-    """8.52: 'Only NORMAL status units in an UP state may use this road movement rate' (R2-draft)."""
+    """8.52: 'Only NORMAL status units in an UP state may use this road movement rate' (R34)."""
     board = make_board(write, ROADS)
     assert cost(board, "1002", "1003", Mover(INFANTRY, DOWN)) == 2
     assert cost(board, "1002", "1003", Mover(AFV, DOWN)) == 2
@@ -235,7 +235,7 @@ def test_8_52_pinned_units_do_not_use_the_road_rate(write) -> None:
 def test_8_52_along_the_road_the_other_terrain_does_not_count(write) -> None:
     """8.52: '1/2 MP per hex, regardless of the terrain': a street through a building is open to AFVs along it.
 
-    Off the street the building stays prohibited (R2-draft).
+    Off the street the building stays prohibited (R34).
     """
     board = make_board(write, 'hexes:\n  "1002": {building: 1}\nroads:\n  - ["1001", "1002", "1003"]\n')
     assert cost(board, "1001", "1002", Mover(AFV)) == 0.5
@@ -244,7 +244,7 @@ def test_8_52_along_the_road_the_other_terrain_does_not_count(write) -> None:
 
 
 def test_note_a_bridge_is_a_road_hex_along_the_road_and_a_gully_across(write) -> None:
-    """Chart note a: 'A Bridge hex is a Road hex that crosses a Gully and is treated as a Road hex' (R2-draft)."""
+    """Chart note a: 'A Bridge hex is a Road hex that crosses a Gully and is treated as a Road hex' (R34)."""
     board = make_board(write, ROADS)
     assert cost(board, "1101", "1102", Mover(AFV)) == 0.5  # along the road
     assert cost(board, "1101", "1102", Mover(AFV, DOWN)) == 2  # Bridge row, DOWN
@@ -285,7 +285,7 @@ def test_8_53_uphill_counts_on_other_terrain(write) -> None:
 
 
 def test_8_53_uphill_also_on_the_road_rate(write) -> None:
-    """8.53 'in addition to all other costs' and 8.52 1/2 MP: 1 1/2 MP up the road (R3-draft)."""
+    """8.53 'in addition to all other costs' and 8.52 1/2 MP: 1 1/2 MP up the road (R35)."""
     board = make_board(write, HILL)
     assert cost(board, "1101", "1102", Mover(INFANTRY)) == 1.5
 
@@ -299,7 +299,7 @@ def test_10_34_crest_hex_counts_as_the_lower_level(write) -> None:
 
 
 def test_8_53_two_levels_at_once_cost_one_mp_each(write) -> None:
-    """8.53 names one-level climbs; a level 0 -> level 2 step pays one MP per level (R4-draft)."""
+    """8.53 names one-level climbs; a level 0 -> level 2 step pays one MP per level (R36)."""
     board = make_board(write, HILL)
     assert cost(board, "1201", "1301", Mover(INFANTRY)) == 3
 
@@ -374,7 +374,7 @@ def test_reach_bt7m_goes_further(write) -> None:
 
 
 def test_one_hex_regardless_of_terrain_costs(write) -> None:
-    """8.11, 8.12, 8.14: 'ONE HEX, regardless of terrain costs': every adjacent hex, even a Marsh (R6-draft)."""
+    """8.11, 8.12, 8.14: 'ONE HEX, regardless of terrain costs': every adjacent hex, even a Marsh (R38)."""
     board = make_board(write, 'hexes:\n  "1102": {marsh: true}\n  "1202": {gully: true, level: 1}\n')
     start = board.hex("1103")
     pinned_reaction = Mover(INFANTRY, DOWN, PINNED, REACTION)
@@ -397,7 +397,7 @@ def test_8_15_suppressed_units_stay(write) -> None:
 
 
 def test_reach_lists_where_an_afv_may_bog_down(write) -> None:
-    """8.54, 8.55: an AFV entering a Woods or Marsh hex rolls for immobilization; not a cost (R11-draft)."""
+    """8.54, 8.55: an AFV entering a Woods or Marsh hex rolls for immobilization; not a cost (R43)."""
     board = make_board(write, 'hexes:\n  "1102": {trees: 2}\n  "1103": {marsh: true}\n  "1104": {trees: 1}\n')
     afv = reach(board, board.hex("1101"), Mover(AFV))
     assert labels(board, afv.immobilization) == {"1102", "1103"}
@@ -430,7 +430,7 @@ LINE = "hexes: {}\n"
 
 
 def test_turns_needed_deployed_and_entering(write) -> None:
-    """24.1: units deploy or enter in the Movement Phase; 8.11: six MPs a turn (R12-draft)."""
+    """24.1: units deploy or enter in the Movement Phase; 8.11: six MPs a turn (R44)."""
     board = make_board(write, LINE, grid="{columns: [10, 10], rows: [1, 20]}")
     h = board.hex
     infantry = Mover(INFANTRY)
@@ -473,7 +473,7 @@ def test_turns_needed_uses_the_movement_phase_allowance(write) -> None:
 
 
 def test_turns_needed_no_minimum_move(write) -> None:
-    """8.12: a CW with 3 MPs never enters a hex that costs 4 (a DOWN CW into a level 1 Gully: 3 + 1) (R9-draft)."""
+    """8.12: a CW with 3 MPs never enters a hex that costs 4 (a DOWN CW into a level 1 Gully: 3 + 1) (R41)."""
     board = make_board(write, 'hexes:\n  "1002": {gully: true, level: 1}\n', grid="{columns: [10, 10], rows: [1, 3]}")
     cw = Mover(CW, DOWN, mp=3)
     assert cost(board, "1001", "1002", cw) == 4
@@ -490,7 +490,7 @@ def test_turns_needed_one_hex_a_turn(write) -> None:
 
 
 def test_entry_cost_is_the_hex_own_terrain(write) -> None:
-    """24.1 entry: the first hex costs its own row; no road rate (no road hex before it) and no climb (R12-draft)."""
+    """24.1 entry: the first hex costs its own row; no road rate (no road hex before it) and no climb (R44)."""
     board = make_board(write, HILL)
     assert entry_cost(board, board.hex("1101"), Mover(INFANTRY)) == 1  # a road hex
     assert entry_cost(board, board.hex("1202"), Mover(INFANTRY)) == 1  # a level 2 hill hex
@@ -499,7 +499,7 @@ def test_entry_cost_is_the_hex_own_terrain(write) -> None:
 
 def test_8_74_facing_changes_are_not_charged(write) -> None:
     """8.74: 'An AFV must maintain its current facing when moving from hex to hex': it keeps its facing, in any
-    direction; turning is optional and not part of the cost of a hex (R10-draft)."""
+    direction; turning is optional and not part of the cost of a hex (R42)."""
     board = make_board(write, OPEN, grid="{columns: [10, 11], rows: [1, 3]}")
     there_and_back = [("1002", "1003"), ("1003", "1103"), ("1103", "1102"), ("1102", "1101")]
     assert [cost(board, a, b, Mover(AFV)) for a, b in there_and_back] == [1, 1, 1, 1]

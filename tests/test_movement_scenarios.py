@@ -1,7 +1,7 @@
 """Turns an unopposed NORMAL UP unit needs from each deployment or entry zone to each objective (24.4-24.9).
 
 Infantry has 6 MPs a turn (8.11), an AFV 10 and the BT7M 12 (8.13). Entering units come on in
-a hex of the zone on turn 1 and pay its terrain (R12-draft); deployed units start there (0
+a hex of the zone on turn 1 and pay its terrain (R44); deployed units start there (0
 turns if the zone holds an objective). None: never (an AFV may not enter a building hex).
 The numbers rest on the reconstructed maps and the assumed chart rows; a change to either
 shows up here.

@@ -2,7 +2,7 @@
 
 Every number comes from the rule tables (tables/movement-allowances.yaml and
 tables/terrain-effects.yaml); this module only decides which entry applies. The readings
-chosen where the rules are silent are in docs/rulings-movement.md, cited as R<n>-draft.
+chosen where the rules are silent are rulings R33-R46 in docs/rulings.md.
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ def movement_cost(board: Board, origin: Hex, target: Hex, mover: Mover) -> float
     terrain = board.terrain(target)
     if board.road_graph.has_edge(origin, target):
         # 8.52 'regardless of the terrain': along the road the other terrain of the hex does
-        # not count; a unit barred from the road rate pays the Road row (a Bridge: note a) (R2-draft).
+        # not count; a unit barred from the road rate pays the Road row (a Bridge: note a) (R34).
         if mover.may_use_road_rate:
             base: float | None = effects.road_rate_mp_per_hex
         else:
@@ -170,13 +170,13 @@ def movement_cost(board: Board, origin: Hex, target: Hex, mover: Mover) -> float
         base = effects.row(terrain_row(terrain, effects)).move_cost(mover.is_afv, mover.is_up)
     if base is None:
         return None
-    # 8.53: 'in addition to all other costs', so also on the road rate (R3-draft); one MP per level climbed (R4-draft).
+    # 8.53: 'in addition to all other costs', so also on the road rate (R35); one MP per level climbed (R36).
     climb = terrain.elevation - board.terrain(origin).elevation
     return base + effects.uphill_extra_mp * max(climb, 0)
 
 
 def entry_cost(board: Board, h: Hex, mover: Mover) -> float | None:
-    """MPs to enter the map in hex h: its own terrain row, no road rate and no uphill MP (R12-draft)."""
+    """MPs to enter the map in hex h: its own terrain row, no road rate and no uphill MP (R44)."""
     effects = terrain_effects()
     return effects.row(terrain_row(board.terrain(h), effects)).move_cost(mover.is_afv, mover.is_up)
 
@@ -248,14 +248,14 @@ class Reach:
     allowance: Allowance
     costs: dict[Hex, float]
     immobilization: frozenset[Hex] = field(default_factory=frozenset)
-    """Woods and Marsh hexes an AFV reaches, where it rolls for immobilization (8.54, 8.55; R11-draft)."""
+    """Woods and Marsh hexes an AFV reaches, where it rolls for immobilization (8.54, 8.55; R43)."""
 
 
 def reach(board: Board, start: Hex, mover: Mover, *, afvs: Collection[Hex] = (), wrecks: Collection[Hex] = ()) -> Reach:
     """Where the mover can go this phase from `start`, with the cheapest MP cost of each hex. Rules 8.1, 8.5, 8.61.
 
     A ONE_HEX allowance reaches every adjacent hex it may enter, whatever it costs (8.11, 8.12,
-    8.14); the costs then show what the terrain would charge (R6-draft).
+    8.14); the costs then show what the terrain would charge (R38).
     """
     limit = allowance(mover)
     graph = _passable(board, mover, afvs, wrecks, start)
@@ -306,7 +306,7 @@ def turns_needed(
 
     Each turn the mover spends at most its Movement Phase allowance; unused MPs are lost and it
     may stop in any hex and go on next turn. A unit deployed in a target needs 0 turns; with
-    `entering` it comes onto the map in a source hex in turn 1, paying that hex's entry cost (R12-draft).
+    `entering` it comes onto the map in a source hex in turn 1, paying that hex's entry cost (R44).
 
     Dijkstra on labels (turns, MPs spent in the last turn), compared lexicographically. A step
     costing c takes (t, m) to (t, m + c) if that fits the allowance, else to (t + 1, c). That
@@ -342,7 +342,7 @@ def turns_needed(
         for n, edge in graph[h].items():
             cost = 1.0 if limit == ONE_HEX else edge["cost"]
             if n in settled or cost > budget:
-                continue  # 8.1: no minimum move, a hex dearer than the allowance is never entered (R9-draft)
+                continue  # 8.1: no minimum move, a hex dearer than the allowance is never entered (R41)
             label = (turns, spent + cost) if spent + cost <= budget else (turns + 1, cost)
             heapq.heappush(heap, (*label, n))
     return None
