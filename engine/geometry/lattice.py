@@ -88,7 +88,7 @@ def _classify(h: Hex, vx: int, vy: int) -> tuple[Contact, Fraction] | None:
     return Contact.INTERIOR, lo
 
 
-def _rotate(h: Hex, k: int) -> Hex:
+def rotate(h: Hex, k: int) -> Hex:
     """h turned k times 60 degrees about Hex(0, 0) (a symmetry of the grid and of hex cells)."""
     q, r = h.q, h.r
     for _ in range(k % 6):
@@ -106,14 +106,20 @@ def touches(delta: Hex) -> tuple[Touch, ...]:
     >>> [(t.offset.q, t.offset.r, t.contact.name) for t in touches(Hex(2, -1))]
     [(0, 0, 'INTERIOR'), (1, -1, 'HEXSIDE'), (1, 0, 'HEXSIDE'), (2, -1, 'INTERIOR')]
     """
-    for k in range(6):
-        turned = _rotate(delta, k)
-        if (turned.q > 0 and -turned.q < turned.r <= 0) or turned == Hex(0, 0):
-            break
+    k, turned = canonical(delta)
     if k == 0:
         return _walk(delta)
-    back = [Touch(_rotate(t.offset, -k), t.contact, t.t) for t in _walk(turned)]
+    back = [Touch(rotate(t.offset, -k), t.contact, t.t) for t in _walk(turned)]
     return tuple(sorted(back, key=lambda t: (t.t, t.contact, t.offset)))
+
+
+def canonical(delta: Hex) -> tuple[int, Hex]:
+    """The turn k and the delta it gives in the sector q > 0, -q < r <= 0 (Hex(0, 0) stays)."""
+    for k in range(6):
+        turned = rotate(delta, k)
+        if turned.q > 0 and -turned.q < turned.r <= 0:
+            return k, turned
+    return 0, delta
 
 
 def _exit(h: Hex, vx: int, vy: int) -> tuple[Fraction, list[int]]:

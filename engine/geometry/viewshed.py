@@ -10,7 +10,8 @@ import numpy as np
 from engine.hexgrid import Hex, neighbours
 from engine.model.board import Board
 
-from .los_kernel import Array, HexArrays, SightKernel
+from .line_table import Array, HexArrays
+from .los_kernel import SightKernel
 from .sight import FirerState
 
 
