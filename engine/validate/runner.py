@@ -12,17 +12,8 @@ from engine.model.source import SourceDocument, SourceError, load_yaml
 from engine.problems import Problem, count_errors
 from engine.resources import bundled_maps, bundled_scenarios, data_path
 
-from .checks import (
-    assumed_values,
-    bridge_placement,
-    erratum_effect,
-    hex_outside_grid,
-    road_chain,
-    two_levels,
-)
+from .registry import runners
 from .scenario import scenario_problems
-
-MAP_CHECKS = (hex_outside_grid, road_chain, bridge_placement, two_levels)
 
 
 def bundled_files() -> list[Path]:
@@ -52,15 +43,16 @@ def validate_document(doc: SourceDocument) -> list[Problem]:
     if name == "map":
         problems += map_problems(map_from_document(doc))
     elif name == "errata":
-        problems += list(erratum_effect.check(errata_from_document(doc), _mapsheet_beside(Path(doc.file))))
+        errata, maps = errata_from_document(doc), _mapsheet_beside(Path(doc.file))
+        problems += [p for check in runners("check_errata") for p in check(errata, maps)]
     elif name == "scenario":
         problems += scenario_problems(doc)
-    problems += assumed_values.check(doc)
+    problems += [p for check in runners("check_document") for p in check(doc)]
     return problems
 
 
 def map_problems(sheet: MapSheet) -> list[Problem]:
-    return [p for check in MAP_CHECKS for p in check.check(sheet)]
+    return [p for check in runners("check_map") for p in check(sheet)]
 
 
 def _mapsheet_beside(errata_file: Path) -> list[MapSheet]:

@@ -1,2 +1,3 @@
-"""One module per check. Each has `ID`, `RULE`, `SEVERITY`, a one-line `SUMMARY`, and a
-`check(...)` generator of Problems; `engine.validate.runner` collects them all."""
+"""One module per check (or a few close ones): each holds its `Check` values and one of
+`check_map(sheet)`, `check_errata(errata, maps)`, `check_scenario(ctx)` or
+`check_document(doc)`, generators of Problems. `engine.validate.registry` finds them all."""

@@ -30,7 +30,7 @@ def count_assumed(data: Any) -> int:
     return 0
 
 
-def check(doc: SourceDocument) -> Iterator[Problem]:
+def check_document(doc: SourceDocument) -> Iterator[Problem]:
     n = count_assumed(doc.data)
     if n:
         yield CHECK.problem(

@@ -18,7 +18,7 @@ CHECK = Check(
 )
 
 
-def check(sheet: MapSheet) -> Iterator[Problem]:
+def check_map(sheet: MapSheet) -> Iterator[Problem]:
     road_hexes = {h for road in sheet.roads for h in road}
     for i, h in enumerate(sheet.bridges):
         label = sheet.label(h)

@@ -20,7 +20,7 @@ CHECK = Check(
 )
 
 
-def check(errata: Errata, maps: Sequence[MapSheet]) -> Iterator[Problem]:
+def check_errata(errata: Errata, maps: Sequence[MapSheet]) -> Iterator[Problem]:
     """Applied to all the maps at once: a change must land on a hex and alter it."""
     board = assemble(list(maps))
     for change in errata.changes:

@@ -19,7 +19,7 @@ CHECK = Check(
 )
 
 
-def check(sheet: MapSheet) -> Iterator[Problem]:
+def check_map(sheet: MapSheet) -> Iterator[Problem]:
     named: list[tuple[JsonPath, Hex]] = [(("hexes", sheet.label(h)), h) for h in sheet.terrain]
     named += [(("roads", r, i), h) for r, road in enumerate(sheet.roads) for i, h in enumerate(road)]
     named += [(("bridges", i), h) for i, h in enumerate(sheet.bridges)]

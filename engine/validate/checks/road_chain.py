@@ -19,7 +19,7 @@ CHECK = Check(
 )
 
 
-def check(sheet: MapSheet) -> Iterator[Problem]:
+def check_map(sheet: MapSheet) -> Iterator[Problem]:
     for r, road in enumerate(sheet.roads):
         for i, (a, b) in enumerate(pairwise(road)):
             if not are_adjacent(a, b):

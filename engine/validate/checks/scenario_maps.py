@@ -9,6 +9,7 @@ from engine.model.board import Board
 from engine.model.scenario import Scenario
 from engine.problems import Problem, Severity
 from engine.validate.check import Check
+from engine.validate.context import ScenarioContext
 
 CHECK = Check(
     id="scenario-maps",
@@ -20,7 +21,17 @@ CHECK = Check(
 )
 
 
-def check_north(scenario: Scenario, board: Board) -> Iterator[Problem]:
+def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
+    board = ctx.board
+    if board is None:
+        yield CHECK.problem(ctx.doc, ("maps",), ctx.board_error or "cannot load the maps")
+        if ctx.load_error is not None:
+            yield from ctx.load_error.problems
+        return
+    yield from _north(ctx.scenario, board)
+
+
+def _north(scenario: Scenario, board: Board) -> Iterator[Problem]:
     hexes = []
     for key, label in zip(("hex", "toward"), scenario.north, strict=True):
         try:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine.model.board import Board
 from engine.problems import Problem, Severity
 from engine.validate.check import Check
+from engine.validate.context import ScenarioContext
 
 CHECK = Check(
     id="seam-conflict",
@@ -17,7 +17,10 @@ CHECK = Check(
 )
 
 
-def check(board: Board) -> Iterator[Problem]:
+def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
+    board = ctx.board
+    if board is None:
+        return
     for conflict in board.seam_conflicts:
         label = board.label(conflict.hex)
         yield CHECK.problem(

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.model.counters import Clause, Counters, Member
-from engine.model.scenario import Scenario
+from engine.model.counters import Clause, Member
 from engine.problems import Problem, Severity
 from engine.validate.check import Check
+from engine.validate.context import ScenarioContext
 
 CHECK = Check(
     id="squad-clause",
@@ -46,7 +46,8 @@ def fielded_members(unit: dict[str, Any], members: list[Member]) -> tuple[list[M
     return (taken if key == "only" else remaining), failures
 
 
-def check(scenario: Scenario, counters: Counters) -> Iterator[Problem]:
+def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
+    scenario, counters = ctx.scenario, ctx.counters
     for ref in scenario.units:
         if ref.kind != "squad":
             continue

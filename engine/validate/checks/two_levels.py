@@ -17,7 +17,7 @@ CHECK = Check(
 )
 
 
-def check(sheet: MapSheet) -> Iterator[Problem]:
+def check_map(sheet: MapSheet) -> Iterator[Problem]:
     for h, t in sheet.terrain.items():
         if t.upper_level is not None and t.upper_level != t.level + 1:
             label = sheet.label(h)

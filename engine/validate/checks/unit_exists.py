@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from engine.model.counters import Counters
-from engine.model.scenario import Scenario, UnitRef
+from engine.model.scenario import UnitRef
 from engine.problems import Problem, Severity
 from engine.validate.check import Check
+from engine.validate.context import ScenarioContext
 
 CHECK = Check(
     id="unknown-unit",
@@ -18,7 +19,8 @@ CHECK = Check(
 )
 
 
-def check(scenario: Scenario, counters: Counters) -> Iterator[Problem]:
+def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
+    scenario, counters = ctx.scenario, ctx.counters
     for ref in scenario.units:
         message = _missing(ref, counters)
         if message:

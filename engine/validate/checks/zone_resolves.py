@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine.geometry.zones import ZoneContext, ZoneError, resolve
-from engine.model.scenario import Scenario
+from engine.geometry.zones import ZoneError, resolve
 from engine.problems import Problem, Severity
 from engine.validate.check import Check
+from engine.validate.context import ScenarioContext
 
 CHECK = Check(
     id="zone-empty",
@@ -18,7 +18,10 @@ CHECK = Check(
 )
 
 
-def check(scenario: Scenario, ctx: ZoneContext) -> Iterator[Problem]:
+def check_scenario(context: ScenarioContext) -> Iterator[Problem]:
+    scenario, ctx = context.scenario, context.zones
+    if ctx is None:
+        return  # no board or no valid north indicator: scenario-maps says so
     empty_names: set[str] = set()
     for path, expr in scenario.zone_expressions():
         if isinstance(expr, str) and expr in empty_names:

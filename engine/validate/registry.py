@@ -1,0 +1,32 @@
+"""Every check, found in engine/validate/checks/: the runner runs them, docs/checks.md lists them."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterator
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+from . import checks
+from .check import Check
+
+KINDS = ("check_document", "check_map", "check_errata", "check_scenario")
+
+
+@cache
+def modules() -> tuple[ModuleType, ...]:
+    found = [importlib.import_module(f"{checks.__name__}.{m.name}") for m in pkgutil.iter_modules(checks.__path__)]
+    return tuple(sorted(found, key=lambda m: m.__name__))
+
+
+def runners(kind: str) -> list[Callable[..., Iterator[Any]]]:
+    """The `kind` functions of every check module (kind: one of KINDS)."""
+    return [getattr(m, kind) for m in modules() if hasattr(m, kind)]
+
+
+def all_checks() -> list[Check]:
+    """Every Check of every module, sorted by code."""
+    found = {c.id: c for m in modules() for c in vars(m).values() if isinstance(c, Check)}
+    return [found[k] for k in sorted(found)]
