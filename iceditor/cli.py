@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from engine.model.source import SourceError
@@ -37,7 +38,23 @@ def build_parser() -> argparse.ArgumentParser:
         description="Check files against their schema and the rules. With no FILE: all bundled data.",
     )
     validate.add_argument("files", nargs="*", type=Path, metavar="FILE")
-    validate.add_argument("--format", choices=("text", "json"), default="text")
+    validate.add_argument(
+        "--format",
+        choices=("text", "json", "github", "sarif"),
+        default="text",
+        help="github: workflow annotations; sarif: SARIF 2.1.0 for code-scanning tools",
+    )
+    validate.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    validate.add_argument(
+        "--select", action="append", default=[], metavar="CODES", help="only these codes (comma list)"
+    )
+    validate.add_argument("--ignore", action="append", default=[], metavar="CODES", help="leave out these codes")
+    checks = commands.add_parser(
+        "checks",
+        help="list every check: code, severity, rule, what it means, how to fix it",
+        description="List every check iceditor validate runs (docs/checks.md is this list as markdown).",
+    )
+    checks.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     zone = commands.add_parser(
         "zone",
         help="list the hexes of a scenario's zone",
@@ -71,7 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     try:
         if args.command == "validate":
-            return _validate(args.files, args.format)
+            return _validate(args)
+        if args.command == "checks":
+            return _checks(args.format)
         if args.command == "zone":
             return _zone(args.scenario, args.name, args.format)
         if args.command == "provenance":
@@ -91,11 +110,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     return EXIT_OK
 
 
-def _validate(files: list[Path], output: str) -> int:
+def _validate(args: argparse.Namespace) -> int:
     from engine.model.source import load_yaml
+    from engine.validate.registry import all_checks
     from engine.validate.runner import bundled_files, validate_document
 
-    paths = files or [_shown(p) for p in bundled_files()]
+    known = {c.id for c in all_checks()}
+    select, ignore = _codes(args.select, known), _codes(args.ignore, known)
+    paths = args.files or [_shown(p) for p in bundled_files()]
     problems: list[Problem] = []
     unreadable = False
     for path in paths:
@@ -108,10 +130,42 @@ def _validate(files: list[Path], output: str) -> int:
             )
             continue
         problems += validate_document(doc)
-    _print(problems, output, len(paths))
+    problems = [p for p in problems if (not select or p.code in select) and p.code not in ignore]
+    if args.strict:
+        problems = [replace(p, severity=Severity.ERROR) if p.severity is Severity.WARNING else p for p in problems]
+    _print(problems, args.format, len(paths))
     if unreadable:
         return EXIT_UNREADABLE
     return EXIT_ERRORS if count_errors(problems) else EXIT_OK
+
+
+def _codes(values: list[str], known: set[str]) -> set[str]:
+    """Check codes from repeated, comma-separated options; an unknown code is bad input."""
+    codes = {c.strip() for v in values for c in v.split(",") if c.strip()}
+    unknown = sorted(codes - known)
+    if unknown:
+        raise BadInput(f"iceditor validate: unknown check code(s): {', '.join(unknown)} (see `iceditor checks`)")
+    return codes
+
+
+def _checks(output: str) -> int:
+    from engine.validate.registry import all_checks
+    from engine.validate.report import checks_markdown
+
+    checks = all_checks()
+    if output == "markdown":
+        sys.stdout.write(checks_markdown(checks))
+    elif output == "json":
+        rows = [
+            {"code": c.id, "severity": c.severity.value, "rule": c.rule, "summary": c.summary, "fix": c.fix}
+            for c in checks
+        ]
+        json.dump({"checks": rows}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        for c in checks:
+            print(f"{c.id:24} {c.severity.value:8} {c.rule or '-':8} {c.summary}")
+    return EXIT_OK
 
 
 def _zone(path: Path, name: str | None, output: str) -> int:
@@ -188,6 +242,15 @@ def _provenance(files: list[Path], assumed_only: bool, output: str) -> int:
     return status
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("iceditor")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
 def _shown(path: Path) -> Path:
     """A bundled file as the user would name it: relative to the current folder when inside it."""
     try:
@@ -197,12 +260,23 @@ def _shown(path: Path) -> Path:
 
 
 def _print(problems: list[Problem], output: str, n_files: int) -> None:
+    from engine.validate.registry import all_checks
+    from engine.validate.report import github, sarif
+
     if output == "json":
         json.dump({"problems": [p.as_json() for p in problems]}, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return
-    for p in problems:
-        print(p.text())
+    if output == "sarif":
+        json.dump(sarif(problems, all_checks(), _version()), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return
+    if output == "github":
+        for line in github(problems):
+            print(line)
+    else:
+        for p in problems:
+            print(p.text())
     counts = {s: sum(1 for p in problems if p.severity is s) for s in Severity}
     summary = ", ".join(f"{n} {s.value}{'s' if n != 1 and s is not Severity.INFO else ''}" for s, n in counts.items())
     print(f"{n_files} file{'s' if n_files != 1 else ''} checked: {summary}", file=sys.stderr)
