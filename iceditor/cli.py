@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from engine.model.source import SourceError
+from engine.model.source import SourceDocument, SourceError
 from engine.problems import Problem, Severity, count_errors
 
 from . import cli_movement, cli_sight
@@ -45,6 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="github: workflow annotations; sarif: SARIF 2.1.0 for code-scanning tools",
     )
     validate.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    validate.add_argument(
+        "--skip-other-yaml",
+        action="store_true",
+        help="quietly skip YAML files without an iron-cross `format:` (for pre-commit hooks)",
+    )
     validate.add_argument(
         "--select", action="append", default=[], metavar="CODES", help="only these codes (comma list)"
     )
@@ -129,6 +134,8 @@ def _validate(args: argparse.Namespace) -> int:
                 Problem("unreadable", Severity.ERROR, exc.message, file=exc.file, line=exc.line, column=exc.column)
             )
             continue
+        if args.skip_other_yaml and not str(_format_of(doc)).startswith("iron-cross-"):
+            continue
         problems += validate_document(doc)
     problems = [p for p in problems if (not select or p.code in select) and p.code not in ignore]
     if args.strict:
@@ -137,6 +144,10 @@ def _validate(args: argparse.Namespace) -> int:
     if unreadable:
         return EXIT_UNREADABLE
     return EXIT_ERRORS if count_errors(problems) else EXIT_OK
+
+
+def _format_of(doc: SourceDocument) -> object:
+    return doc.data.get("format") if isinstance(doc.data, dict) else None
 
 
 def _codes(values: list[str], known: set[str]) -> set[str]:

@@ -102,3 +102,24 @@ def test_every_check_is_listed_with_rule_and_fix(capsys: pytest.CaptureFixture[s
     assert status == 0 and len(rows) == len(all_checks())
     assert all(r["summary"] and r["fix"] and r["severity"] in ("error", "warning", "info") for r in rows)
     assert {r["code"] for r in rows} >= {"schema", "unreadable", "road-not-adjacent", "zone-empty"}
+
+
+def test_pre_commit_hook_runs_the_validator_on_yaml_files(
+    write: Any, broken: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """.pre-commit-hooks.yaml: the hook's entry, given a repository's YAML files, checks the
+    iceditor ones and skips the others (a CI workflow, say)."""
+    import shlex
+
+    import yaml
+
+    hooks = yaml.safe_load((Path(__file__).parents[1] / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    hook = next(h for h in hooks if h["id"] == "iceditor-validate")
+    assert hook["language"] == "python" and "yaml" in hook["types"]
+    program, *entry = shlex.split(hook["entry"])
+    assert program == "iceditor"
+    workflow = write("ci.yml", "name: CI\non: [push]\n")
+    good = write("good.yaml", MAP.replace('  - ["1001", "1003"]', '  - ["1001", "1002"]'))
+    assert run(capsys, *entry, str(workflow), str(good))[0] == 0
+    status, out, _ = run(capsys, *entry, str(workflow), str(broken))
+    assert status == 1 and "[road-not-adjacent]" in out and "ci.yml" not in out
