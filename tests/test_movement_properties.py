@@ -236,7 +236,8 @@ def test_turns_needed_agrees_with_path_costs(board, mover, data) -> None:
     limit = allowance(mover)
     turns = turns_needed(board, {a}, {b}, mover)
     entered = turns_needed(board, {a}, {b}, mover, entering=True)
-    assert (turns == 0) == (a == b)
+    # a hex prohibited to the unit type is no start (R44)
+    assert (turns == 0) == (a == b and entry_cost(board, a, mover) is not None)
     if turns is None:
         return
     assert entered is None or turns <= entered <= turns + 1

@@ -11,13 +11,12 @@ import heapq
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from functools import lru_cache
 from itertools import pairwise
 from typing import Final, Literal
 
 import networkx as nx
 
-from engine.hexgrid import Hex
+from engine.hexgrid import Hex, neighbours
 from engine.model.board import Board
 from engine.model.tables import TerrainEffects, movement_allowances, terrain_effects
 from engine.model.terrain import Terrain
@@ -184,43 +183,40 @@ def entry_cost(board: Board, h: Hex, mover: Mover) -> float | None:
 # -- the movement graph ---------------------------------------------------------------------
 
 
-class _Same:
-    """A board as a cache key by identity: boards are mutable, so not hashable."""
-
-    __slots__ = ("board",)
-
-    def __init__(self, board: Board) -> None:
-        self.board = board
-
-    def __hash__(self) -> int:
-        return id(self.board)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Same) and other.board is self.board
-
-
 def movement_graph(board: Board, mover: Mover) -> nx.DiGraph:
     """The board as a directed graph, edge `cost` = MPs to enter the head hex; prohibited hexes have no in-edges.
 
     Costs depend only on whether the mover is an AFV and on its state: the road rate goes with
-    the UP state, since a unit that is not NORMAL is DOWN (3.26). Cached per board object: like
-    Board.road_graph, a board is not edited after it is assembled.
+    the UP state, since a unit that is not NORMAL is DOWN (3.26). Kept with the board and
+    patched around the hexes of each terrain edit (Board.set_terrain).
     """
-    return _graph(_Same(board), mover.is_afv, mover.state)
+    graphs: dict[tuple[bool, State], nx.DiGraph] = board.caches.setdefault("movement", {})
+    if not graphs:
+        board.watchers.append(lambda hexes: _patch(board, graphs, hexes))
+    key = (mover.is_afv, mover.state)
+    if key not in graphs:
+        graph = nx.DiGraph()
+        graph.add_nodes_from(sorted(board.hexes))
+        _add_edges(board, graph, key, sorted(board.hexes))
+        graphs[key] = graph
+    return graphs[key]
 
 
-@lru_cache(maxsize=64)
-def _graph(key: _Same, is_afv: bool, state: State) -> nx.DiGraph:
-    board = key.board
-    mover = Mover(UnitClass.AFV if is_afv else UnitClass.INFANTRY, state)
-    graph = nx.DiGraph()
-    graph.add_nodes_from(sorted(board.hexes))
-    for a in sorted(board.hexes):
+def _add_edges(board: Board, graph: nx.DiGraph, key: tuple[bool, State], tails: Iterable[Hex]) -> None:
+    mover = Mover(UnitClass.AFV if key[0] else UnitClass.INFANTRY, key[1])
+    for a in tails:
         for b in board.neighbours(a):
             cost = movement_cost(board, a, b, mover)
             if cost is not None:
                 graph.add_edge(a, b, cost=cost)
-    return graph
+
+
+def _patch(board: Board, graphs: dict[tuple[bool, State], nx.DiGraph], hexes: frozenset[Hex]) -> None:
+    """Re-cost the edges into and out of edited hexes (terrain of the head, uphill from the tail)."""
+    tails = sorted({n for h in hexes for n in (h, *board.neighbours(h))})
+    for key, graph in graphs.items():
+        graph.remove_edges_from([(a, b) for a in tails for b in list(graph.successors(a)) if a in hexes or b in hexes])
+        _add_edges(board, graph, key, tails)
 
 
 def _passable(
@@ -302,7 +298,37 @@ def turns_needed(
     afvs: Collection[Hex] = (),
     wrecks: Collection[Hex] = (),
 ) -> int | None:
-    """The fewest Movement Phases from any source to any target, or None if no target can be reached.
+    """The fewest Movement Phases from any source to any target, or None if no target can be reached."""
+    return turns_search(board, sources, targets, mover, entering=entering, afvs=afvs, wrecks=wrecks).turns
+
+
+@dataclass(frozen=True)
+class TurnSearch:
+    """A turns_needed answer and the hexes the search settled before it.
+
+    A terrain edit can change the answer only if it touches a settled hex or a neighbour of
+    one: any other path reaches the edited hex through unsettled hexes, whose labels are
+    already no better than the answer's.
+    """
+
+    turns: int | None
+    settled: frozenset[Hex]
+
+    def may_change(self, edited: Collection[Hex]) -> bool:
+        return any(h in self.settled or any(n in self.settled for n in neighbours(h)) for h in edited)
+
+
+def turns_search(
+    board: Board,
+    sources: Iterable[Hex],
+    targets: Collection[Hex],
+    mover: Mover,
+    *,
+    entering: bool = False,
+    afvs: Collection[Hex] = (),
+    wrecks: Collection[Hex] = (),
+) -> TurnSearch:
+    """turns_needed, with what the search looked at.
 
     Each turn the mover spends at most its Movement Phase allowance; unused MPs are lost and it
     may stop in any hex and go on next turn. A unit deployed in a target needs 0 turns; with
@@ -336,13 +362,13 @@ def turns_needed(
         turns, spent, h = heapq.heappop(heap)
         if h in settled:
             continue
-        if h in targets:
-            return turns
         settled.add(h)
+        if h in targets:
+            return TurnSearch(turns, frozenset(settled))
         for n, edge in graph[h].items():
             cost = 1.0 if limit == ONE_HEX else edge["cost"]
             if n in settled or cost > budget:
                 continue  # 8.1: no minimum move, a hex dearer than the allowance is never entered (R41)
             label = (turns, spent + cost) if spent + cost <= budget else (turns + 1, cost)
             heapq.heappush(heap, (*label, n))
-    return None
+    return TurnSearch(None, frozenset(settled))

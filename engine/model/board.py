@@ -7,11 +7,12 @@ the board, never a map file.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 
@@ -66,6 +67,10 @@ class Board:
     applied: list[AppliedChange] = field(default_factory=list)
     seam_conflicts: list[SeamConflict] = field(default_factory=list)
     errata: Errata | None = None
+    # Called with the hexes of every terrain edit, so derived data (movement graphs,
+    # viewsheds, zones) follows the edit instead of being rebuilt.
+    watchers: list[Callable[[frozenset[Hex]], None]] = field(default_factory=list, repr=False, compare=False)
+    caches: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # -- labels -------------------------------------------------------------------------
     def label(self, h: Hex) -> str:
@@ -87,6 +92,23 @@ class Board:
     # -- terrain ------------------------------------------------------------------------
     def terrain(self, h: Hex) -> Terrain:
         return self.terrain_map.get(h, CLEAR)
+
+    def set_terrain(self, changes: Mapping[Hex, Terrain]) -> None:
+        """Edit hexes (an editor's brush stroke, an erratum); watchers learn which hexes changed.
+
+        Road chains are not terrain: a hex's `road` and `bridge` flags follow `roads`.
+        """
+        for h, t in changes.items():
+            if h not in self.hexes:
+                raise UnknownHexError(f"hex {h} is not on {self.describe()}")
+            if t == CLEAR:
+                self.terrain_map.pop(h, None)
+            else:
+                self.terrain_map[h] = t
+        self.__dict__.pop("gully_graph", None)
+        hexes = frozenset(changes)
+        for watch in list(self.watchers):
+            watch(hexes)
 
     def neighbours(self, h: Hex) -> list[Hex]:
         """The hexes of the board sharing a hexside with h."""
