@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from engine.geometry.compass import Compass
+from engine.geometry.movement import Mover, TurnSearch, turns_search
 from engine.geometry.viewshed import Viewsheds
 from engine.geometry.zones import ZoneContext, ZoneError, resolve_named
 from engine.hexgrid import Hex, LabelError, are_adjacent
@@ -23,16 +24,27 @@ class ScenarioContext:
     counters: Counters = field(default_factory=bundled_counters)
     board_error: str | None = None  # why the maps could not be loaded
     load_error: LoadError | None = None
+    used_board: bool = False  # set when a check asks for the board (it must rerun after terrain edits)
 
     @property
     def doc(self) -> SourceDocument | None:
         return self.scenario.doc
 
-    @cached_property
+    @property
     def board(self) -> Board | None:
-        """The scenario's maps with its errata; None when they cannot be loaded (reported once)."""
+        """The scenario's maps with its errata; None when they cannot be loaded (reported once).
+
+        Asking for it (or for anything built on it) marks the running check as one that
+        depends on the terrain (see engine/validate/session.py)."""
+        self.used_board = True
+        return self._board
+
+    @cached_property
+    def _board(self) -> Board | None:
         try:
-            return self.scenario.load_board()
+            board = self.scenario.load_board()
+            board.watchers.append(self._terrain_changed)
+            return board
         except (SourceError, FileNotFoundError) as exc:
             self.board_error = f"cannot load the maps: {exc}"
         except LoadError as exc:
@@ -51,9 +63,13 @@ class ScenarioContext:
         except LabelError:
             return False
 
-    @cached_property
+    @property
     def zones(self) -> ZoneContext | None:
         """Zone resolution on the board; None without a board or a valid north indicator."""
+        return self._zones if self.board is not None else None
+
+    @cached_property
+    def _zones(self) -> ZoneContext | None:
         if self.board is None or not self.north_ok:
             return None
         return self.scenario.zone_context(self.board)
@@ -64,17 +80,44 @@ class ScenarioContext:
 
     def zone(self, name: str) -> frozenset[Hex] | None:
         """A named zone's hexes; None if it cannot be resolved (zone-empty reports why)."""
-        if name not in self._zone_cache:
+        if self.board is not None and name not in self._zone_cache:
             try:
                 self._zone_cache[name] = resolve_named(name, self.zones) if self.zones else None
             except ZoneError:
                 self._zone_cache[name] = None
-        return self._zone_cache[name]
+        return self._zone_cache.get(name)
 
     @cached_property
     def _zone_cache(self) -> dict[str, frozenset[Hex] | None]:
         return {}
 
-    @cached_property
+    @property
     def viewsheds(self) -> Viewsheds | None:
+        return self._viewsheds if self.board is not None else None
+
+    @cached_property
+    def _viewsheds(self) -> Viewsheds | None:
         return Viewsheds(self.board) if self.board is not None else None
+
+    def turns(
+        self, sources: frozenset[Hex], targets: frozenset[Hex], mover: Mover, *, entering: bool = False
+    ) -> int | None:
+        """turns_needed on the board, remembered until an edit could change it."""
+        assert self.board is not None
+        key = (sources, targets, mover, entering)
+        if key not in self._turns:
+            self._turns[key] = turns_search(self.board, sources, targets, mover, entering=entering)
+        return self._turns[key].turns
+
+    @cached_property
+    def _turns(self) -> dict[tuple[frozenset[Hex], frozenset[Hex], Mover, bool], TurnSearch]:
+        return {}
+
+    def _terrain_changed(self, hexes: frozenset[Hex]) -> None:
+        """After an edit: zones are resolved again, viewsheds and turn counts only where it can matter."""
+        self._zone_cache.clear()
+        views = self.__dict__.get("_viewsheds")
+        if views is not None:
+            views.changed(hexes)
+        for key in [k for k, search in self._turns.items() if search.may_change(hexes)]:
+            del self._turns[key]

@@ -1,0 +1,55 @@
+"""Validation that follows edits: what the editor runs after every brush stroke.
+
+A session keeps each scenario check's problems. A check that never asked the context for
+the board depends on the scenario file alone and is not run again after a terrain edit;
+the others are, on a context whose zones, viewsheds, movement graphs and turn counts
+follow the edit instead of being rebuilt (Board.set_terrain and its watchers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from engine.hexgrid import Hex
+from engine.model.board import Board
+from engine.model.scenario import scenario_from_document
+from engine.model.source import SourceDocument
+from engine.model.terrain import Terrain
+from engine.problems import Problem
+
+from .context import ScenarioContext
+from .registry import runners
+
+Runner = Callable[[ScenarioContext], Iterator[Any]]
+
+
+class ValidationSession:
+    def __init__(self, doc: SourceDocument) -> None:
+        self.context = ScenarioContext(scenario_from_document(doc))
+        self._results: dict[Runner, tuple[list[Problem], bool]] = {}
+        self.runs = 0  # checks run since the session began
+
+    @property
+    def board(self) -> Board | None:
+        return self.context.board
+
+    def problems(self) -> list[Problem]:
+        """Every scenario problem, running only the checks whose answers may have changed."""
+        out: list[Problem] = []
+        for check in runners("check_scenario"):
+            if check not in self._results:
+                self.context.used_board = False
+                found = list(check(self.context))
+                self._results[check] = (found, self.context.used_board)
+                self.runs += 1
+            out += self._results[check][0]
+        return out
+
+    def edit(self, changes: Mapping[Hex, Terrain]) -> None:
+        """Paint terrain on the scenario's board; checks that read the board will run again."""
+        board = self.context.board
+        if board is None:
+            raise ValueError("the scenario's maps could not be loaded: nothing to edit")
+        board.set_terrain(changes)
+        self._results = {check: result for check, result in self._results.items() if not result[1]}
