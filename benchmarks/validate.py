@@ -1,0 +1,87 @@
+"""Validation speed, one JSON object: all six bundled scenarios in one process, and
+revalidation after one-hex edits (what the editor does after a brush stroke).
+
+    python benchmarks/validate.py [--edits N]
+
+all_scenarios_s: every check (geometry included) on the six scenarios, one process, cold.
+edit_ms_*: a ValidationSession per scenario; N random one-hex terrain edits each, timed from
+the edit to the updated problem list (median and worst over all scenarios).
+naive_edit_ms_median: the baseline, validating the edited scenario from scratch each time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+
+from engine.model.source import load_yaml
+from engine.model.terrain import Terrain
+from engine.resources import bundled_scenarios
+from engine.validate.context import ScenarioContext
+from engine.validate.registry import runners
+from engine.validate.scenario import scenario_problems
+from engine.validate.session import ValidationSession
+
+PAINT = [Terrain(), Terrain(trees=3), Terrain(building="99"), Terrain(level=1, hill="K"), Terrain(marsh=True)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--edits", type=int, default=20)
+    args = parser.parse_args()
+    random.seed(1)
+    paths = bundled_scenarios()
+    docs = [load_yaml(p) for p in paths]
+
+    start = time.perf_counter()
+    per_scenario = {}
+    for path, doc in zip(paths, docs, strict=True):
+        t = time.perf_counter()
+        scenario_problems(doc)
+        per_scenario[path.stem] = round(time.perf_counter() - t, 3)
+    all_scenarios = time.perf_counter() - start
+
+    edits, naive, worst = [], [], {}
+    for path, doc in zip(paths, docs, strict=True):
+        session = ValidationSession(doc)
+        session.problems()
+        assert session.board is not None
+        hexes = sorted(session.board.hexes)
+        times = []
+        for _ in range(args.edits):
+            stroke = {random.choice(hexes): random.choice(PAINT)}
+            t = time.perf_counter()
+            session.edit(stroke)
+            session.problems()
+            times.append(time.perf_counter() - t)
+        edits += times
+        worst[path.stem] = round(max(times) * 1e3, 1)
+        t = time.perf_counter()
+        ctx = ScenarioContext(session.context.scenario)
+        assert ctx.board is not None
+        ctx.board.set_terrain(stroke)
+        for check in runners("check_scenario"):
+            list(check(ctx))
+        naive.append(time.perf_counter() - t)
+    print(
+        json.dumps(
+            {
+                "all_scenarios_s": round(all_scenarios, 2),
+                "per_scenario_s": per_scenario,
+                "edits": len(edits),
+                "edit_ms_median": round(statistics.median(edits) * 1e3, 1),
+                "edit_ms_p90": round(sorted(edits)[int(0.9 * len(edits))] * 1e3, 1),
+                "edit_ms_max": round(max(edits) * 1e3, 1),
+                "edit_ms_max_per_scenario": worst,
+                "naive_edit_ms_median": round(statistics.median(naive) * 1e3, 1),
+            },
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
