@@ -12,9 +12,12 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
+from engine.model.schema import validator
+
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((ROOT / "schemas" / "scenario.schema.json").read_text(encoding="utf-8"))
-VALIDATOR = Draft202012Validator(SCHEMA)
+# The engine's validator: it resolves the scenario schema's references to setup and assertions.
+VALIDATOR = validator("scenario")
 
 SCENARIOS = {
     1: "s1-demyansk-pocket.yaml",

@@ -116,6 +116,9 @@ class ScenarioContext:
     def _terrain_changed(self, hexes: frozenset[Hex]) -> None:
         """After an edit: zones are resolved again, viewsheds and turn counts only where it can matter."""
         self._zone_cache.clear()
+        zones = self.__dict__.get("_zones")
+        if zones is not None:
+            zones._cache.clear()  # named zones resolved by the checks themselves
         views = self.__dict__.get("_viewsheds")
         if views is not None:
             views.changed(hexes)
