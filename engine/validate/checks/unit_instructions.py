@@ -85,7 +85,7 @@ def _not_placed(ctx: ScenarioContext, placed: set[JsonPath]) -> Iterator[Problem
     for group_path, refs in groups.items():
         missing = [r for r in refs if r.path not in placed]
         side = refs[0].side.capitalize()
-        if missing and len(missing) == len(refs):
+        if len(missing) == len(refs):
             listed = ", ".join(r.describe() for r in refs)
             yield NOT_PLACED.problem(
                 scenario.doc,
