@@ -3,17 +3,17 @@ unit of the list is deployed or enters (24.1)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any
 
-from engine.model.counters import SIDES, Counters
-from engine.model.scenario import UNIT_KINDS, UnitRef
+from engine.model.counters import SIDES
+from engine.model.scenario import Scenario, UnitRef
 from engine.model.source import JsonPath
 from engine.problems import Problem, Severity
 from engine.validate.check import Check
 from engine.validate.context import ScenarioContext
-
-from .unit_twice import unit_id
+from engine.validate.placements import describe_key, group_of, key_of, names
+from engine.validate.starts import named_units
 
 DEPLOYED_NOT_FIELDED = Check(
     id="deployed-not-fielded",
@@ -45,40 +45,39 @@ DONE = {"deployment": "deployed", "entry": "brought on", "restriction": "restric
 
 
 def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
-    scenario, counters = ctx.scenario, ctx.counters
-    data = scenario.data
+    scenario = ctx.scenario
     placed: set[JsonPath] = set()
-    for path, kind, sides, item in _instructions(data):
-        named: list[UnitRef] = []
-        if "group" in item:
-            group = [r for r in scenario.units if r.side in sides and _group_name(data, r) == item["group"]]
-            if not group:
-                yield UNKNOWN_GROUP.problem(
-                    scenario.doc,
-                    (*path, "group"),
-                    f"no group {item['group']!r} in the {' or '.join(s.capitalize() for s in sides)} set-up "
-                    f"(groups: {', '.join(_group_names(data, sides))})",
-                )
-            named += group
-        for j, key in enumerate(item.get("units") or []):
-            fielded = [r for r in scenario.units if r.side in sides and _same_unit(key, r, counters)]
-            if not fielded:
-                side = " or ".join(s.capitalize() for s in sides)
-                yield DEPLOYED_NOT_FIELDED.problem(
-                    scenario.doc,
-                    (*path, "units", j),
-                    f"{side} {_describe(key, sides[0])} is {DONE[kind]} here but the {side} set-up list does "
-                    "not field it",
-                )
-            named += fielded
+    for path, kind, sides, item in _instructions(scenario.data):
+        yield from _references(ctx, path, kind, sides, item)
         # An entry with a limit is an alternative for a few units of a group, not where the group goes (R15).
         if kind != "restriction" and "limit" not in item:
-            placed.update(r.path for r in named)
-    yield from _not_placed(ctx, placed)
+            placed.update(r.path for r in named_units(scenario, ctx.counters, sides[0], item))
+    yield from _not_placed(scenario, placed)
 
 
-def _not_placed(ctx: ScenarioContext, placed: set[JsonPath]) -> Iterator[Problem]:
+def _references(
+    ctx: ScenarioContext, path: JsonPath, kind: str, sides: tuple[str, ...], item: dict[str, Any]
+) -> Iterator[Problem]:
+    """The instruction's group is a group of the side, and each unit it names one the side fields."""
     scenario = ctx.scenario
+    refs = [r for r in scenario.units if r.side in sides]
+    side = " or ".join(s.capitalize() for s in sides)
+    if "group" in item and all(group_of(scenario, r) != item["group"] for r in refs):
+        groups = ", ".join(str(g["name"]) for s in sides for g in scenario.data["sides"][s]["groups"])
+        yield UNKNOWN_GROUP.problem(
+            scenario.doc, (*path, "group"), f"no group {item['group']!r} in the {side} set-up (groups: {groups})"
+        )
+    for j, unit in enumerate(item.get("units") or []):
+        key = key_of(unit)
+        if not any(names(key, r, ctx.counters) for r in refs):
+            yield DEPLOYED_NOT_FIELDED.problem(
+                scenario.doc,
+                (*path, "units", j),
+                f"{side} {describe_key(key)} is {DONE[kind]} here but the {side} set-up list does not field it",
+            )
+
+
+def _not_placed(scenario: Scenario, placed: set[JsonPath]) -> Iterator[Problem]:
     groups: dict[JsonPath, list[UnitRef]] = {}
     for ref in scenario.units:
         groups.setdefault(ref.path[:4], []).append(ref)
@@ -90,7 +89,7 @@ def _not_placed(ctx: ScenarioContext, placed: set[JsonPath]) -> Iterator[Problem
             yield NOT_PLACED.problem(
                 scenario.doc,
                 (*group_path, "name"),
-                f"{side} group {_group_name(scenario.data, refs[0])} ({listed}) has no deployment and no entry: "
+                f"{side} group {group_of(scenario, refs[0])} ({listed}) has no deployment and no entry: "
                 "the scenario does not say where it sets up",
             )
             continue
@@ -102,9 +101,7 @@ def _not_placed(ctx: ScenarioContext, placed: set[JsonPath]) -> Iterator[Problem
             )
 
 
-def _instructions(
-    data: Mapping[str, Any],
-) -> Iterator[tuple[JsonPath, str, tuple[str, ...], Mapping[str, Any]]]:
+def _instructions(data: dict[str, Any]) -> Iterator[tuple[JsonPath, str, tuple[str, ...], dict[str, Any]]]:
     """Each deployment, entry and restriction: its path, kind, the sides whose units it may name, itself."""
     for side in SIDES:
         for key, kind in (("deployment", "deployment"), ("entries", "entry")):
@@ -113,27 +110,3 @@ def _instructions(
     for i, item in enumerate(data.get("restrictions") or []):
         # A restriction without `side` may name either side's units (schema: side is for ambiguous ids).
         yield ("restrictions", i), "restriction", ((item["side"],) if "side" in item else SIDES), item
-
-
-def _same_unit(key: Mapping[str, Any], ref: UnitRef, counters: Counters) -> bool:
-    """Whether an instruction's unit key names a fielded unit; a commander without a known PR matches by rank."""
-    (kind, name, number), (ref_kind, ref_name, ref_number) = (
-        unit_id(key, ref.side, counters),
-        unit_id(ref.data, ref.side, counters),
-    )
-    if (kind, name) != (ref_kind, ref_name):
-        return False
-    return number == ref_number or (kind == "commander" and None in (number, ref_number))
-
-
-def _describe(key: Mapping[str, Any], side: str) -> str:
-    kind = next(k for k in UNIT_KINDS if k in key)
-    return UnitRef(side, kind, str(key[kind]), key.get("number"), key.get("pr"), dict(key), ()).describe()
-
-
-def _group_name(data: Mapping[str, Any], ref: UnitRef) -> str:
-    return str(data["sides"][ref.side]["groups"][ref.path[3]]["name"])
-
-
-def _group_names(data: Mapping[str, Any], sides: tuple[str, ...]) -> list[str]:
-    return [str(g["name"]) for side in sides for g in data["sides"][side]["groups"]]

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
 
 from engine.model.counters import Counters
-from engine.model.scenario import UNIT_KINDS, UnitRef
+from engine.model.scenario import UnitRef
 from engine.problems import Problem, Severity
 from engine.validate.check import Check
 from engine.validate.context import ScenarioContext
+from engine.validate.placements import group_of, key_of, names
 
 CHECK = Check(
     id="unit-twice",
@@ -19,35 +19,32 @@ CHECK = Check(
     fix="Keep the unit in one group; if the scenario means another counter, give its PR or number.",
 )
 
-# kind, type (squad letter, rank, CW or AFV type), and the commander's PR or the CW's or AFV's number
-UnitId = tuple[str, str, int | None]
-
-
-def unit_id(unit: Mapping[str, Any], side: str, counters: Counters) -> UnitId:
-    """The counter a unit entry names. A commander given without PR is the side's only one of that
-    rank; with several (unknown-unit asks which) its PR stays None."""
-    kind = next(k for k in UNIT_KINDS if k in unit)
-    if kind == "commander" and unit.get("pr") is None:
-        prs = [pr for rank, pr in counters.commanders.get(side, []) if rank == unit[kind]]
-        return kind, str(unit[kind]), prs[0] if len(prs) == 1 else None
-    return kind, str(unit[kind]), unit.get("pr" if kind == "commander" else "number")
-
 
 def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
+    """The same squad letter, commander rank and PR, CW or AFV type and number; a commander given
+    without PR is the side's only one of that rank."""
     scenario = ctx.scenario
-    first_seen: dict[tuple[str, UnitId], UnitRef] = {}
+    earlier: list[UnitRef] = []
     for ref in scenario.units:
-        uid = unit_id(ref.data, ref.side, ctx.counters)
-        if uid[0] == "commander" and uid[2] is None:
+        if _pr_unknown(ref, ctx.counters):
             continue  # which commander is meant is unknown-unit's question
-        first = first_seen.setdefault((ref.side, uid), ref)
-        if first is ref:
+        key = key_of(ref.data)
+        first = next((e for e in earlier if e.side == ref.side and names(key, e, ctx.counters)), None)
+        earlier.append(ref)
+        if first is None:
             continue
-        group = scenario.data["sides"][ref.side]["groups"][first.path[3]]["name"]
-        where = "earlier in the same group" if first.path[3] == ref.path[3] else f"in group {group}"
+        where = (
+            "earlier in the same group" if first.path[:4] == ref.path[:4] else f"in group {group_of(scenario, first)}"
+        )
         line = f" (line {scenario.doc.position(first.path).line})" if scenario.doc else ""
         yield CHECK.problem(
             scenario.doc,
             (*ref.path, ref.kind),
             f"{ref.side.capitalize()} {ref.describe()} is fielded twice: also {where}{line}",
         )
+
+
+def _pr_unknown(ref: UnitRef, counters: Counters) -> bool:
+    """A commander given without PR where the side has no single commander of that rank."""
+    ranks = [rank for rank, _ in counters.commanders.get(ref.side, []) if rank == ref.type]
+    return ref.kind == "commander" and ref.pr is None and len(ranks) != 1
