@@ -7,8 +7,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import yaml
+from jsonschema import Draft202012Validator
 
 from engine.model.scenario import load_scenario
+from engine.model.schema import _registry, _schemas
 from engine.model.setup import side_setups
 from engine.model.tables import terrain_effects
 from engine.problems import Problem, Severity
@@ -162,11 +165,17 @@ def test_the_model_keeps_paths_and_defaults(write) -> None:
     assert russian.units == () and russian.improved_positions == ()
 
 
-def test_bundled_scenario_1_carries_a_sample_setup() -> None:
-    """The bundled data exercises the set-up checks (and validates clean: test_bundled_data)."""
-    (path,) = (REPO / "scenarios").glob("s1-*.yaml")
-    german, russian = side_setups(load_scenario(path))
+def test_bundled_scenarios_carry_sample_setups() -> None:
+    """The bundled data exercises the set-up checks (and validates clean: test_bundled_data):
+    Scenario 1 both sides with a squad split up, IPs, hidden hexes and infiltration; Scenario 5
+    the Russian side alone, with AFVs, CWs that face a hexside, AT mines and six hidden hexes."""
+    (s1,) = (REPO / "scenarios").glob("s1-*.yaml")
+    german, russian = side_setups(load_scenario(s1))
     assert len(german.units) == 6 and len(german.hidden_hexes) == 2 and russian.infiltration is not None
+    (s5,) = (REPO / "scenarios").glob("s5-*.yaml")
+    (russian,) = side_setups(load_scenario(s5))
+    assert russian.side == "russian" and sum(m.at_factors for m in russian.mines) == 12
+    assert [p.type for p in russian.units if p.kind == "afv"] == ["BT7m", "BT7m"]
 
 
 # -- 8.62 / 8.63 stacking -------------------------------------------------------------------------
@@ -452,22 +461,20 @@ def test_24_32_infiltration_hex_not_held_by_an_on_map_german(write) -> None:
 
 
 @pytest.mark.parametrize(
-    ("units", "bad", "says"),
+    ("units", "says"),
     [
-        ("[{squad: A}, {crew_weapon: MMG, number: 1}]", "{crew_weapon: MMG, number: 1}", "CW and AFV units may not"),
-        ("[{squad: A}, {squad: C}]", "{squad: C}", "ONE squad plus one commander"),
-        ("[{squad: A}, {squad: G}]", "{squad: G}", "Russian side fields no Squad G"),
+        ("[{squad: A}, {crew_weapon: MMG, number: 1}]", "MMG #1 may not infiltrate: CW and AFV units may not"),
+        ("[{squad: A}, {squad: C}]", "a second squad, Squad C: ONE squad plus one commander may infiltrate"),
+        ("[{squad: A}, {squad: G}]", "Russian side fields no Squad G"),
     ],
 )
-def test_24_31_one_squad_plus_one_commander(write, units: str, bad: str, says: str) -> None:
+def test_24_31_one_squad_plus_one_commander(write, units: str, says: str) -> None:
+    """The second unit of each list is the culprit."""
     text, problems = run(write, SETUP.replace("[{squad: A}, {commander: PL, pr: 10}]", units))
     (problem,) = [p for p in problems if p.code == "setup-infiltration-units"]
-    assert (problem.rule, problem.line, problem.pointer) == (
-        "24.31",
-        line_of(text, units),
-        "/setup/russian/infiltration/units/1",
-    )
-    assert says in problem.message and bad in units
+    where = (problem.rule, problem.line, problem.pointer)
+    assert where == ("24.31", line_of(text, units), "/setup/russian/infiltration/units/1")
+    assert problem.message == says
 
 
 def test_24_31_a_commander_alone_does_not_infiltrate(write) -> None:
@@ -522,3 +529,13 @@ def test_schema_unknown_side(write) -> None:
     (problem,) = problems
     assert (problem.code, problem.line) == ("schema", line_of(text, "soviet:"))
     assert "unknown key 'soviet'" in problem.message
+
+
+def test_formats_md_setup_example_passes_the_schema() -> None:
+    """docs/formats.md, Scenario set-up: the example is a well-formed `setup:` section."""
+    text = (REPO / "docs" / "formats.md").read_text(encoding="utf-8")
+    example = text.split("### Scenario set-up (`setup:`)")[1].split("```yaml\n")[1].split("```")[0]
+    setup = yaml.safe_load(example)["setup"]
+    assert set(setup["german"]) == {"units", "improved_positions", "mines", "hidden_hexes"}
+    schema = Draft202012Validator(_schemas()["setup"], registry=_registry())
+    assert [e.message for e in schema.iter_errors(setup)] == []

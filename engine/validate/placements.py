@@ -65,22 +65,24 @@ def describe_key(key: Key) -> str:
 # -- counter values the Counters model does not carry ----------------------------------------
 
 
-def _sheet(counters: Counters) -> dict[str, Any]:
-    return counters.doc.data if counters.doc is not None else {}
-
-
-def _value(node: Any) -> Any:
-    return node.get("value") if isinstance(node, dict) else node
+def counter_value(counters: Counters, *path: str | int) -> Any:
+    """A value of counters/counters.yaml by its keys and list indexes (`crew_weapons`, side, type,
+    `crew`), a sourced value unwrapped; None if absent."""
+    node: Any = counters.doc.data if counters.doc is not None else None
+    for key in path:
+        if isinstance(node, dict):
+            node = node.get(key)
+        elif isinstance(node, list) and isinstance(key, int) and key < len(node):
+            node = node[key]
+        else:
+            return None
+    return node.get("value") if isinstance(node, dict) and "value" in node else node
 
 
 def crew(counters: Counters, side: str, cw_type: str) -> int | None:
     """The men of a CW (8.63: 'indicated on its counter'); None if the counters do not say."""
-    value = _value((_sheet(counters).get("crew_weapons", {}).get(side) or {}).get(cw_type, {}).get("crew"))
+    value = counter_value(counters, "crew_weapons", side, cw_type, "crew")
     return int(value) if value is not None else None
-
-
-def _weapon_faces(counters: Counters, side: str, weapon: str) -> bool:
-    return bool(_value((_sheet(counters).get("infantry_weapons", {}).get(side) or {}).get(weapon, {}).get("facing")))
 
 
 # -- placed units -------------------------------------------------------------------------------
@@ -110,21 +112,23 @@ class Placed:
         return 0
 
     def faces_hexside(self, counters: Counters) -> bool:
-        """8.7: 'Only ATG's, MG's (both MMG and LMG) and AFV's must face a hexside'; the counters say which."""
+        """8.7: 'Only ATG's, MG's (both MMG and LMG) and AFV's must face a hexside'; the counters say which
+        CWs and infantry weapons (a squad: any of the members placed; a commander: his weapon)."""
         side, kind = self.ref.side, self.ref.kind
         if kind == "afv":
             return True
         if kind == "crew_weapon":
-            return bool(
-                _value(_sheet(counters).get("crew_weapons", {}).get(side, {}).get(self.ref.type, {}).get("facing"))
-            )
+            return bool(counter_value(counters, "crew_weapons", side, self.ref.type, "facing"))
         if kind == "squad":
-            return any(_weapon_faces(counters, side, m.weapon) for m in self.members)
-        pr = _commander_pr(counters, side, self.ref.type, self.ref.pr)
-        for entry in _sheet(counters).get("commanders", {}).get(side) or []:
-            if entry.get("rank") == self.ref.type and entry.get("pr") == pr:
-                return _weapon_faces(counters, side, str(_value(entry.get("weapon"))))
-        return False
+            weapons = {m.weapon for m in self.members}
+        else:
+            pr = _commander_pr(counters, side, self.ref.type, self.ref.pr)
+            weapons = {
+                str(counter_value(counters, "commanders", side, i, "weapon"))
+                for i, (rank, rank_pr) in enumerate(counters.commanders[side])
+                if (rank, rank_pr) == (self.ref.type, pr)
+            }
+        return any(counter_value(counters, "infantry_weapons", side, weapon, "facing") for weapon in weapons)
 
 
 @dataclass(frozen=True)
@@ -189,7 +193,7 @@ def _place_one(
     ref = next((r for r in refs if names(key, r, counters)), None)
     side = p.side.capitalize()
     if ref is None:
-        return Misplaced(p, "unknown", f"{side} side fields no {describe_key(key)} (24.1 set-up list)")
+        return Misplaced(p, "unknown", f"{side} side fields no {describe_key(key)}")
     if ref.path not in left:
         if ref.path in taken:
             return Misplaced(p, "twice", f"{side} {ref.describe()} is placed twice")
@@ -281,22 +285,20 @@ def group_area(ctx: ScenarioContext, side: str, group: str) -> frozenset[Hex] | 
 def not_entering(scenario: Scenario, refs: list[UnitRef], counters: Counters) -> list[UnitRef]:
     """The deploying units left off the map that no entry's `limit` lets enter instead (R15: up to
     that many units of each kind may use the entry instead of deploying), taken in order."""
-    room = (
-        [
-            (item, {key: _capacity(value) for key, value in item["limit"].items()})
-            for item, _ in _instructions(scenario, refs[0].side, "entries")
-            if item.get("limit")
-        ]
-        if refs
-        else []
-    )
+    if not refs:
+        return []
+    room = [
+        (item, {kind: _capacity(value) for kind, value in item["limit"].items()})
+        for item, _ in _instructions(scenario, refs[0].side, "entries")
+        if item.get("limit")
+    ]
     left = []
     for ref in refs:
-        key = LIMIT_KINDS[ref.kind]
+        kind = LIMIT_KINDS[ref.kind]
         for item, capacity in room:
-            count, types = capacity.get(key, (0, None))
+            count, types = capacity.get(kind, (0, None))
             if count and (types is None or ref.type in types) and _names_ref(scenario, item, ref, counters):
-                capacity[key] = (count - 1, types)
+                capacity[kind] = (count - 1, types)
                 break
         else:
             left.append(ref)
