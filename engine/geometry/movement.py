@@ -8,7 +8,7 @@ chosen where the rules are silent are rulings R33-R46 in docs/rulings.md.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import pairwise
@@ -328,7 +328,21 @@ def turns_search(
     afvs: Collection[Hex] = (),
     wrecks: Collection[Hex] = (),
 ) -> TurnSearch:
-    """turns_needed, with what the search looked at.
+    """turns_needed, with what the search looked at."""
+    return turns_searches(board, sources, [targets], mover, entering=entering, afvs=afvs, wrecks=wrecks)[0]
+
+
+def turns_searches(
+    board: Board,
+    sources: Iterable[Hex],
+    target_sets: Sequence[Collection[Hex]],
+    mover: Mover,
+    *,
+    entering: bool = False,
+    afvs: Collection[Hex] = (),
+    wrecks: Collection[Hex] = (),
+) -> list[TurnSearch]:
+    """turns_search for each set of targets, in one search that runs until every set is reached.
 
     Each turn the mover spends at most its Movement Phase allowance; unused MPs are lost and it
     may stop in any hex and go on next turn. A unit deployed in a target needs 0 turns; with
@@ -357,18 +371,24 @@ def turns_search(
         if step <= budget:
             heap.append((1, step, s))
     heapq.heapify(heap)
+    sets_of: dict[Hex, list[int]] = {}
+    for i, targets in enumerate(target_sets):
+        for t in targets:
+            sets_of.setdefault(t, []).append(i)
+    found: dict[int, TurnSearch] = {}
     settled: set[Hex] = set()
-    while heap:
+    while heap and len(found) < len(target_sets):
         turns, spent, h = heapq.heappop(heap)
         if h in settled:
             continue
         settled.add(h)
-        if h in targets:
-            return TurnSearch(turns, frozenset(settled))
+        for i in sets_of.get(h, ()):
+            found.setdefault(i, TurnSearch(turns, frozenset(settled)))
         for n, edge in graph[h].items():
             cost = 1.0 if limit == ONE_HEX else edge["cost"]
             if n in settled or cost > budget:
                 continue  # 8.1: no minimum move, a hex dearer than the allowance is never entered (R41)
             label = (turns, spent + cost) if spent + cost <= budget else (turns + 1, cost)
             heapq.heappush(heap, (*label, n))
-    return TurnSearch(None, frozenset(settled))
+    never = TurnSearch(None, frozenset(settled))
+    return [found.get(i, never) for i in range(len(target_sets))]

@@ -3,11 +3,12 @@ zones, viewsheds and movement, so that checks share the expensive work."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from engine.geometry.compass import Compass
-from engine.geometry.movement import Mover, TurnSearch, turns_search
+from engine.geometry.movement import Mover, TurnSearch, turns_searches
 from engine.geometry.viewshed import Viewsheds
 from engine.geometry.zones import ZoneContext, ZoneError, resolve_named
 from engine.hexgrid import Hex, LabelError, are_adjacent
@@ -103,11 +104,19 @@ class ScenarioContext:
         self, sources: frozenset[Hex], targets: frozenset[Hex], mover: Mover, *, entering: bool = False
     ) -> int | None:
         """turns_needed on the board, remembered until an edit could change it."""
+        return self.turns_each(sources, [targets], mover, entering=entering)[0]
+
+    def turns_each(
+        self, sources: frozenset[Hex], target_sets: Sequence[frozenset[Hex]], mover: Mover, *, entering: bool = False
+    ) -> list[int | None]:
+        """`turns` to each set of targets; those not remembered are found in one search."""
         assert self.board is not None
-        key = (sources, targets, mover, entering)
-        if key not in self._turns:
-            self._turns[key] = turns_search(self.board, sources, targets, mover, entering=entering)
-        return self._turns[key].turns
+        keys = [(sources, targets, mover, entering) for targets in target_sets]
+        missing = [key for key in dict.fromkeys(keys) if key not in self._turns]
+        if missing:
+            found = turns_searches(self.board, sources, [key[1] for key in missing], mover, entering=entering)
+            self._turns.update(zip(missing, found, strict=True))
+        return [self._turns[key].turns for key in keys]
 
     @cached_property
     def _turns(self) -> dict[tuple[frozenset[Hex], frozenset[Hex], Mover, bool], TurnSearch]:
