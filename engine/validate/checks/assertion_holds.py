@@ -26,11 +26,11 @@ from engine.geometry.sight import FirerState
 from engine.geometry.zones import ZoneError, resolve, resolve_named
 from engine.hexgrid import Hex, LabelError
 from engine.model.board import Board
-from engine.model.counters import SIDES
 from engine.model.source import JsonPath
 from engine.problems import Problem, Severity
 from engine.validate.check import Check
 from engine.validate.context import ScenarioContext
+from engine.validate.starts import starts
 
 _FIX = (
     "Correct the map or the scenario; if the fact changed on purpose, correct the assertion "
@@ -224,17 +224,10 @@ def _group_zones(
     """The zones of every entry option (or deployment) of a group, with their paths in the file."""
     key = "entries" if kind == "entry" else "deployment"
     found: dict[str, list[tuple[JsonPath, Any]]] = {}
-    for s in SIDES if side is None else (side,):
-        for j, item in enumerate((ctx.scenario.data["sides"][s] or {}).get(key) or []):
-            if item.get("group") != group:
-                continue
-            where: JsonPath = ("sides", s, key, j)
-            options = item["options"] if kind == "entry" else [item]
-            zones = [
-                ((*where, "options", k, "zone") if kind == "entry" else (*where, "zone"), o["zone"])
-                for k, o in enumerate(options)
-            ]
-            found.setdefault(s, []).extend(zones)
+    for start in starts(ctx.scenario, ctx.counters):
+        s, k, i = start.path[1:4]
+        if k == key and side in (None, s) and ctx.scenario.data["sides"][s][k][i].get("group") == group:
+            found.setdefault(str(s), []).append((start.zone_path, start.zone))
     if not found:
         verb = "enters the map" if kind == "entry" else "deploys"
         raise _Invalid((*path, kind), f"no group {group!r} {verb}" + (f" on the {side} side" if side else ""))
