@@ -317,6 +317,21 @@ def test_8_1_an_entry_in_the_reaction_movement_phase_moves_from_the_next_turn(wr
     )
 
 
+def test_8_1_a_deployed_force_moves_from_its_first_allowed_turn(write) -> None:
+    """Scenario 5's BT7ms 'may not move until Russian Player Turn 2': made turn 7, they reach nothing off their
+    zone in time (each objective there is one Movement Phase away: turn 7)."""
+    text = edited(S5, "may_not_move_before: {side: russian, turn: 2}", "may_not_move_before: {side: russian, turn: 7}")
+    problems = found(write, text, "objective-too-far")
+    assert {p.line for p in problems} == {line_of(text, "- group: bt7m\n        zone: russian-bt7m-deployment")}
+    assert [p.message.split(" reach ")[1] for p in problems] == [
+        f"{objective} on turn 7 at the earliest; the game ends on turn 6"
+        for objective in ("hex 5806", "hex 6410", "hex 6521", "hex 6815", "Hill M", "Hill O")
+    ]
+    assert problems[0].message.startswith(
+        "Russian BT7m #1, BT7m #2 (AFV, 12 MP) deployed in russian-bt7m-deployment reach hex 5806"
+    )
+
+
 # -- the bundled scenarios -------------------------------------------------------------------------
 
 

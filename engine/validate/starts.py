@@ -96,12 +96,13 @@ def afv_movement(counters: Counters, side: str, afv: str) -> float | None:
 def first_movement_turn(scenario: Scenario, counters: Counters, units: tuple[UnitRef, ...]) -> int:
     """The first Game Turn in whose Movement Phase all the units may move: 1, or later under a
     restriction naming them all (`may_not_move_before`: not before that side's Player Turn)."""
-    first = 1
+    if not units:
+        return 1
+    side, first = units[0].side, 1
     for item in scenario.data.get("restrictions") or []:
-        side = units[0].side if units else None
-        if side is None or item.get("side", side) != side:
-            continue
-        if any(ref not in named_units(scenario, counters, side, item) for ref in units):
+        if item.get("side", side) != side or any(
+            ref not in named_units(scenario, counters, side, item) for ref in units
+        ):
             continue
         before = item["may_not_move_before"]
         # The side's own Player Turn of turn T comes after the enemy's only when the enemy moves first.

@@ -4,8 +4,8 @@ A deployed force moves from its zone from its first Movement Phase (turn 1, or l
 restriction); an entering force comes on in its entry turn, paying the entry hex (R44); one
 entering in a Reaction Movement Phase is on the edge after it and moves from the next turn
 (R46 counts Movement Phases only). Infantry moves at 6 MPs (8.11); AFVs at their counters'
-allowance (8.13) and only to objective hexes they may stand in (an AFV has no business with a
-building). The turns come from the shared context, which keeps them across edits.
+allowance (8.13) and only to objective hexes they may stand in (a building, "P" to AFVs, is the
+infantry's objective). The turns come from the shared context, which keeps them across edits.
 """
 
 from __future__ import annotations
@@ -71,8 +71,8 @@ def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
             aims = [(goal, targets) for goal, targets in aims if targets]
             arrivals = _arrivals(ctx, board, start, force, area, [targets for _, targets in aims])
             for (goal, _), arrival in zip(aims, arrivals, strict=True):
-                first = earliest[start.side]
-                first[goal.name] = _sooner(first.get(goal.name), arrival)
+                best = earliest[start.side]
+                best[goal.name] = _sooner(best.get(goal.name), arrival)
                 if arrival is None or arrival > length:
                     yield TOO_FAR.problem(ctx.doc, start.path, _late(start, force, goal, arrival, length))
     for side in SIDES:
@@ -146,9 +146,7 @@ def _late(start: Start, force: Force, goal: Objective, arrival: int | None, leng
 
 
 def _class(mover: Mover) -> str:
-    if mover.is_afv:
-        return f"AFV, {allowance(mover):g} MP" if mover.mp is not None else "AFV"
-    return f"infantry, {allowance(mover):g} MP"
+    return f"{'AFV' if mover.is_afv else 'infantry'}, {allowance(mover):g} MP"
 
 
 def _first_turns(side: str, goals: list[Objective], earliest: dict[str, int | None], length: int) -> str:
