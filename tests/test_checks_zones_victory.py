@@ -171,6 +171,16 @@ def test_6_0_entry_phase_as_printed(write) -> None:
     assert problem.message == "the printed text enters in the Reaction Movement Phase; the data says movement"
 
 
+def test_6_0_an_option_text_without_a_phase_takes_its_instructions(write) -> None:
+    """An option printed as a fragment ('on the north mapedge') keeps the phase its entry's text names."""
+    text = edited(
+        S5,
+        "turn: 4, phase: reaction_movement}",
+        'turn: 4, phase: reaction_movement, printed: "on the north mapedge"}',
+    )
+    assert found(write, text, "entry-phase") == []
+
+
 def test_6_0_units_do_not_enter_in_the_assault_phase(write) -> None:
     text = edited(
         S1,

@@ -26,6 +26,7 @@ class Start:
     phase: str = "movement"  # the entry's phase: movement | reaction_movement
     printed: str | None = None  # the option's printed text, else its instruction's
     limited: bool = False  # up to so many units of each kind (R15), not the whole group
+    instruction_printed: str | None = None  # the whole instruction's printed text
 
     @property
     def entering(self) -> bool:
@@ -46,7 +47,9 @@ def starts(scenario: Scenario, counters: Counters) -> Iterator[Start]:
         setup = scenario.data["sides"][side]
         for i, item in enumerate(setup.get("deployment") or []):
             units = named_units(scenario, counters, side, item)
-            yield Start(side, units, item["zone"], ("sides", side, "deployment", i), printed=item.get("printed"))
+            printed = item.get("printed")
+            path = ("sides", side, "deployment", i)
+            yield Start(side, units, item["zone"], path, printed=printed, instruction_printed=printed)
         for i, item in enumerate(setup.get("entries") or []):
             units = _within_limit(named_units(scenario, counters, side, item), item.get("limit"))
             for j, option in enumerate(item["options"]):
@@ -59,6 +62,7 @@ def starts(scenario: Scenario, counters: Counters) -> Iterator[Start]:
                     phase=option.get("phase", "movement"),
                     printed=option.get("printed") or item.get("printed"),
                     limited="limit" in item,
+                    instruction_printed=item.get("printed"),
                 )
 
 

@@ -62,12 +62,13 @@ def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
                 f"{_who(start)} enter on turn {start.turn}; the game lasts {length} turns (1-{length})",
             )
         if start.printed:
-            yield from _phase(ctx, start, start.printed)
+            yield from _phase(ctx, start)
 
 
-def _phase(ctx: ScenarioContext, start: Start, printed: str) -> Iterator[Problem]:
+def _phase(ctx: ScenarioContext, start: Start) -> Iterator[Problem]:
+    """The phases the option's printed text names, else those its instruction's text names."""
     where = (*start.path, "phase")
-    named = printed_phases(printed)
+    named = printed_phases(start.printed or "") or printed_phases(start.instruction_printed or "")
     for name in named:
         if name not in SEQUENCE_OF_PLAY:
             yield PHASE.problem(
