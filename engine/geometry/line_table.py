@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -60,72 +61,108 @@ class DeltaTable:
     corner_start: Array
     corner_len: Array
     distance: Array  # row -> range
+    deltas: Array  # row -> linear offset of the target from the source
 
-    def rows(self, source: int, targets: Array) -> Array:
-        d = self.coords[targets] - self.coords[source]
-        return np.asarray(self.row_grid[d[:, 0] + self.span[0], d[:, 1] + self.span[1]])
+    @cached_property
+    def _through(self) -> tuple[Array, Array]:
+        """Every element's offset, sorted, with its row: which lines meet a given offset."""
+        s_rows = np.repeat(np.arange(len(self.step_len)), self.step_len)
+        c_rows = np.repeat(np.arange(len(self.corner_len)), self.corner_len)
+        offsets = np.concatenate([self.steps["off_a"], self.steps["off_b"], self.corners["off_c"]])
+        rows = np.concatenate([s_rows, s_rows, c_rows])
+        order = np.argsort(offsets, kind="stable")
+        return offsets[order], rows[order]
 
-    def meets(self, source: int, targets: Array, flags: Array) -> Array:
-        """Whether the line from hex index `source` to each target meets a flagged cell."""
-        rows = self.rows(source, targets)
-        here = self.positions[source]
-        s_idx, s_seg, s_len = _segments(self.step_start[rows], self.step_len[rows])
-        c_idx, c_seg, c_len = _segments(self.corner_start[rows], self.corner_len[rows])
-        on_step = (flags[here + self.steps["off_a"][s_idx]] | flags[here + self.steps["off_b"][s_idx]]) == 1
-        on_corner = flags[here + self.corners["off_c"][c_idx]] == 1
-        return _any(on_step, s_seg, s_len) | _any(on_corner, c_seg, c_len)
-
-    def blocked(self, source: int, targets: Array, firer: FirerState, hexes: HexArrays, terrain: SightTerrain) -> Array:
-        """The rules of `judge` (10.31, 10.32) as array operations, from one source to many targets."""
-        elev = hexes.elev
-        e_s = elev[self.positions[source]]
-        same_level = elev[self.positions[targets]] == e_s
-        out = np.zeros(len(targets), dtype=bool)
-        if same_level.any():
-            out[same_level] = self._same_level(source, targets[same_level], firer, hexes)
-        if not same_level.all():
-            out[~same_level] = self._two_levels(source, targets[~same_level], hexes, terrain)
+    @cached_property
+    def _hex_at(self) -> Array:
+        """Cell -> hex index, -1 off the board."""
+        out = np.full(self.grid_shape[0] * self.grid_shape[1], -1, dtype=np.int64)
+        out[self.positions] = np.arange(len(self.positions))
         return out
 
-    def _lines(self, source: int, targets: Array) -> tuple[Array, Array, Array, Array, Array, Array, Array]:
-        """The step and corner elements of the lines from source to targets, and their segments."""
-        rows = self.rows(source, targets)
+    def pairs_through(self, sources: Array, cells: Array) -> tuple[Array, Array]:
+        """(source, target) hex indices of the lines from `sources` that meet any of `cells`."""
+        offsets, rows = self._through
+        wanted = (cells[None, :] - self.positions[sources][:, None]).ravel()
+        lo, hi = np.searchsorted(offsets, wanted, "left"), np.searchsorted(offsets, wanted, "right")
+        idx, _, length = _segments(lo, hi - lo)
+        source = np.repeat(np.repeat(sources, len(cells)), length)
+        target = self._hex_at[self.positions[source] + self.deltas[rows[idx]]]
+        on_board = target >= 0
+        return unique_pairs(source[on_board], target[on_board], len(self.positions))
+
+    def rows(self, sources: Array, targets: Array) -> Array:
+        d = self.coords[targets] - self.coords[sources]
+        return np.asarray(self.row_grid[d[:, 0] + self.span[0], d[:, 1] + self.span[1]])
+
+    def meets(self, sources: Array, targets: Array, flags: Array) -> Array:
+        """Whether the line from each source to its target meets a flagged cell."""
+        _, s_idx, s_seg, s_len, c_idx, c_seg, c_len = self._lines(sources, targets)
+        a, b, c = self._cells(sources, s_idx, s_len, c_idx, c_len)
+        on_step = (flags[a] | flags[b]) == 1
+        return _any(on_step, s_seg, s_len) | _any(flags[c] == 1, c_seg, c_len)
+
+    def blocked(
+        self, sources: Array, targets: Array, firer: FirerState, hexes: HexArrays, terrain: SightTerrain
+    ) -> Array:
+        """The rules of `judge` (10.31, 10.32) as array operations, for the lines sources[i] -> targets[i]."""
+        elev = hexes.elev
+        same_level = elev[self.positions[targets]] == elev[self.positions[sources]]
+        out = np.zeros(len(targets), dtype=bool)
+        if same_level.any():
+            out[same_level] = self._same_level(sources[same_level], targets[same_level], firer, hexes)
+        if not same_level.all():
+            out[~same_level] = self._two_levels(sources[~same_level], targets[~same_level], hexes, terrain)
+        return out
+
+    def _lines(self, sources: Array, targets: Array) -> tuple[Array, Array, Array, Array, Array, Array, Array]:
+        """The step and corner elements of the lines, and their segments."""
+        rows = self.rows(sources, targets)
         s_idx, s_seg, s_len = _segments(self.step_start[rows], self.step_len[rows])
         c_idx, c_seg, c_len = _segments(self.corner_start[rows], self.corner_len[rows])
         return rows, s_idx, s_seg, s_len, c_idx, c_seg, c_len
+
+    def _cells(
+        self, sources: Array, s_idx: Array, s_len: Array, c_idx: Array, c_len: Array
+    ) -> tuple[Array, Array, Array]:
+        """The cells of the elements: lanes a and b of the steps, and the corners."""
+        here = self.positions[sources]
+        s_here, c_here = np.repeat(here, s_len), np.repeat(here, c_len)
+        a, b = s_here + self.steps["off_a"][s_idx], s_here + self.steps["off_b"][s_idx]
+        return a, b, c_here + self.corners["off_c"][c_idx]
 
     def _symbol(self, x: Array, lane: str, s_idx: Array, hexes: HexArrays) -> Array:
         """Whether the line touches the Building symbol in hex cells x (10.31 a)."""
         return np.asarray((self.steps[f"symbol_{lane}"][s_idx] & hexes.symbol[x]) != 0)
 
-    def _same_level(self, source: int, targets: Array, firer: FirerState, hexes: HexArrays) -> Array:
+    def _same_level(self, sources: Array, targets: Array, firer: FirerState, hexes: HexArrays) -> Array:
         """10.31 for lines whose ends are on one level."""
-        _, s_idx, s_seg, s_len, c_idx, c_seg, c_len = self._lines(source, targets)
-        here = self.positions[source]
-        a, b = here + self.steps["off_a"][s_idx], here + self.steps["off_b"][s_idx]
-        c = here + self.corners["off_c"][c_idx]
-        elev, level = hexes.elev, hexes.elev[here]
-        step_block = (elev[a] > level) | (elev[b] > level)  # a: a higher Hill hex
+        _, s_idx, s_seg, s_len, c_idx, c_seg, c_len = self._lines(sources, targets)
+        a, b, c = self._cells(sources, s_idx, s_len, c_idx, c_len)
+        elev = hexes.elev
+        level = elev[self.positions[sources]]
+        s_level, c_level = np.repeat(level, s_len), np.repeat(level, c_len)
+        step_block = (elev[a] > s_level) | (elev[b] > s_level)  # a: a higher Hill hex
         step_block |= self._symbol(a, "a", s_idx, hexes) | self._symbol(b, "b", s_idx, hexes)  # a: a Building
         if firer is FirerState.DOWN:
             step_block |= (hexes.marsh[a] | hexes.marsh[b]) == 1  # c
         count = _sum(np.maximum(hexes.count[a], hexes.count[b]), s_seg, s_len)  # b, hexside rule
         return np.asarray(
-            _any(step_block, s_seg, s_len) | _any(elev[c] > level, c_seg, c_len) | (count > MAX_TREES_ALONG)
+            _any(step_block, s_seg, s_len) | _any(elev[c] > c_level, c_seg, c_len) | (count > MAX_TREES_ALONG)
         )
 
-    def _two_levels(self, source: int, targets: Array, hexes: HexArrays, terrain: SightTerrain) -> Array:
+    def _two_levels(self, sources: Array, targets: Array, hexes: HexArrays, terrain: SightTerrain) -> Array:
         """10.32 b for lines whose ends differ in level: each obstacle against the sight line,
         which rises from `low` at the lower unit to `high` at range n."""
-        rows, s_idx, s_seg, s_len, c_idx, c_seg, c_len = self._lines(source, targets)
-        here = self.positions[source]
+        rows, s_idx, s_seg, s_len, c_idx, c_seg, c_len = self._lines(sources, targets)
+        a, b, c = self._cells(sources, s_idx, s_len, c_idx, c_len)
         elev = hexes.elev
-        e_s, e_t = elev[here], elev[self.positions[targets]]
+        e_s, e_t = elev[self.positions[sources]], elev[self.positions[targets]]
         n = self.distance[rows]
         low, high = np.minimum(e_s, e_t), np.maximum(e_s, e_t)
         source_low = e_s < e_t
 
-        def above(x: Array, height: Array, lane: str, idx: Array, length: Array) -> Array:
+        def above(height: Array, lane: str, idx: Array, length: Array) -> Array:
             table = self.corners if lane == "c" else self.steps
             d = np.where(np.repeat(source_low, length), table[f"ds_{lane}"][idx], table[f"dt_{lane}"][idx])
             nn, lo, hi = np.repeat(n, length), np.repeat(low, length), np.repeat(high, length)
@@ -136,10 +173,14 @@ class DeltaTable:
             building = np.where(self._symbol(x, lane, s_idx, hexes), terrain.building_obstacle, 0.0)
             return np.asarray(elev[x] + np.maximum(woods, building))
 
-        a, b = here + self.steps["off_a"][s_idx], here + self.steps["off_b"][s_idx]
-        c = here + self.corners["off_c"][c_idx]
-        steps = above(a, height(a, "a"), "a", s_idx, s_len) | above(b, height(b, "b"), "b", s_idx, s_len)
-        return np.asarray(_any(steps, s_seg, s_len) | _any(above(c, elev[c], "c", c_idx, c_len), c_seg, c_len))
+        steps = above(height(a, "a"), "a", s_idx, s_len) | above(height(b, "b"), "b", s_idx, s_len)
+        return np.asarray(_any(steps, s_seg, s_len) | _any(above(elev[c], "c", c_idx, c_len), c_seg, c_len))
+
+
+def unique_pairs(sources: Array, targets: Array, n: int) -> tuple[Array, Array]:
+    """Distinct (source, target) pairs of hex indices below n, sorted."""
+    keys = np.unique(sources * n + targets)
+    return keys // n, keys % n
 
 
 def _segments(start: Array, length: Array) -> tuple[Array, Array, Array]:
@@ -226,7 +267,19 @@ def delta_table(order: Sequence[Hex], terrain: SightTerrain) -> DeltaTable:
         "dt_c": _distance(co - c_delta),
     }
     return DeltaTable(
-        shape, positions, coords, span, row_grid, steps, s_start, s_len, corners, c_start, c_len, _distance(delta_arr)
+        shape,
+        positions,
+        coords,
+        span,
+        row_grid,
+        steps,
+        s_start,
+        s_len,
+        corners,
+        c_start,
+        c_len,
+        _distance(delta_arr),
+        delta_arr[:, 0] * shape[1] + delta_arr[:, 1],
     )
 
 

@@ -113,10 +113,14 @@ class SightKernel:
         """Blocked flags from hex index `source` to `targets` (default: every hex, in `order`)."""
         if targets is None:
             targets = np.arange(len(self.order))
-        blocked = self.table.blocked(source, targets, firer, arrays, self.terrain)
-        custom = self.table.meets(source, targets, arrays.custom) if arrays.custom.any() else np.zeros(0)
-        for k in np.flatnonzero(custom):  # a hex with its own footprint on the line: the exact path
-            blocked[k] = self.sight(self.order[source], self.order[int(targets[k])], firer).blocked
+        return self.lines_blocked(np.full(len(targets), source), targets, firer, arrays)
+
+    def lines_blocked(self, sources: Array, targets: Array, firer: FirerState, arrays: HexArrays) -> Array:
+        """Blocked flags for the lines sources[i] -> targets[i] (hex indices)."""
+        blocked = self.table.blocked(sources, targets, firer, arrays, self.terrain)
+        if arrays.custom.any():  # a hex with its own footprint on the line: the exact path
+            for k in np.flatnonzero(self.table.meets(sources, targets, arrays.custom)):
+                blocked[k] = self.sight(self.order[int(sources[k])], self.order[int(targets[k])], firer).blocked
         return blocked
 
     def matrix(self, firer: FirerState = FirerState.UP) -> Array:

@@ -176,8 +176,13 @@ def movement_cost(board: Board, origin: Hex, target: Hex, mover: Mover) -> float
 
 def entry_cost(board: Board, h: Hex, mover: Mover) -> float | None:
     """MPs to enter the map in hex h: its own terrain row, no road rate and no uphill MP (R44)."""
+    return terrain_cost(board.terrain(h), afv=mover.is_afv, up=mover.is_up)
+
+
+def terrain_cost(terrain: Terrain, *, afv: bool, up: bool) -> float | None:
+    """The chart's cost of a hex's own terrain row for AFVs or others, UP or DOWN; None for "P" (8.5)."""
     effects = terrain_effects()
-    return effects.row(terrain_row(board.terrain(h), effects)).move_cost(mover.is_afv, mover.is_up)
+    return effects.row(terrain_row(terrain, effects)).move_cost(afv, up)
 
 
 # -- the movement graph ---------------------------------------------------------------------
@@ -211,12 +216,25 @@ def _add_edges(board: Board, graph: nx.DiGraph, key: tuple[bool, State], tails: 
                 graph.add_edge(a, b, cost=cost)
 
 
+def _adjacency(board: Board, mover: Mover) -> dict[Hex, list[tuple[Hex, float]]]:
+    """The movement graph as plain lists of (hex, cost) for the turn searches' inner loop."""
+    plain: dict[tuple[bool, State], dict[Hex, list[tuple[Hex, float]]]] = board.caches.setdefault("adjacency", {})
+    key = (mover.is_afv, mover.state)
+    if key not in plain:
+        graph = movement_graph(board, mover)
+        plain[key] = {h: [(n, edge["cost"]) for n, edge in graph[h].items()] for h in graph}
+    return plain[key]
+
+
 def _patch(board: Board, graphs: dict[tuple[bool, State], nx.DiGraph], hexes: frozenset[Hex]) -> None:
     """Re-cost the edges into and out of edited hexes (terrain of the head, uphill from the tail)."""
     tails = sorted({n for h in hexes for n in (h, *board.neighbours(h))})
+    plain = board.caches.get("adjacency", {})
     for key, graph in graphs.items():
         graph.remove_edges_from([(a, b) for a in tails for b in list(graph.successors(a)) if a in hexes or b in hexes])
         _add_edges(board, graph, key, tails)
+        if key in plain:
+            plain[key].update({a: [(n, edge["cost"]) for n, edge in graph[a].items()] for a in tails})
 
 
 def _passable(
@@ -356,13 +374,15 @@ def turns_searches(
     stopping early, by the same order. Hence the first target settled has the fewest turns.
     """
     limit = allowance(replace(mover, phase=Phase.MOVEMENT))
-    graph = _passable(board, mover, afvs, wrecks)
+    adjacency = _adjacency(board, mover)
+    # 8.61: an AFV never enters a hex holding an AFV or a Wreck; other units pass through them
+    barred = set(afvs) | set(wrecks) if mover.is_afv else set()
     # One hex per turn regardless of cost: each step costs 1 of a budget of 1.
     budget = 1.0 if limit == ONE_HEX else limit
     heap: list[tuple[int, float, Hex]] = []
     for s in sources:
         cost = entry_cost(board, s, mover)
-        if s not in graph or cost is None:
+        if s not in adjacency or s in barred or cost is None:
             continue  # another AFV or a Wreck is there, or the hex is prohibited to the unit type
         if not entering:
             heap.append((0, budget, s))  # turn 0 is spent: the first step starts turn 1
@@ -384,9 +404,9 @@ def turns_searches(
         settled.add(h)
         for i in sets_of.get(h, ()):
             found.setdefault(i, TurnSearch(turns, frozenset(settled)))
-        for n, edge in graph[h].items():
-            cost = 1.0 if limit == ONE_HEX else edge["cost"]
-            if n in settled or cost > budget:
+        for n, edge_cost in adjacency[h]:
+            cost = 1.0 if limit == ONE_HEX else edge_cost
+            if n in settled or n in barred or cost > budget:
                 continue  # 8.1: no minimum move, a hex dearer than the allowance is never entered (R41)
             label = (turns, spent + cost) if spent + cost <= budget else (turns + 1, cost)
             heapq.heappush(heap, (*label, n))

@@ -10,7 +10,7 @@ import numpy as np
 from engine.hexgrid import Hex, neighbours
 from engine.model.board import Board
 
-from .line_table import Array, HexArrays
+from .line_table import Array, HexArrays, unique_pairs
 from .los_kernel import SightKernel
 from .sight import FirerState
 
@@ -86,14 +86,22 @@ class Viewsheds:
         self.kernel = SightKernel(self.board, self.kernel.terrain, table=self.kernel.table)
         self._arrays = {}
         table = self.kernel.table
-        flags = np.zeros(table.grid_shape[0] * table.grid_shape[1], dtype=np.int64)
-        flags[[int(table.positions[self.kernel.index[h]]) for h in edited]] = 1
-        everything = np.arange(len(self.kernel.order))
-        for (source, firer), fan in self._fans.items():
-            if self.kernel.order[source] in edited:
-                stale = everything
-            else:
-                stale = np.flatnonzero(table.meets(source, everything, flags) | (flags[table.positions] == 1))
-            if len(stale):
-                fan[stale] = self.kernel.fan_array(source, firer, self._terrain(firer), stale)
-                self.lines_worked += len(stale)
+        indices = np.array(sorted(self.kernel.index[h] for h in edited), dtype=np.int64)
+        for firer in {firer for _, firer in self._fans}:
+            sources = np.array(sorted(s for s, f in self._fans if f is firer), dtype=np.int64)
+            # the lines through an edited hex, and those ending in one (or starting: whole fans)
+            through_s, through_t = table.pairs_through(sources, table.positions[indices])
+            ends_s, ends_t = np.repeat(sources, len(indices)), np.tile(indices, len(sources))
+            whole = sources[np.isin(sources, indices)]
+            all_s = np.repeat(whole, len(self.kernel.order))
+            all_t = np.tile(np.arange(len(self.kernel.order)), len(whole))
+            pair_s, pair_t = unique_pairs(
+                np.concatenate([through_s, ends_s, all_s]),
+                np.concatenate([through_t, ends_t, all_t]),
+                len(self.kernel.order),
+            )
+            blocked = self.kernel.lines_blocked(pair_s, pair_t, firer, self._terrain(firer))
+            for source in np.unique(pair_s).tolist():
+                mine = pair_s == source
+                self._fans[(source, firer)][pair_t[mine]] = blocked[mine]
+            self.lines_worked += len(pair_s)

@@ -8,6 +8,7 @@ map changes the zone with it. The grammar is in docs/formats.md.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -43,6 +44,9 @@ class ZoneContext:
     maps: Mapping[str, MapSheet] = field(default_factory=dict)
     _cache: dict[str, frozenset[Hex]] = field(default_factory=dict)
     _resolving: list[str] = field(default_factory=list)
+    # Expressions that do not read terrain (hex lists, lines, map edges, roads, sides of them):
+    # kept across terrain edits (Board.set_terrain), since an edit cannot change them.
+    _geometric: dict[str, frozenset[Hex]] = field(default_factory=dict)
 
 
 TERRAIN_TESTS: dict[str, Callable[[Any], bool]] = {
@@ -66,7 +70,12 @@ def resolve(expr: Expr, ctx: ZoneContext, path: Path = ()) -> frozenset[Hex]:
     handler = _HANDLERS.get(key)
     if handler is None:
         raise ZoneError(f"unknown zone expression {key!r} (known: {', '.join(sorted(_HANDLERS))})", path)
-    return handler(arg, ctx, (*path, key))
+    if key not in _GEOMETRIC or "gully" in json.dumps(arg):
+        return handler(arg, ctx, (*path, key))
+    memo = json.dumps(expr, sort_keys=True)
+    if memo not in ctx._geometric:
+        ctx._geometric[memo] = handler(arg, ctx, (*path, key))
+    return ctx._geometric[memo]
 
 
 def resolve_named(name: str, ctx: ZoneContext, path: Path = ()) -> frozenset[Hex]:
@@ -334,6 +343,7 @@ def _is_right_of(line: LineString, point: Point) -> bool:
     return bool(tx * (point.y - q.y) - ty * (point.x - q.x) > 0)
 
 
+_GEOMETRIC = frozenset({"hexes", "line", "map", "map_edge", "side_of", "road"})  # gully routes read terrain
 _HANDLERS: dict[str, Callable[[Any, ZoneContext, Path], frozenset[Hex]]] = {
     "hexes": _hexes,
     "line": _line,

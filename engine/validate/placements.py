@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.geometry.movement import Mover, State, UnitClass, entry_cost
+from engine.geometry.movement import terrain_cost
 from engine.geometry.zones import ZoneError, resolve
 from engine.hexgrid import Hex, LabelError
 from engine.model.board import Board
@@ -313,7 +313,7 @@ def _capacity(value: Any) -> tuple[int, list[str] | None]:
 def may_stand(board: Board, h: Hex, *, afv: bool, state: str) -> bool:
     """Whether a unit may stand in h: not "P" on the Movement & Combat Effects Chart (8.5), whose
     columns are "INF & CW" and "AFV", UP or DOWN."""
-    return entry_cost(board, h, Mover(UnitClass.AFV if afv else UnitClass.INFANTRY, State(state))) is not None
+    return terrain_cost(board.terrain(h), afv=afv, up=state == "up") is not None
 
 
 def board_hex(ctx: ScenarioContext, label: str) -> Hex | None:
