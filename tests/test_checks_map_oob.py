@@ -169,7 +169,7 @@ def test_terrain_impossible_footprint_without_building(write) -> None:
 
 
 def test_unusual_terrain_is_not_impossible(write) -> None:
-    """No rule forbids a building in a marsh or a gully, or an unnamed hill (docs/rulings-checks.md R3-checks)."""
+    """No rule forbids a building in a marsh or a gully, or an unnamed hill (R49 in docs/rulings.md)."""
     text = MAP + '  "1008": {building: 9, marsh: true, gully: true}\n  "1408": {level: 1}\n'
     assert validate_map(write, text) == []
 

@@ -1,5 +1,5 @@
 """Zone, entry, victory and playability checks: a minimal broken input and the exact problem each
-must produce, and the figures the six bundled scenarios give (docs/rulings-victory.md)."""
+must produce, and the figures the six bundled scenarios give (rulings R60-R65 in docs/rulings.md)."""
 
 from __future__ import annotations
 

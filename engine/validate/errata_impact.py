@@ -3,7 +3,7 @@ the named zones, and the turns from each deployment or entry to each objective (
 
 The scenario is loaded twice, without errata and with them (the same maps and hexes, so one
 LOS line table serves both boards); `errata_impact` compares the two. The readings are in
-docs/rulings-assertions.md.
+docs/rulings.md (R69-R71).
 """
 
 from __future__ import annotations

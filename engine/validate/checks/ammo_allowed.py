@@ -21,7 +21,7 @@ CHECK = Check(
 )
 
 # The squad members a scenario prints a number after: 24.1 ("that squad's LMG"), 24.7 ("FT PR9 (4)").
-# Rifles and machine pistols never carry one (docs/rulings-checks.md).
+# Rifles and machine pistols never carry one (R50 in docs/rulings.md).
 MEMBERS_WITH_AMMO = ("LMG", "FT")
 
 

@@ -31,7 +31,7 @@ HILL_SPLIT = Check(
 
 def check_map(sheet: MapSheet) -> Iterator[Problem]:
     """Scenarios count "each hex that comprises the building" (24.9) and place units "on Hill K" (24.4):
-    an id or a name stands for one piece of terrain (ruling in docs/rulings-checks.md)."""
+    an id or a name stands for one piece of terrain (ruling R47 in docs/rulings.md)."""
     board = assemble([sheet])
     for check, key, what, areas in (
         (BUILDING_SPLIT, "building", "Building", board.buildings()),

@@ -28,7 +28,7 @@ OUTSIDE = Check(
     rule="18.1",
     severity=Severity.WARNING,
     summary="An IP is outside the deployment area of the side (or group) that receives it.",
-    fix="Place it where the side's infantry and CWs set up (rulings-setup: an IP is placed with the set-up).",
+    fix="Place it where the side's infantry and CWs set up (R55 in docs/rulings.md: an IP is placed with the set-up).",
 )
 COUNT = Check(
     id="setup-ip-count",

@@ -20,7 +20,7 @@ CHECK = Check(
 
 def check_map(sheet: MapSheet) -> Iterator[Problem]:
     """Only contradictions a rule rules out; combinations that are merely unusual (a building in a
-    marsh, a gully on a hill) are left alone (docs/rulings-checks.md)."""
+    marsh, a gully on a hill) are left alone (R49 in docs/rulings.md)."""
     for h, terrain in sorted(sheet.terrain.items()):
         label = sheet.label(h)
         if terrain.hill is not None and terrain.level == 0 and terrain.upper_level is None:
