@@ -199,6 +199,27 @@ def test_range_counts_the_target_not_the_firer() -> None:
     assert los(board, "1201", "1205").range == 4
 
 
+@pytest.mark.parametrize(
+    "keys",
+    [{"building": 1}, {"trees": 4}, {"marsh": True}],
+    ids=["building", "trees", "marsh"],
+)
+def test_obstacles_below_both_units_do_not_block_a_same_level_line(keys: dict[str, Any]) -> None:
+    """Ruling R72: between two units on a level 1 hill, a building, woods or marsh in a level 0
+    hex lies below the line (the Sighting Chart puts them at 1/2 or less); on the units' own
+    level the same terrain blocks (10.31 a, b, c)."""
+    ends = {"1201": {"level": 1, "hill": "K"}, "1205": {"level": 1, "hill": "K"}}
+    dip = los(board_of({**ends, "1203": keys}), "1201", "1205", "down")
+    assert not dip.blocked and dip.trees_along == 0 and dip.marsh_along == ()
+    ridge = los(
+        board_of({**ends, "1202": {"level": 1}, "1203": {**keys, "level": 1}, "1204": {"level": 1}}),
+        "1201",
+        "1205",
+        "down",
+    )
+    assert ridge.blocked and ridge.blocking_hex == parse_label("1203")
+
+
 # -- 10.32 --------------------------------------------------------------------------------------
 
 

@@ -142,11 +142,13 @@ class DeltaTable:
         elev = hexes.elev
         level = elev[self.positions[sources]]
         s_level, c_level = np.repeat(level, s_len), np.repeat(level, c_len)
+        # what stands in a hex lower than both units is below the line (R72)
+        up_a, up_b = elev[a] >= s_level, elev[b] >= s_level
         step_block = (elev[a] > s_level) | (elev[b] > s_level)  # a: a higher Hill hex
-        step_block |= self._symbol(a, "a", s_idx, hexes) | self._symbol(b, "b", s_idx, hexes)  # a: a Building
+        step_block |= (self._symbol(a, "a", s_idx, hexes) & up_a) | (self._symbol(b, "b", s_idx, hexes) & up_b)
         if firer is FirerState.DOWN:
-            step_block |= (hexes.marsh[a] | hexes.marsh[b]) == 1  # c
-        count = _sum(np.maximum(hexes.count[a], hexes.count[b]), s_seg, s_len)  # b, hexside rule
+            step_block |= ((hexes.marsh[a] == 1) & up_a) | ((hexes.marsh[b] == 1) & up_b)  # c
+        count = _sum(np.maximum(hexes.count[a] * up_a, hexes.count[b] * up_b), s_seg, s_len)  # b, hexside rule
         return np.asarray(
             _any(step_block, s_seg, s_len) | _any(elev[c] > c_level, c_seg, c_len) | (count > MAX_TREES_ALONG)
         )

@@ -105,10 +105,15 @@ def judge(
     blockers = blockers or {}
     low_end = min((source, target), key=lambda h: board.terrain(h).elevation)
     firer_level, target_level = board.terrain(source).elevation, board.terrain(target).elevation
+    low = min(firer_level, target_level)
     n = hex_distance(source, target)
 
+    def below(h: Hex) -> bool:
+        """A hex lower than both units: the line passes above whatever stands in it (R72)."""
+        return board.terrain(h).elevation < low
+
     def count(h: Hex) -> int:
-        return board.terrain(h).trees + blockers.get(h, 0)
+        return 0 if below(h) else board.terrain(h).trees + blockers.get(h, 0)
 
     # 10.33: the end hexes never block; hexes off the board hold nothing
     steps = _steps([t for t in touched if t.offset not in (source, target) and t.offset in board.hexes])
@@ -127,7 +132,7 @@ def judge(
             if len(step) == 2:
                 pairs.append((step[0], step[1]))
             trees += max(count(h) for h in step)  # 10.31 b: along a hexside, the hex with more
-            marsh += [h for h in step if board.terrain(h).marsh][:1]
+            marsh += [h for h in step if board.terrain(h).marsh and not below(h)][:1]
         found = None
         for h in step:
             height = _obstacle_height(board, h, contact, symbol_hit, terrain)
@@ -139,7 +144,8 @@ def judge(
             if blocks and found is None:
                 found = ("10.32 b", h)
         if firer_level == target_level:
-            found = _same_level(board, step, contact, firer_level, symbol_hit, firer, trees, max(step, key=count))
+            above = [h for h in step if not below(h)]
+            found = _same_level(board, above, contact, firer_level, symbol_hit, firer, trees, max(step, key=count))
         if block is None and found is not None:
             block = found
     return Sight(
@@ -183,7 +189,8 @@ def _same_level(
     trees: int,
     densest: Hex,
 ) -> tuple[str, Hex] | None:
-    """10.31 for one step of the line, with `trees` counted up to and including it."""
+    """10.31 for one step of the line (its hexes not lower than the units), with `trees`
+    counted up to and including it."""
     for h in step:
         t = board.terrain(h)
         # a: "crosses or touches a Building symbol or Hill hex of a higher elevation"
