@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from iceditor.cli import main
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -22,7 +24,6 @@ def test_provenance_doc_is_current() -> None:
 
 
 def test_provenance_lists_assumed_counter_values_with_reasons(capsys) -> None:
-    from iceditor.cli import main
 
     assert main(["provenance", "--assumed", str(REPO / "counters" / "counters.yaml")]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -32,9 +33,14 @@ def test_provenance_lists_assumed_counter_values_with_reasons(capsys) -> None:
 
 def test_provenance_marks_the_11_2_rifle_values_printed(capsys) -> None:
     """11.2 example: 'A Russian infantry unit has an AP factor of 4 and an initial range of 7'."""
-    from iceditor.cli import main
 
     main(["provenance", str(REPO / "counters" / "counters.yaml")])
     out = capsys.readouterr().out
     assert "printed: /infantry_weapons/russian/R/ap_factor = 4: 11.2 example" in out
     assert "printed: /infantry_weapons/russian/R/initial_range = 7: 11.2 example" in out
+
+
+def test_checks_doc_is_current(capsys) -> None:
+    """docs/checks.md is `iceditor checks --format markdown`: regenerate it after adding a check."""
+    assert main(["checks", "--format", "markdown"]) == 0
+    assert (REPO / "docs" / "checks.md").read_text(encoding="utf-8") == capsys.readouterr().out

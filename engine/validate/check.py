@@ -24,14 +24,16 @@ class Check:
         *,
         hex: str | None = None,
         severity: Severity | None = None,
+        rule: str | None = None,
     ) -> Problem:
-        """A problem of this check at `path` of `doc` (line and column from the YAML source)."""
+        """A problem of this check at `path` of `doc` (line and column from the YAML source);
+        `rule` names the one rule of several the check enforces that this problem breaks."""
         position = doc.position(path) if doc is not None else None
         return Problem(
             code=self.id,
             severity=severity or self.severity,
             message=message,
-            rule=self.rule,
+            rule=rule or self.rule,
             file=doc.file if doc is not None else None,
             line=position.line if position else None,
             column=position.column if position else None,

@@ -27,6 +27,12 @@ def runners(kind: str) -> list[Callable[..., Iterator[Any]]]:
 
 
 def all_checks() -> list[Check]:
-    """Every Check of every module, sorted by code."""
-    found = {c.id: c for m in modules() for c in vars(m).values() if isinstance(c, Check)}
+    """Every Check of every module, sorted by code; a code is defined once."""
+    found: dict[str, Check] = {}
+    for m in modules():
+        for c in vars(m).values():
+            if isinstance(c, Check):
+                if found.get(c.id, c) != c:
+                    raise ValueError(f"check code {c.id!r} is defined twice, differently ({m.__name__})")
+                found[c.id] = c
     return [found[k] for k in sorted(found)]

@@ -36,25 +36,12 @@ _FIX = (
     "Correct the map or the scenario; if the fact changed on purpose, correct the assertion "
     "(the message says what was found)."
 )
-LOS_FAILED = Check(
+FAILED = Check(
     id="assertion-failed",
-    rule="10.3",
+    rule="10.3, 8.5, 8.1",
     severity=Severity.ERROR,
-    summary="A designer's LOS assertion is false on the scenario's maps.",
-    fix=_FIX,
-)
-REACH_FAILED = Check(
-    id="assertion-failed",
-    rule="8.5",
-    severity=Severity.ERROR,
-    summary="A designer's reach assertion (one phase's move) is false on the scenario's maps.",
-    fix=_FIX,
-)
-TURNS_FAILED = Check(
-    id="assertion-failed",
-    rule="8.1",
-    severity=Severity.ERROR,
-    summary="A designer's turns assertion (fewest Movement Phases to a zone) is false on the scenario's maps.",
+    summary="A designer's assertion is false on the scenario's maps: LOS (10.3), reach in one phase (8.5) or "
+    "fewest Movement Phases to a zone (8.1); each problem names its rule.",
     fix=_FIX,
 )
 INVALID = Check(
@@ -91,7 +78,7 @@ def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
             yield INVALID.problem(ctx.doc, ("assertions", i), f"an assertion is one of los, reach, turns ({found})")
             continue
         kind = kinds[0]
-        check, evaluate = _KINDS[kind]
+        rule, evaluate = _KINDS[kind]
         spec, path = item[kind], ("assertions", i, kind)
         try:
             failure = evaluate(ctx, spec, path)
@@ -107,7 +94,8 @@ def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
         except _ReportedElsewhere:
             continue
         if failure is not None:
-            yield check.problem(ctx.doc, ("assertions", i), failure, hex=spec.get("from") if kind != "turns" else None)
+            where = spec.get("from") if kind != "turns" else None
+            yield FAILED.problem(ctx.doc, ("assertions", i), failure, hex=where, rule=rule)
 
 
 # -- los ------------------------------------------------------------------------------------
@@ -274,8 +262,9 @@ def _show(ref: Any) -> str:
     return ref if isinstance(ref, str) else yaml.safe_dump(ref, default_flow_style=True, width=1000).strip()
 
 
-_KINDS: dict[str, tuple[Check, Callable[[ScenarioContext, dict[str, Any], JsonPath], str | None]]] = {
-    "los": (LOS_FAILED, _los),
-    "reach": (REACH_FAILED, _reach),
-    "turns": (TURNS_FAILED, _turns),
+# The kind of assertion, the rule it is about, and how to test it.
+_KINDS: dict[str, tuple[str, Callable[[ScenarioContext, dict[str, Any], JsonPath], str | None]]] = {
+    "los": ("10.3", _los),
+    "reach": ("8.5", _reach),
+    "turns": ("8.1", _turns),
 }
