@@ -426,3 +426,21 @@ def test_bundled_maximum_vp_info() -> None:
         "the German player can score at most 34 VP: 1 VP x 25 hexes of Buildings 1 (13), 3 (5), 4 (7); "
         "3 VP x 3 other buildings of map1 (2, 5, 6)"
     )
+
+
+def test_assumed_values_the_scenario_rests_on_are_summed_per_file() -> None:
+    """Provenance policy: a scenario reports, as info, the assumed values of the files it uses;
+    only the counters of units it fields count (Scenario 1 fields no AFV)."""
+    from engine.model.source import load_yaml
+    from engine.resources import bundled_scenarios
+    from engine.validate.scenario import scenario_problems
+
+    s1 = next(p for p in bundled_scenarios() if p.name.startswith("s1-"))
+    (problem,) = [p for p in scenario_problems(load_yaml(s1)) if p.code == "assumed-used"]
+    assert problem.severity.value == "info" and problem.line == 1
+    assert "map2.yaml 64" in problem.message and "terrain-effects.yaml 40" in problem.message
+    s6 = next(p for p in bundled_scenarios() if p.name.startswith("s6-"))
+    (six,) = [p for p in scenario_problems(load_yaml(s6)) if p.code == "assumed-used"]
+    counters = [int(part.split()[-1]) for part in six.message.split(": ", 1)[1].split(", ") if "counters" in part]
+    ones = [int(part.split()[-1]) for part in problem.message.split(": ", 1)[1].split(", ") if "counters" in part]
+    assert counters[0] > ones[0]  # Scenario 6 fields AFVs and more squads
