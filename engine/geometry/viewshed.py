@@ -83,8 +83,11 @@ class Viewsheds:
         """The terrain of `hexes` changed on the board: bring the cached fans up to date."""
         edited = {h for h in hexes if h in self.board.hexes}
         edited |= {n for h in edited for n in neighbours(h) if n in self.board.hexes}  # building joins
-        self.kernel = SightKernel(self.board, self.kernel.terrain, table=self.kernel.table)
+        # a new kernel (its building joins follow the edit) on the same line table, if built
+        self.kernel = SightKernel(self.board, self.kernel.terrain, table=self.kernel.__dict__.get("table"))
         self._arrays = {}
+        if not self._fans:
+            return
         table = self.kernel.table
         indices = np.array(sorted(self.kernel.index[h] for h in edited), dtype=np.int64)
         for firer in {firer for _, firer in self._fans}:

@@ -53,6 +53,17 @@ class ScenarioContext:
             self.load_error = exc
         return None
 
+    def source_documents(self) -> list[SourceDocument]:
+        """The map and errata files the board was built from. Terrain edits change the board,
+        not these documents, so asking for them does not make a check depend on the terrain."""
+        board = self._board
+        if board is None:
+            return []
+        docs = [m.doc for m in board.maps if m.doc is not None]
+        if board.errata is not None and board.errata.doc is not None:
+            docs.append(board.errata.doc)
+        return docs
+
     @cached_property
     def north_ok(self) -> bool:
         """The north indicator is in a hex of the maps and points to an adjacent hex."""

@@ -8,11 +8,12 @@ player who owns the printed game should check before trusting the scenario's fig
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 from engine.model.provenance import sourced_values
 from engine.model.scenario import UnitRef
-from engine.model.source import JsonPath, SourceDocument, load_yaml
+from engine.model.source import JsonPath, load_yaml
 from engine.problems import Problem, Severity
 from engine.resources import data_path
 from engine.validate.check import Check
@@ -31,25 +32,27 @@ CHECK = Check(
 
 
 def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
-    board = ctx.board
-    if board is None:
-        return
-    docs: list[SourceDocument] = [m.doc for m in board.maps if m.doc is not None]
-    if board.errata is not None and board.errata.doc is not None:
-        docs.append(board.errata.doc)
+    docs = ctx.source_documents()
+    if not docs:
+        return  # the maps cannot be loaded: scenario-maps says so
     counts = [(_shown(Path(doc.file)), count_assumed(doc.data)) for doc in docs]
     counters = ctx.counters.doc
     if counters is not None:
         used = {prefix for ref in ctx.scenario.units for prefix in _counter_paths(ref, ctx)}
         n = sum(1 for v in sourced_values(counters) if v.provenance == "assumed" and v.path[:3] in used)
         counts.append((_shown(Path(counters.file)), n))
-    for table in sorted(data_path("tables").glob("*.yaml")):
-        counts.append((_shown(table), count_assumed(load_yaml(table).data)))
+    counts += [(_shown(table), n) for table, n in _table_counts()]
     counts = [(file, n) for file, n in counts if n]
     if counts:
         total = sum(n for _, n in counts)
         files = ", ".join(f"{file} {n}" for file, n in counts)
         yield CHECK.problem(ctx.doc, (), f"the scenario rests on {total} assumed values: {files}")
+
+
+@cache
+def _table_counts() -> list[tuple[Path, int]]:
+    """Assumed values of each rule table (read once: the tables are the rules, not the scenario)."""
+    return [(table, count_assumed(load_yaml(table).data)) for table in sorted(data_path("tables").glob("*.yaml"))]
 
 
 def _counter_paths(ref: UnitRef, ctx: ScenarioContext) -> Iterator[JsonPath]:
