@@ -245,15 +245,20 @@ def default_errata_path() -> Path:
     return data_path("maps", "errata.yaml")
 
 
+def resolve_errata_path(errata: bool | str | Path, relative_to: Path | None = None) -> Path | None:
+    """The errata file a scenario names: the printed errata for `true`, none for `false`."""
+    if errata is True:
+        return default_errata_path()
+    if not errata:
+        return None
+    path = Path(errata)
+    if not path.is_absolute() and relative_to is not None and (relative_to / path).is_file():
+        path = relative_to / path
+    return path
+
+
 def load_board(names: Iterable[str], errata: bool | str | Path = True, relative_to: Path | None = None) -> Board:
     """Load and assemble maps by name (`map1`) or path, applying the printed errata by default."""
     maps = [load_map(resolve_map_path(n, relative_to)) for n in names]
-    errata_file: Errata | None = None
-    if errata is True:
-        errata_file = load_errata(default_errata_path())
-    elif errata:
-        path = Path(errata)
-        if not path.is_absolute() and relative_to is not None and (relative_to / path).is_file():
-            path = relative_to / path
-        errata_file = load_errata(path)
-    return assemble(maps, errata_file)
+    errata_path = resolve_errata_path(errata, relative_to)
+    return assemble(maps, load_errata(errata_path) if errata_path else None)

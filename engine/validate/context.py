@@ -4,7 +4,7 @@ zones, viewsheds and movement, so that checks share the expensive work."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from functools import cached_property
 
 from engine.geometry.compass import Compass
@@ -23,9 +23,15 @@ from engine.model.source import SourceDocument, SourceError
 class ScenarioContext:
     scenario: Scenario
     counters: Counters = field(default_factory=bundled_counters)
+    board_given: InitVar[Board | None] = None  # the maps as an editor holds them, instead of the files
     board_error: str | None = None  # why the maps could not be loaded
     load_error: LoadError | None = None
     used_board: bool = False  # set when a check asks for the board (it must rerun after terrain edits)
+
+    def __post_init__(self, board_given: Board | None) -> None:
+        if board_given is not None:
+            board_given.watchers.append(self._terrain_changed)
+            self.__dict__["_board"] = board_given
 
     @property
     def doc(self) -> SourceDocument | None:

@@ -25,8 +25,9 @@ Runner = Callable[[ScenarioContext], Iterator[Any]]
 
 
 class ValidationSession:
-    def __init__(self, doc: SourceDocument) -> None:
-        self.context = ScenarioContext(scenario_from_document(doc))
+    def __init__(self, doc: SourceDocument, board: Board | None = None) -> None:
+        """`board`: the scenario's maps as the editor holds them (default: loaded from the files)."""
+        self.context = ScenarioContext(scenario_from_document(doc), board_given=board)
         self._results: dict[Runner, tuple[list[Problem], bool]] = {}
         self.runs = 0  # checks run since the session began
 
