@@ -17,7 +17,7 @@ from pathlib import Path
 from engine.model.source import SourceDocument, SourceError
 from engine.problems import Problem, Severity, count_errors
 
-from . import cli_errata, cli_movement, cli_sight
+from . import cli_editor, cli_errata, cli_movement, cli_sight
 from .boardarg import BadInput
 
 EXIT_OK, EXIT_ERRORS, EXIT_UNREADABLE = 0, 1, 2
@@ -76,21 +76,20 @@ def build_parser() -> argparse.ArgumentParser:
     provenance.add_argument("files", nargs="*", type=Path, metavar="FILE")
     provenance.add_argument("--assumed", action="store_true", help="only the assumed values")
     provenance.add_argument("--format", choices=("text", "markdown"), default="text")
-    for module in GEOMETRY_COMMANDS:
+    for module in COMMAND_MODULES:
         module.add_parsers(commands)
     return parser
 
 
-# Modules adding the geometry commands (los, viewshed, reach, path): each has
+# Modules adding commands (los, viewshed, reach, path, turns, errata, edit): each has
 # add_parsers(subparsers) and run(args) -> exit code, or None for a command it does not own.
-GEOMETRY_COMMANDS = (cli_sight, cli_movement, cli_errata)
+COMMAND_MODULES = (cli_sight, cli_movement, cli_errata, cli_editor)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command is None:
-        build_parser().print_help()
-        return EXIT_OK
+    if args.command is None:  # `iceditor` alone opens the editor on Scenario 1
+        args = build_parser().parse_args(["edit"])
     try:
         if args.command == "validate":
             return _validate(args)
@@ -100,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _zone(args.scenario, args.name, args.format)
         if args.command == "provenance":
             return _provenance(args.files, args.assumed, args.format)
-        for module in GEOMETRY_COMMANDS:
+        for module in COMMAND_MODULES:
             status = module.run(args)
             if status is not None:
                 return status

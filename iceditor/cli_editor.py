@@ -1,0 +1,30 @@
+"""`iceditor edit FILE`, and `iceditor` alone: open the editor (on Scenario 1 by default)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from engine.resources import bundled_scenarios
+
+
+def add_parsers(commands: Any) -> None:
+    edit = commands.add_parser(
+        "edit",
+        help="open a scenario or map in the editor",
+        description="Open a scenario or map file in the editor window (with no FILE: Scenario 1).",
+    )
+    edit.add_argument("file", nargs="?", type=Path, metavar="FILE")
+
+
+def default_file() -> Path:
+    return next(p for p in bundled_scenarios() if p.name.startswith("s1-"))
+
+
+def run(args: argparse.Namespace) -> int | None:
+    if args.command != "edit":
+        return None
+    from iceditor.editor.app import run as run_editor  # Qt is loaded only for the editor
+
+    return run_editor(args.file or default_file())
