@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -23,6 +23,7 @@ class ZoneVisibility:
     visible_pairs: int
     seen: frozenset[Hex]  # hexes of `watched` that at least one watcher sees
     watched: frozenset[Hex]
+    seen_by: Mapping[Hex, int] = field(default_factory=dict)  # each watched hex: how many watchers see it
 
     @property
     def share_seen(self) -> float:
@@ -67,17 +68,15 @@ class Viewsheds:
     ) -> ZoneVisibility:
         watched_set = frozenset(watched)
         columns = np.array([self.kernel.index[h] for h in sorted(watched_set)], dtype=np.int64)
-        seen = np.zeros(len(columns), dtype=bool)
+        seen_by = np.zeros(len(columns), dtype=np.int64)
         pairs = visible = 0
         for h in set(watchers):
             open_ = ~self.blocked_from(h, firer)[columns]
             pairs += len(columns)
             visible += int(open_.sum())
-            seen |= open_
-        hexes = sorted(watched_set)
-        return ZoneVisibility(
-            pairs, visible, frozenset(h for h, s in zip(hexes, seen.tolist(), strict=True) if s), watched_set
-        )
+            seen_by += open_
+        counts = dict(zip(sorted(watched_set), seen_by.tolist(), strict=True))
+        return ZoneVisibility(pairs, visible, frozenset(h for h, n in counts.items() if n), watched_set, counts)
 
     def changed(self, hexes: Iterable[Hex]) -> None:
         """The terrain of `hexes` changed on the board: bring the cached fans up to date."""

@@ -1,0 +1,216 @@
+"""The line of sight tool (L): click the firer's hex, then the target's (or drag from one to the other).
+
+The line is drawn centre to centre (10.3), the hexes it passes through, runs along (hexside
+pairs, 10.31 b) and touches at a corner are marked, and the hex that blocks it is outlined
+with the rule. After the first click the line follows the cursor. For units on different
+levels the "Sighting profile" dock charts 10.32 b. Every answer is the engine's
+(SightKernel.sight); one kernel is kept per board state and rebuilt after a terrain edit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QLineF, QPointF, Qt
+from PySide6.QtGui import QColor, QPen
+from PySide6.QtWidgets import QGraphicsLineItem, QLabel, QVBoxLayout, QWidget
+
+from engine.geometry.los_kernel import SightKernel
+from engine.geometry.sight import MAX_TREES_ALONG, Sight, SightTerrain
+from engine.hexgrid import Hex
+
+from ..mapview import HexSetItem, centre
+from ..overlays import Tag, clear_action, firer_choice, firer_state
+from ..sighting_chart import SightingChart
+from ..window import MainWindow, Tool
+
+ORDER = 60
+
+# What each blocking rule says, for the tag on the blocking hex (10.31, 10.32).
+RULE_WORDS = {
+    "10.31 a": "Building symbol or higher Hill hex",
+    "10.31 b": f"more than {MAX_TREES_ALONG} Trees/AFVs/Wrecks along",
+    "10.31 c": "Marsh hex, firer DOWN",
+    "10.32 b": "obstacle touching or above the line",
+}
+CLEAR_LINE = QColor("#2e7d32")
+BLOCKED_LINE = QColor("#c62828")
+
+
+class LosTool(Tool):
+    name = "los"
+    label = "Line of sight"
+    shortcut = "L"
+    tip = (
+        "Line of sight: click the firer's hex, then the target's (or drag); after the first click it follows the cursor"
+    )
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.board = window.document.board
+        self.source: Hex | None = None
+        self.fixed = False  # the second hex is chosen: the line stays until the next click
+        self.sight: Sight | None = None
+        self._terrain = SightTerrain.from_effects()
+        self._kernel: SightKernel | None = None
+        layer = window.scene.layers["overlays"]
+        self.passed = HexSetItem(layer, QColor(255, 225, 90, 110))
+        self.along = HexSetItem(layer, QColor(250, 150, 40, 130))  # the two hexes of a hexside the line runs along
+        self.corners = HexSetItem(layer, QColor(120, 150, 220, 90))
+        self.ends = HexSetItem(layer, QColor(30, 90, 170, 60), QColor(30, 90, 170))
+        self.blocking = HexSetItem(layer, QColor(220, 40, 40, 90), BLOCKED_LINE)
+        self.seen_part = QGraphicsLineItem(layer)
+        self.hidden_part = QGraphicsLineItem(layer)
+        self.seen_part.setZValue(2)
+        self.hidden_part.setZValue(2)
+        self.rule_tag = Tag(layer, BLOCKED_LINE)
+        self.range_tag = Tag(layer, QColor("#1e3a5f"))
+        self.firer = firer_choice()
+        self.firer.currentIndexChanged.connect(self._redraw)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.chart = SightingChart(self.board.label)
+        panel = QWidget()
+        column = QVBoxLayout(panel)
+        column.addWidget(self.firer)
+        column.addWidget(self.summary)
+        column.addWidget(self.chart, 1)
+        self.dock = window.add_dock("Sighting profile", panel)
+        self.dock.hide()
+        self.board.watchers.append(self._terrain_changed)
+        clear_action(window).triggered.connect(self.clear)
+        self.clear()
+
+    # -- the engine ---------------------------------------------------------------------------
+    def kernel(self) -> SightKernel:
+        """The LOS kernel of the board as it is now (its building joins follow the terrain)."""
+        if self._kernel is None:
+            self._kernel = SightKernel(self.board, self._terrain)
+        return self._kernel
+
+    def _terrain_changed(self, hexes: frozenset[Hex]) -> None:
+        self._kernel = None
+        self._redraw()
+
+    # -- mouse ----------------------------------------------------------------------------------
+    def activate(self) -> None:
+        self.dock.show()
+
+    def press(self, h: Hex, event: Any) -> None:
+        if self.source is None or self.fixed:
+            self.source, self.fixed = h, False
+            self.show_line(h, h)
+        elif h != self.source:
+            self.fixed = True
+            self.show_line(self.source, h)
+
+    def move(self, h: Hex, event: Any) -> None:
+        self.hover(h)
+
+    def release(self, h: Hex | None, event: Any) -> None:
+        if h is not None and self.source is not None and h != self.source and not self.fixed:
+            self.fixed = True  # a drag from the firer to the target
+            self.show_line(self.source, h)
+
+    def hover(self, h: Hex | None) -> None:
+        if h is not None and self.source is not None and not self.fixed:
+            self.show_line(self.source, h)
+
+    # -- drawing --------------------------------------------------------------------------------
+    def show_line(self, source: Hex, target: Hex) -> Sight | None:
+        """Draw the LOS from `source` to `target` (the same hex: only the firer's hex marked)."""
+        self.source = source
+        if source == target:
+            self._draw(None)
+            self.ends.set_hexes([source])
+            return None
+        if self.sight is not None and (self.sight.source, self.sight.target) == (source, target):
+            return self.sight  # the cursor moved within the same hex
+        sight = self.kernel().sight(source, target, firer_state(self.firer))
+        self._draw(sight)
+        return sight
+
+    def clear(self) -> None:
+        self.source, self.fixed = None, False
+        self._draw(None)
+
+    def _redraw(self) -> None:
+        """Draw the shown line again: the terrain or the firer's state changed."""
+        if self.sight is not None:
+            source, target = self.sight.source, self.sight.target
+            self.sight = None
+            self.show_line(source, target)
+
+    def _draw(self, sight: Sight | None) -> None:
+        self.sight = sight
+        label = self.board.label
+        if sight is None:
+            for item in (self.passed, self.along, self.corners, self.ends, self.blocking):
+                item.set_hexes([])
+            for line in (self.seen_part, self.hidden_part):
+                line.setVisible(False)
+            self.rule_tag.show_text("", QPointF())
+            self.range_tag.show_text("", QPointF())
+            self.summary.setText("Click the firer's hex, then the target's.")
+            self.chart.show_sight(None)
+            return
+        along = {h for pair in sight.hexsides for h in pair}
+        self.passed.set_hexes([h for h in sight.hexes if h not in along])
+        self.along.set_hexes(along)
+        self.corners.set_hexes(sight.corners)
+        self.ends.set_hexes([sight.source, sight.target])
+        self.blocking.set_hexes([sight.blocking_hex] if sight.blocking_hex else [])
+        a, b = centre(sight.source), centre(sight.target)
+        stop = b if sight.blocking_hex is None else _nearest_on_line(a, b, centre(sight.blocking_hex))
+        self.seen_part.setLine(QLineF(a, stop))
+        self.seen_part.setPen(QPen(CLEAR_LINE, 3, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+        self.hidden_part.setLine(QLineF(stop, b))
+        self.hidden_part.setPen(QPen(BLOCKED_LINE, 3, Qt.PenStyle.DashLine, Qt.PenCapStyle.RoundCap))
+        self.seen_part.setVisible(True)
+        self.hidden_part.setVisible(sight.blocking_hex is not None)
+        text = describe(sight, label)
+        for line in (self.seen_part, self.hidden_part):
+            line.setToolTip(text)
+        if sight.blocking_hex is not None:
+            assert sight.rule is not None
+            words = f"{sight.rule}: {RULE_WORDS[sight.rule]}"
+            self.rule_tag.show_text(words, centre(sight.blocking_hex))
+        else:
+            self.rule_tag.show_text("", QPointF())
+        self.range_tag.show_text(f"range {sight.range}", b)
+        self.summary.setText(text)
+        self.window.statusBar().showMessage(text.replace("\n", "; "))
+        self.chart.show_sight(sight)
+        if sight.firer_level != sight.target_level:
+            self.dock.show()
+            self.dock.raise_()
+
+
+def _nearest_on_line(a: QPointF, b: QPointF, p: QPointF) -> QPointF:
+    """The point of segment ab nearest to p: where the line enters the blocking hex's middle (10.33)."""
+    d = b - a
+    t = QPointF.dotProduct(p - a, d) / QPointF.dotProduct(d, d)
+    return a + d * min(max(t, 0.0), 1.0)
+
+
+def describe(sight: Sight, label: Callable[[Hex], str]) -> str:
+    """The tooltip, status and dock text of a line of sight."""
+    verdict = f"blocked at {label(sight.blocking_hex)} ({sight.rule})" if sight.blocking_hex else "clear"
+    difference = sight.level_difference
+    levels = f"level {sight.firer_level} → {sight.target_level}" + (
+        f" (target {'higher' if difference > 0 else 'lower'} by {abs(difference)})" if difference else " (same level)"
+    )
+    lines = [
+        f"LOS {label(sight.source)} → {label(sight.target)}: {verdict}",
+        f"range {sight.range}; Trees/AFVs/Wrecks along {sight.trees_along}; Marsh hexes along {len(sight.marsh_along)}",
+        levels,
+    ]
+    if sight.hexsides:
+        lines.append("along hexsides " + ", ".join(f"{label(x)}|{label(y)}" for x, y in sight.hexsides))
+    return "\n".join(lines)
+
+
+def install(window: MainWindow) -> None:
+    window.add_tool(LosTool(window))

@@ -1,0 +1,179 @@
+"""Viewshed (V): click a hex to shade every hex a unit there sees (10.3), firer UP or DOWN; and the
+zone-to-zone heatmap: each hex of one zone of the scenario shaded by how many hexes of another
+zone see it (the deployment-exposure question, hex by hex).
+
+The fans come from engine.geometry.viewshed.Viewsheds: for a scenario, the validation context's
+own (already built for the checks, kept current by terrain edits); for a map alone, one made here
+that follows the board's edits.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QColor
+from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QPushButton, QWidget
+
+from engine.geometry.viewshed import Viewsheds
+from engine.hexgrid import Hex
+
+from ..mapview import HexSetItem
+from ..overlays import HexTextItem, add_overlay_action, clear_action, firer_choice, firer_state, ramp
+from ..window import MainWindow, Tool
+
+ORDER = 62
+
+SEEN = QColor(255, 215, 60, 120)
+UNSEEN_IN_ZONE = QColor(90, 90, 110, 110)  # a hex of the watched zone that no watcher sees
+
+
+class ViewshedTool(Tool):
+    name = "viewshed"
+    label = "Viewshed"
+    shortcut = "V"
+    tip = "Viewshed: click a hex to shade what a unit there sees"
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.board = window.document.board
+        self._own: Viewsheds | None = None
+        self.source: Hex | None = None
+        self.zone_pair: tuple[str, str] | None = None  # the heatmap shown: watching zone, watched zone
+        self.visible: frozenset[Hex] = frozenset()
+        self.counts: dict[Hex, int] = {}
+        layer = window.scene.layers["overlays"]
+        self.shade = HexSetItem(layer, SEEN)
+        self.origin = HexSetItem(layer, QColor(30, 90, 170, 90), QColor(30, 90, 170))
+        self.watchers = HexSetItem(layer, QColor(0, 0, 0, 0), QColor(30, 90, 170))
+        self.numbers = HexTextItem(layer)
+        self.firer = firer_choice()
+        self.firer.currentIndexChanged.connect(self._refresh)
+        self.watching, self.watched = QComboBox(), QComboBox()
+        for box in (self.watching, self.watched):
+            box.addItems(self.zone_names())
+        if self.watched.count() > 1:
+            self.watched.setCurrentIndex(1)
+        heatmap = QPushButton("Show heatmap")
+        heatmap.setToolTip("Shade each hex of the second zone by how many hexes of the first see it")
+        heatmap.clicked.connect(lambda: self.show_zones(self.watching.currentText(), self.watched.currentText()))
+        heatmap.setEnabled(self.watching.count() > 0)
+        self.result = QLabel("Click a hex with the Viewshed tool (V).")
+        self.result.setWordWrap(True)
+        panel = QWidget()
+        form = QFormLayout(panel)
+        form.addRow(self.firer)
+        form.addRow(self.result)
+        form.addRow("Zone seeing", self.watching)
+        form.addRow("Zone seen", self.watched)
+        form.addRow(heatmap)
+        self.dock = window.add_dock("Viewshed", panel)
+        self.dock.hide()
+        # after every watcher of the board (the validation context's viewsheds) has seen the edit
+        self._after_edit = QTimer(window, singleShot=True, interval=0)
+        self._after_edit.timeout.connect(self._refresh)
+        self.board.watchers.append(lambda hexes: self._after_edit.start())
+        clear_action(window).triggered.connect(self.clear)
+        self.zones_action = QAction("Zone visibility &heatmap...", window)
+        self.zones_action.triggered.connect(self._ask_zones)
+        self.zones_action.setEnabled(self.watching.count() > 0)
+
+    # -- the engine ---------------------------------------------------------------------------
+    def viewsheds(self) -> Viewsheds:
+        session = self.window.document.session
+        shared = session.context.viewsheds if session is not None else None
+        if shared is not None:
+            return shared
+        if self._own is None:
+            self._own = Viewsheds(self.board)
+            self.board.watchers.append(self._own.changed)
+        return self._own
+
+    def zone_names(self) -> list[str]:
+        session = self.window.document.session
+        return list(session.context.scenario.zones) if session is not None else []
+
+    # -- mouse ----------------------------------------------------------------------------------
+    def activate(self) -> None:
+        self.dock.show()
+
+    def press(self, h: Hex, event: Any) -> None:
+        self.show_from(h)
+
+    # -- drawing --------------------------------------------------------------------------------
+    def show_from(self, source: Hex) -> frozenset[Hex]:
+        """Shade the hexes a unit in `source` sees."""
+        self._clear_items()
+        self.source = source
+        self.visible = self.viewsheds().visible_from(source, firer_state(self.firer))
+        self.shade.set_hexes(self.visible)
+        self.origin.set_hexes([source])
+        label = self.board.label(source)
+        firer = firer_state(self.firer).upper()
+        text = f"{label} ({firer}) sees {len(self.visible)} of {len(self.board.hexes) - 1} hexes"
+        self.result.setText(text)
+        self.window.statusBar().showMessage(text)
+        return self.visible
+
+    def show_zones(self, watching: str, watched: str) -> dict[Hex, int]:
+        """Shade each hex of `watched` by how many hexes of `watching` see it (both zones of the scenario)."""
+        self._clear_items()
+        session = self.window.document.session
+        assert session is not None, "zones are a scenario's"
+        zones = {name: session.context.zone(name) for name in (watching, watched)}
+        missing = [name for name, hexes in zones.items() if not hexes]
+        if missing:
+            self.result.setText(f"Zone {missing[0]!r} cannot be resolved: see the Problems panel [zone-empty].")
+            return {}
+        seeing, seen = zones[watching], zones[watched]
+        assert seeing is not None and seen is not None
+        self.zone_pair = (watching, watched)
+        self.window.setCursor(Qt.CursorShape.WaitCursor)
+        try:
+            visibility = self.viewsheds().zones(seeing, seen, firer_state(self.firer))
+        finally:
+            self.window.unsetCursor()
+        self.counts = dict(visibility.seen_by)
+        most = max(self.counts.values(), default=0) or 1
+        self.shade.set_hexes({h: ramp(n / most) if n else UNSEEN_IN_ZONE for h, n in self.counts.items()})
+        self.numbers.set_texts({h: str(n) for h, n in self.counts.items()})
+        self.watchers.set_hexes(seeing)
+        self.result.setText(
+            f"{watching} ({len(seeing)} hexes) sees {len(visibility.seen)} of the {len(seen)} hexes of {watched} "
+            f"({visibility.share_seen:.0%}); {visibility.visible_pairs} of {visibility.pairs} pairs in LOS. "
+            f"Darker: seen from more hexes (at most {most}); grey: from none."
+        )
+        self.window.statusBar().showMessage(self.result.text())
+        return self.counts
+
+    def clear(self) -> None:
+        self._clear_items()
+        self.result.setText("Click a hex with the Viewshed tool (V).")
+
+    def _clear_items(self) -> None:
+        self.source, self.zone_pair = None, None
+        self.visible, self.counts = frozenset(), {}
+        for item in (self.shade, self.origin, self.watchers):
+            item.set_hexes([])
+        self.numbers.set_texts({})
+
+    def _refresh(self) -> None:
+        """Shade again what is shown: the terrain or the firer's state changed."""
+        if self.source is not None:
+            self.show_from(self.source)
+        elif self.zone_pair is not None:
+            self.show_zones(*self.zone_pair)
+
+    def _ask_zones(self) -> None:
+        self.dock.show()
+        self.dock.raise_()
+        self.watching.setFocus()
+
+
+def install(window: MainWindow) -> None:
+    tool = ViewshedTool(window)
+    window.add_tool(tool)
+    action = QAction("&Viewshed from a hex", window)
+    action.triggered.connect(lambda: window.use_tool(tool.name))
+    add_overlay_action(window, action)
+    add_overlay_action(window, tool.zones_action)
