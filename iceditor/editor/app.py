@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -24,10 +25,10 @@ def application() -> QApplication:
     return app
 
 
-def load(path: Path) -> EditorDocument:
-    """Open a file, or raise OpenFailed with every problem that prevents it."""
+def load(path: Path, texts: Mapping[Path, str] | None = None) -> EditorDocument:
+    """Open a file (`texts`: see open_document), or raise OpenFailed with every problem that prevents it."""
     try:
-        return open_document(path)
+        return open_document(path, texts)
     except SourceError as exc:
         raise OpenFailed(f"{exc.file}:{exc.line}:{exc.column}: {exc.message}") from None
     except LoadError as exc:
@@ -52,4 +53,5 @@ def run(path: Path) -> int:
     window = MainWindow(document)
     window.show()
     window.fit()
+    window.file_opened.emit(path)
     return app.exec()

@@ -194,39 +194,56 @@ class EditorDocument:
         return written
 
 
-def open_document(path: Path) -> EditorDocument:
+def open_document(path: Path, texts: Mapping[Path, str] | None = None) -> EditorDocument:
     """Open a scenario or a map file. SourceError/LoadError with every problem if it cannot be
-    used: a file that fails to load is reported, never half-loaded."""
-    doc = load_yaml(path)
+    used: a file that fails to load is reported, never half-loaded.
+
+    `texts`: the text of some of its files, read instead of the disk (an autosave restored, a new
+    map); those files open with unsaved edits."""
+    given = _GivenTexts({p.resolve(): text for p, text in (texts or {}).items()})
+    doc = given.load(path)
     kind = schema_name(doc)
     if kind == "scenario":
-        return _open_scenario(path, doc)
+        return _open_scenario(path, doc, given)
     if kind == "map":
         sheet = map_from_document(doc)
-        map_file = _map_file(path, sheet)
+        map_file = _map_file(path, sheet, given)
         return EditorDocument([map_file], assemble([sheet]))
     raise LoadError(str(path), [_not_editable(doc, kind)])
 
 
-def _open_scenario(path: Path, doc: SourceDocument) -> EditorDocument:
+class _GivenTexts(dict[Path, str]):
+    """Files' text by resolved path, used instead of what is on disk."""
+
+    def load(self, path: Path) -> SourceDocument:
+        text = self.get(path.resolve())
+        return load_yaml(path) if text is None else parse_yaml(text, str(path))
+
+    def source(self, path: Path) -> tuple[Any, bool]:
+        """The file's round-trip data, and whether it differs from the disk (its text was given)."""
+        text = self.get(path.resolve())
+        return _yaml().load(path.read_text(encoding="utf-8") if text is None else text), text is not None
+
+
+def _open_scenario(path: Path, doc: SourceDocument, given: _GivenTexts) -> EditorDocument:
     from engine.model.scenario import scenario_from_document
 
     scenario = scenario_from_document(doc)  # LoadError if the schema is not met
     maps = []
     for name in scenario.maps:
         map_path = resolve_map_path(name, scenario.folder)
-        maps.append(_map_file(map_path, map_from_document(load_yaml(map_path))))
+        maps.append(_map_file(map_path, map_from_document(given.load(map_path)), given))
     errata_path = resolve_errata_path(scenario.errata, scenario.folder)
     errata = errata_from_document(load_yaml(errata_path)) if errata_path else None
     board = assemble([m.sheet for m in maps if m.sheet is not None], errata)
-    document = EditorDocument(maps, board, SourceFile.read(path), errata, errata_path)
+    document = EditorDocument(maps, board, SourceFile(path, *given.source(path)), errata, errata_path)
     document.session = ValidationSession(doc, board=board)
     return document
 
 
-def _map_file(path: Path, sheet: MapSheet) -> MapFile:
-    data = _yaml().load(path.read_text(encoding="utf-8"))
-    return MapFile(path, data, sheet=sheet)
+def _map_file(path: Path, sheet: MapSheet, given: _GivenTexts) -> MapFile:
+    data, edited = given.source(path)
+    return MapFile(path, data, edited, sheet=sheet)
 
 
 def _not_editable(doc: SourceDocument, kind: str | None) -> Problem:

@@ -231,13 +231,21 @@ class MapScene(QGraphicsScene):
             self.addItem(layer)
             self.layers[name] = layer
         self.items_by_hex: dict[Hex, HexItem] = {}
-        for h in sorted(board.hexes):
-            self.items_by_hex[h] = HexItem(board, h, self.layers["terrain"])
+        self.set_board(board)
+        self.setBackgroundBrush(QColor("#d8d2c0"))
+
+    def set_board(self, board: Board) -> None:
+        """Draw a board: the hexes, roads and labels; another document's board replaces them, while
+        the layers and what features put on them stay."""
+        if self.items_by_hex:  # another board was drawn: its items go
+            for item in (*self.items_by_hex.values(), self.roads, self.labels):
+                self.removeItem(item)
+        self.board = board
+        self.items_by_hex = {h: HexItem(board, h, self.layers["terrain"]) for h in sorted(board.hexes)}
         bounds = self.layers["terrain"].childrenBoundingRect()
         self.roads = RoadItem(board, bounds, self.layers["roads"])
         self.labels = LabelItem(board, bounds, self.layers["labels"])
         self.setSceneRect(bounds.adjusted(-HEX_SIZE, -HEX_SIZE, HEX_SIZE, HEX_SIZE))
-        self.setBackgroundBrush(QColor("#d8d2c0"))
         board.watchers.append(self.terrain_changed)
 
     def terrain_changed(self, hexes: frozenset[Hex]) -> None:

@@ -71,6 +71,11 @@ class MainWindow(QMainWindow):
     document_changed = Signal()  # after every edit, undo or redo (views and panels refresh)
     problems_changed = Signal(list)
     selection_changed = Signal(object)  # set[Hex]: the selected hexes
+    document_replaced = Signal(object)  # EditorDocument: another document is shown (opened, new, restored)
+    file_opened = Signal(object)  # Path: the user opened this file (at start or File > Open)
+    save_requested = Signal()  # save the edits (features/file_menu.py does; it reports a failure)
+    saved = Signal()  # the document's edits are on disk
+    closed = Signal()  # the window closed with the user's agreement (a clean close)
 
     def __init__(self, document: EditorDocument) -> None:
         super().__init__()
@@ -148,6 +153,23 @@ class MainWindow(QMainWindow):
         changed = {h: t for h, t in changes.items() if t != before[h]}
         if changed:
             self.undo_stack.push(TerrainCommand(self.document, label, {h: before[h] for h in changed}, changed))
+
+    def set_document(self, document: EditorDocument) -> None:
+        """Show another document in this window: the map drawn afresh, the undo history emptied."""
+        self.document = document
+        self.undo_stack.clear()
+        self.scene.set_board(document.board)
+        self.selected = set()
+        self.selection_changed.emit(self.selected)
+        self.document_replaced.emit(document)
+        self._edited()
+        self.fit()
+
+    def mark_saved(self) -> None:
+        """The document's files were written: the history is clean and the title loses its '*'."""
+        self.undo_stack.setClean()
+        self._update_title()
+        self.saved.emit()
 
     def _edited(self) -> None:
         self.document_changed.emit()
@@ -259,14 +281,14 @@ class MainWindow(QMainWindow):
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
         )
         if answer == QMessageBox.StandardButton.Save:
-            self.document.save()
-            self.undo_stack.setClean()
-            return True
+            self.save_requested.emit()
+            return not self.document.dirty  # not saved (cancelled, or it failed): stay
         return answer == QMessageBox.StandardButton.Discard
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.confirm_discard("closing"):
             event.accept()
+            self.closed.emit()
         else:
             event.ignore()
 

@@ -1,0 +1,260 @@
+"""File menu: New map (Ctrl+N), Open (Ctrl+O), Save (Ctrl+S), Save As (Ctrl+Shift+S), Quit (Ctrl+Q).
+
+Every way of leaving the open document (Open, New map, Quit, closing the window) asks first when
+it has unsaved edits (`MainWindow.confirm_discard`). A file that cannot be opened is reported
+with its problems and the open document stays. Saves are atomic (`SourceFile.save`): a save
+that fails leaves the file on disk as it was, says why, and keeps the edits open. A new map
+lives in memory, untitled, until Save As gives it a file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QMessageBox,
+    QSpinBox,
+    QWidget,
+)
+
+from engine.model.board import resolve_errata_path, resolve_map_path
+
+from ..app import OpenFailed, load
+from ..window import MainWindow
+
+ORDER = 10  # the File menu's entries come before any other feature's
+YAML_FILES = "Iron Cross files (*.yaml *.yml);;All files (*)"
+
+
+@dataclass(frozen=True)
+class NewMap:
+    """What the New map dialog asks: a name and the grid (docs/formats.md, 'The hex grid')."""
+
+    name: str
+    columns: tuple[int, int]
+    rows: tuple[int, int]
+    offset: str = "even-q"
+
+    def text(self) -> str:
+        """The map file, with no hexes yet (all Clear, level 0)."""
+        (c1, c2), (r1, r2) = self.columns, self.rows
+        return (
+            "format: iron-cross-map/1\n"
+            f"name: {json.dumps(self.name, ensure_ascii=False)}\n"
+            f"grid: {{columns: [{c1}, {c2}], rows: [{r1}, {r2}], offset: {self.offset}}}   # inclusive ranges\n"
+            "hexes:                  # hexes not listed are Clear, level 0\n"
+        )
+
+    def file_name(self) -> str:
+        return (re.sub(r"[^\w-]+", "-", self.name).strip("-").lower() or "map") + ".yaml"
+
+
+class NewMapDialog(QDialog):
+    """The name, the column and row ranges (inclusive, as printed) and which columns sit lower."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New map")
+        self.name = QLineEdit("New map")
+        self.ranges = [self._spin(first) for first in (10, 30, 1, 27)]  # Map 1's grid (docs/formats.md)
+        self.offset = QComboBox()
+        self.offset.addItem("even-q: even-numbered columns sit half a hex lower", "even-q")
+        self.offset.addItem("odd-q: odd-numbered columns sit half a hex lower", "odd-q")
+        form = QFormLayout(self)
+        form.addRow("&Name", self.name)
+        for label, (first, last) in (("&Columns", self.ranges[:2]), ("&Rows", self.ranges[2:])):
+            row = QHBoxLayout()
+            row.addWidget(first)
+            row.addWidget(last)
+            form.addRow(label, row)
+        form.addRow("&Offset", self.offset)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        form.addRow(self.buttons)
+        self.name.textChanged.connect(self._check)
+        for spin in self.ranges:
+            spin.valueChanged.connect(self._check)
+
+    @staticmethod
+    def _spin(value: int) -> QSpinBox:
+        spin = QSpinBox()
+        spin.setRange(0, 99)  # a label is XXYY: two digits each
+        spin.setValue(value)
+        return spin
+
+    def _check(self) -> None:
+        """OK only for a name and ranges that run first to last."""
+        c1, c2, r1, r2 = (spin.value() for spin in self.ranges)
+        ok = bool(self.name.text().strip()) and c1 <= c2 and r1 <= r2
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
+
+    def new_map(self) -> NewMap:
+        c1, c2, r1, r2 = (spin.value() for spin in self.ranges)
+        return NewMap(self.name.text().strip(), (c1, c2), (r1, r2), self.offset.currentData())
+
+    @classmethod
+    def ask(cls, parent: QWidget) -> NewMap | None:
+        dialog = cls(parent)
+        return dialog.new_map() if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+
+class FileMenu(QObject):
+    """The File menu's actions, and whether the open document is a new map with no file yet."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.setObjectName("file-menu")
+        self.window = window
+        self.untitled = False
+        menu = window.menus["File"]
+        for label, keys, slot in (
+            ("&New map...", QKeySequence.StandardKey.New, self.new_map),
+            ("&Open...", QKeySequence.StandardKey.Open, self.choose_and_open),
+            ("&Save", QKeySequence.StandardKey.Save, self.save),
+            ("Save &As...", QKeySequence.StandardKey.SaveAs, self.save_as),
+        ):
+            action = QAction(label, window, shortcut=QKeySequence(keys))
+            action.triggered.connect(lambda checked=False, slot=slot: slot())
+            menu.addAction(action)
+        self.quit = QAction("&Quit", window, shortcut=QKeySequence("Ctrl+Q"), menuRole=QAction.MenuRole.QuitRole)
+        self.quit.triggered.connect(window.close)
+        self._separator = QAction(window)
+        self._separator.setSeparator(True)
+        menu.addActions([self._separator, self.quit])
+        menu.aboutToShow.connect(self._quit_last)
+        window.save_requested.connect(self.save)
+
+    def _quit_last(self) -> None:
+        """Quit stays at the bottom, under whatever other features add to the File menu."""
+        menu = self.window.menus["File"]
+        if menu.actions()[-1:] != [self.quit]:
+            menu.removeAction(self._separator)
+            menu.removeAction(self.quit)
+            menu.addActions([self._separator, self.quit])
+
+    # -- opening ------------------------------------------------------------------------------
+    def choose_and_open(self) -> bool:
+        chosen, _ = QFileDialog.getOpenFileName(
+            self.window, "Open a scenario or a map", str(self.window.document.path.parent), YAML_FILES
+        )
+        return bool(chosen) and self.open(Path(chosen))
+
+    def open(self, path: Path) -> bool:
+        """Show `path` in this window, once the edits open are saved or given up; False if nothing changed."""
+        if not self.window.confirm_discard(f"opening {path.name}"):
+            return False
+        try:
+            document = load(path)
+        except OpenFailed as exc:
+            QMessageBox.critical(
+                self.window, "Cannot open", f"{path.name} cannot be opened; nothing was changed.\n\n{exc}"
+            )
+            return False
+        self.untitled = False
+        self.window.set_document(document)
+        self.window.file_opened.emit(path)
+        return True
+
+    def new_map(self, spec: NewMap | None = None) -> bool:
+        """A new, empty map in memory (the dialog asks what; `spec` answers instead), saved by Save As."""
+        spec = spec or NewMapDialog.ask(self.window)
+        if spec is None or not self.window.confirm_discard("starting a new map"):
+            return False
+        path = self.window.document.path.parent / spec.file_name()  # where Save As proposes to put it
+        try:
+            document = load(path, {path: spec.text()})
+        except OpenFailed as exc:  # a grid the validator refuses
+            QMessageBox.critical(self.window, "Cannot make this map", str(exc))
+            return False
+        self.untitled = True
+        self.window.set_document(document)
+        return True
+
+    # -- saving -------------------------------------------------------------------------------
+    def save(self) -> bool:
+        """Write every edited file in place (a new map asks where first); False if not all were written."""
+        if self.untitled:
+            return self.save_as()
+        return self._write()
+
+    def save_as(self, path: Path | None = None) -> bool:
+        """Write the scenario (or the map) to another file; its edited maps are saved in place."""
+        document = self.window.document
+        if path is None:
+            chosen, _ = QFileDialog.getSaveFileName(self.window, "Save as", str(document.path), YAML_FILES)
+            if not chosen:
+                return False
+            path = Path(chosen)
+        if document.scenario is not None and not self._maps_found_from(path.parent):
+            return False
+        main = document.scenario or document.maps[0]
+        was = (main.path, main.dirty)
+        main.path, main.dirty = path, True
+        if not self._write():
+            main.path, main.dirty = was
+            return False
+        if document.scenario is not None:  # its problems now name the new file
+            document.scenario_changed()
+            document.scenario.dirty = False
+            self.window.refresh_problems()
+        self.untitled = False
+        return True
+
+    def _write(self) -> bool:
+        try:
+            self.window.document.save()
+        except OSError as exc:
+            failed = next(f.path for f in self.window.document.files() if f.dirty)
+            QMessageBox.critical(
+                self.window,
+                "Not saved",
+                f"{failed} could not be written: {exc.strerror or exc}.\n\n"
+                "The file on disk is as it was, and your edits are still open.",
+            )
+            return False
+        self.window.mark_saved()
+        return True
+
+    def _maps_found_from(self, folder: Path) -> bool:
+        """A scenario names its maps and errata relative to its folder: saved in `folder`, would it
+        open the same files? If not, the user decides."""
+        document = self.window.document
+        assert document.scenario is not None
+        data = document.scenario.data
+        lost = []
+        for name, map_file in zip((str(n) for n in data.get("maps") or []), document.maps, strict=False):
+            try:
+                found: Path | None = resolve_map_path(name, folder)
+            except FileNotFoundError:
+                found = None
+            if found is None or found.resolve() != map_file.path.resolve():
+                lost.append(f"map {name}: {found or 'not found'} instead of {map_file.path}")
+        errata = resolve_errata_path(data.get("errata", True), folder)
+        if document.errata_path is not None and (errata is None or errata.resolve() != document.errata_path.resolve()):
+            lost.append(f"errata: {errata or 'none'} instead of {document.errata_path}")
+        if not lost:
+            return True
+        answer = QMessageBox.warning(
+            self.window,
+            "Other maps there",
+            f"Saved in {folder}, the scenario would open other files:\n\n" + "\n".join(lost) + "\n\nSave there anyway?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
+        )
+        return answer == QMessageBox.StandardButton.Save
+
+
+def install(window: MainWindow) -> None:
+    FileMenu(window)

@@ -1,0 +1,512 @@
+"""Never losing work in the editor: File menu (new map, open, save, save as, quit), atomic saves
+that fail cleanly, autosave and its recovery after a crash, asking before unsaved edits are lost,
+broken files reported whole, and errata previewed, applied, undone and redone.
+
+Every test works on copies in tmp_path, with the autosave folder there too."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import shiboken6
+import yaml
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox
+
+from engine.model.terrain import Terrain
+from engine.validate.errata_impact import ErrataImpact
+from engine.validate.runner import map_problems
+from iceditor.editor import document as document_module
+from iceditor.editor.document import open_document
+from iceditor.editor.features import autosave
+from iceditor.editor.features.autosave import MANIFEST, Autosave, AutosaveSettings, autosave_folder
+from iceditor.editor.features.errata_panel import ErrataPanel
+from iceditor.editor.features.file_menu import FileMenu, NewMap, NewMapDialog
+from iceditor.editor.window import MainWindow
+
+from .conftest import SPEC_MAP
+
+pytestmark = pytest.mark.gui
+
+REPO = Path(__file__).resolve().parents[1]
+Button = QMessageBox.StandardButton
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    """Copies of the bundled maps and scenarios, and the spec's small map with its comments."""
+    shutil.copytree(REPO / "maps", tmp_path / "maps")
+    shutil.copytree(REPO / "scenarios", tmp_path / "scenarios")
+    (tmp_path / "small.yaml").write_text(SPEC_MAP, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.fixture(autouse=True)
+def autosave_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AutosaveSettings:
+    """Autosaves go to tmp_path, and only when a test asks for them."""
+    settings = AutosaveSettings(folder=tmp_path / "autosave", seconds=3600, edits=1000)
+    monkeypatch.setattr(autosave, "SETTINGS", settings)
+    return settings
+
+
+class Dialogs:
+    """QMessageBox answered as a script says (Discard once the script runs out), every text kept."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.answers: list[QMessageBox.StandardButton] = []
+        self.shown: list[tuple[str, str, str]] = []  # (kind, title, text)
+        for kind in ("question", "warning", "critical", "information"):
+            monkeypatch.setattr(QMessageBox, kind, self._box(kind))
+
+    def _box(self, kind: str) -> Callable[..., QMessageBox.StandardButton]:
+        def box(parent: object, title: str, text: str, *args: object) -> QMessageBox.StandardButton:
+            self.shown.append((kind, title, text))
+            return self.answers.pop(0) if self.answers else Button.Discard
+
+        return box
+
+    def texts(self, kind: str) -> list[str]:
+        return [text for k, _, text in self.shown if k == kind]
+
+
+@pytest.fixture
+def dialogs(monkeypatch: pytest.MonkeyPatch) -> Dialogs:
+    return Dialogs(monkeypatch)
+
+
+@pytest.fixture
+def window_on(qtbot, dialogs: Dialogs) -> Callable[..., MainWindow]:
+    """A window shown on a file; `crashes=True`: not closed at the end (the test deletes it)."""
+
+    def make(path: Path, crashes: bool = False) -> MainWindow:
+        window = MainWindow(open_document(path))
+        if not crashes:
+            qtbot.addWidget(window)
+        with qtbot.waitActive(window):  # shortcuts reach the active window only
+            window.show()
+            window.activateWindow()
+        return window
+
+    return make
+
+
+def files(window: MainWindow) -> FileMenu:
+    found = window.findChild(FileMenu)
+    assert found is not None
+    return found
+
+
+def choose_file(monkeypatch: pytest.MonkeyPatch, dialog: str, path: Path | None) -> None:
+    """The file dialog answers `path` (None: the user cancels)."""
+    monkeypatch.setattr(QFileDialog, dialog, lambda *args, **kwargs: (str(path) if path else "", ""))
+
+
+def press(
+    window: MainWindow, key: Qt.Key, modifiers: Qt.KeyboardModifier = Qt.KeyboardModifier.ControlModifier
+) -> None:
+    QTest.keyClick(window.view, key, modifiers)
+
+
+def scenario(workspace: Path, number: int) -> Path:
+    return next((workspace / "scenarios").glob(f"s{number}-*.yaml"))
+
+
+def comments(text: str) -> list[str]:
+    return [line[line.index("#") :] for line in text.splitlines() if "#" in line]
+
+
+# -- save, reload, save as -------------------------------------------------------------------
+
+
+def test_save_keeps_comments_and_key_order_and_reloads_the_same_board(workspace: Path, window_on) -> None:
+    path = workspace / "small.yaml"
+    window = window_on(path)
+    board = window.document.board
+    window.paint("Trees", {board.hex("1102"): Terrain(trees=3), board.hex("1204"): Terrain(level=2, hill="K")})
+    assert window.windowTitle().startswith("*small.yaml")
+    press(window, Qt.Key.Key_S)
+    assert window.windowTitle() == "small.yaml - iceditor"
+    assert window.undo_stack.isClean() and not window.document.dirty
+    text = path.read_text(encoding="utf-8")
+    assert comments(text) == comments(SPEC_MAP)  # every comment, in its place
+    assert list(yaml.safe_load(text)) == ["format", "name", "grid", "hexes", "roads"]
+    assert '"1102": {trees: 3}' in text and '"1204": {level: 2, hill: K}' in text
+    reloaded = open_document(path).board
+    assert {h: reloaded.terrain(h) for h in reloaded.hexes} == {h: board.terrain(h) for h in board.hexes}
+
+
+def test_save_as_moves_the_document_and_leaves_the_old_file(workspace: Path, window_on, monkeypatch) -> None:
+    path, other = workspace / "small.yaml", workspace / "copies" / "small-2.yaml"
+    window = window_on(path)
+    window.paint("Marsh", {window.document.board.hex("1301"): Terrain(marsh=True)})
+    choose_file(monkeypatch, "getSaveFileName", other)
+    press(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert window.document.path == other and window.windowTitle() == "small-2.yaml - iceditor"
+    assert path.read_text(encoding="utf-8") == SPEC_MAP
+    assert '"1301": {marsh: true}' in other.read_text(encoding="utf-8")
+    assert comments(other.read_text(encoding="utf-8"))[:3] == comments(SPEC_MAP)[:3]
+
+
+def test_save_as_of_a_scenario_warns_when_its_maps_would_not_follow(
+    workspace: Path, window_on, dialogs: Dialogs
+) -> None:
+    """A scenario names its maps (`map2`) relative to its folder (formats.md): saved beside them it
+    finds the same files; saved elsewhere, the user is told which files it would open instead."""
+    window = window_on(scenario(workspace, 1))
+    window.paint("Trees", {window.document.board.hex("4307"): Terrain(trees=2)})
+    menu = files(window)
+    dialogs.answers = [Button.Cancel]
+    assert not menu.save_as(workspace / "far" / "away" / "s1.yaml")  # map2 there: the bundled one
+    assert "map map2" in dialogs.texts("warning")[0] and not (workspace / "far").exists()
+    assert window.document.dirty
+    target = workspace / "scenarios" / "s1-copy.yaml"
+    assert menu.save_as(target)
+    assert window.document.scenario is not None and window.document.scenario.path == target
+    assert not window.document.dirty and window.undo_stack.isClean() and len(dialogs.texts("warning")) == 1
+    assert all(p.file in (None, str(target)) or "map" in p.file or "counters" in p.file for p in window.problems)
+    reopened = open_document(target)
+    assert reopened.board.terrain(reopened.board.hex("4307")).trees == 2
+
+
+def test_new_map_then_save_as_then_open(workspace: Path, window_on, monkeypatch) -> None:
+    window = window_on(scenario(workspace, 1))
+    menu = files(window)
+    assert menu.new_map(NewMap("Test Ground", (10, 14), (1, 9), "odd-q"))
+    document = window.document
+    assert len(document.board.hexes) == 5 * 9 and document.board.offset.value == "odd-q"
+    assert len(window.scene.items_by_hex) == 45 and window.undo_stack.count() == 0
+    assert window.windowTitle() == "*test-ground.yaml - iceditor" and menu.untitled
+    assert not (workspace / "scenarios" / "test-ground.yaml").exists()  # in memory only
+    window.paint("Trees", {document.board.hex("1203"): Terrain(trees=2)})
+    target = workspace / "new" / "ground.yaml"
+    choose_file(monkeypatch, "getSaveFileName", target)
+    press(window, Qt.Key.Key_S)  # Save on a new map asks where: Save As
+    assert target.is_file() and not menu.untitled and window.windowTitle() == "ground.yaml - iceditor"
+    text = target.read_text(encoding="utf-8")
+    assert "offset: odd-q" in text and '"1203": {trees: 2}' in text and "# hexes not listed" in text
+    saved = open_document(target)
+    assert not [p for p in map_problems(saved.maps[0].sheet) if p.severity.name == "ERROR"]
+    choose_file(monkeypatch, "getOpenFileName", workspace / "small.yaml")
+    press(window, Qt.Key.Key_O)
+    assert window.document.path == workspace / "small.yaml"
+    choose_file(monkeypatch, "getOpenFileName", target)
+    press(window, Qt.Key.Key_O)
+    reopened = window.document
+    assert reopened.path == target and reopened.board.terrain(reopened.board.hex("1203")) == Terrain(trees=2)
+    assert len(window.scene.items_by_hex) == 45
+
+
+def test_the_new_map_dialog_refuses_an_empty_name_or_a_range_backwards(qtbot) -> None:
+    dialog = NewMapDialog()
+    qtbot.addWidget(dialog)
+    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    dialog.name.setText("Ridge")
+    dialog.ranges[0].setValue(20)
+    dialog.ranges[1].setValue(12)
+    assert not ok.isEnabled()
+    dialog.ranges[1].setValue(24)
+    dialog.offset.setCurrentIndex(1)
+    assert ok.isEnabled()
+    assert dialog.new_map() == NewMap("Ridge", (20, 24), (1, 27), "odd-q")
+    dialog.name.setText("  ")
+    assert not ok.isEnabled()
+
+
+# -- a save that fails -----------------------------------------------------------------------
+
+
+def test_a_save_that_fails_midway_leaves_the_file_intact_and_says_why(
+    workspace: Path, window_on, dialogs: Dialogs, monkeypatch
+) -> None:
+    path = workspace / "small.yaml"
+    window = window_on(path)
+    window.paint("Trees", {window.document.board.hex("1102"): Terrain(trees=3)})
+    real_fdopen = os.fdopen
+
+    def half_then_full(fd: int, *args: object, **kwargs: object):  # the disk fills up halfway through
+        out = real_fdopen(fd, *args, **kwargs)
+        real_write = out.write
+
+        def write(text: str) -> int:
+            real_write(text[: len(text) // 2])
+            out.flush()
+            raise OSError(28, "No space left on device")
+
+        out.write = write
+        return out
+
+    monkeypatch.setattr(document_module.os, "fdopen", half_then_full)
+    press(window, Qt.Key.Key_S)
+    assert path.read_text(encoding="utf-8") == SPEC_MAP
+    assert sorted(p.name for p in workspace.iterdir()) == ["autosave", "maps", "scenarios", "small.yaml"] or sorted(
+        p.name for p in workspace.iterdir()
+    ) == ["maps", "scenarios", "small.yaml"]  # no temporary file left behind
+    assert "No space left on device" in dialogs.texts("critical")[0] and "small.yaml" in dialogs.texts("critical")[0]
+    assert window.document.dirty and not window.undo_stack.isClean() and window.windowTitle().startswith("*")
+    monkeypatch.setattr(document_module.os, "fdopen", real_fdopen)
+    press(window, Qt.Key.Key_S)
+    assert '"1102": {trees: 3}' in path.read_text(encoding="utf-8") and not window.document.dirty
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root writes into read-only folders")
+def test_a_save_into_a_read_only_folder_fails_cleanly(workspace: Path, window_on, dialogs: Dialogs) -> None:
+    folder = workspace / "locked"
+    folder.mkdir()
+    path = folder / "small.yaml"
+    path.write_text(SPEC_MAP, encoding="utf-8")
+    window = window_on(path)
+    window.paint("Trees", {window.document.board.hex("1102"): Terrain(trees=3)})
+    folder.chmod(0o555)
+    try:
+        assert not files(window).save()
+    finally:
+        folder.chmod(0o755)
+    assert path.read_text(encoding="utf-8") == SPEC_MAP and [p.name for p in folder.iterdir()] == ["small.yaml"]
+    assert "could not be written" in dialogs.texts("critical")[0] and window.document.dirty
+
+
+# -- asking before edits are lost ------------------------------------------------------------
+
+
+def test_closing_asks_cancel_keeps_discard_closes_save_saves(workspace: Path, window_on, dialogs: Dialogs) -> None:
+    path = workspace / "small.yaml"
+    window = window_on(path)
+    h = window.document.board.hex("1102")
+    window.paint("Trees", {h: Terrain(trees=3)})
+    dialogs.answers = [Button.Cancel]
+    assert not window.close()
+    assert window.isVisible() and window.document.printed(h).trees == 3
+    assert "small.yaml has unsaved changes" in dialogs.texts("question")[0]
+    dialogs.answers = [Button.Save]
+    assert window.close()
+    assert '"1102": {trees: 3}' in path.read_text(encoding="utf-8")
+
+    other = window_on(path)
+    other.paint("Trees", {other.document.board.hex("1301"): Terrain(trees=4)})
+    dialogs.answers = [Button.Discard]
+    press(other, Qt.Key.Key_Q)  # Quit asks too
+    assert not other.isVisible() and '"1301"' not in path.read_text(encoding="utf-8")
+
+
+def test_open_and_new_map_ask_first_and_cancel_keeps_everything(
+    workspace: Path, window_on, dialogs: Dialogs, monkeypatch
+) -> None:
+    window = window_on(workspace / "small.yaml")
+    window.paint("Trees", {window.document.board.hex("1102"): Terrain(trees=3)})
+    before = window.document
+    dialogs.answers = [Button.Cancel, Button.Cancel]
+    choose_file(monkeypatch, "getOpenFileName", scenario(workspace, 1))
+    press(window, Qt.Key.Key_O)
+    assert not files(window).new_map(NewMap("Other", (1, 3), (1, 3)))
+    assert window.document is before and window.undo_stack.count() == 1
+    assert [t.split(" Save them")[1] for t in dialogs.texts("question")] == [
+        " before opening s1-demyansk-pocket.yaml?",
+        " before starting a new map?",
+    ]
+
+
+def test_a_save_asked_for_on_closing_a_new_map_asks_where_and_cancel_keeps_it_open(
+    workspace: Path, window_on, dialogs: Dialogs, monkeypatch
+) -> None:
+    window = window_on(workspace / "small.yaml")
+    files(window).new_map(NewMap("Fresh", (1, 4), (1, 4)))
+    choose_file(monkeypatch, "getSaveFileName", None)
+    dialogs.answers = [Button.Save]
+    assert not window.close() and window.isVisible()
+    choose_file(monkeypatch, "getSaveFileName", workspace / "fresh.yaml")
+    dialogs.answers = [Button.Save]
+    assert window.close() and (workspace / "fresh.yaml").is_file()
+
+
+# -- a file that fails to load ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("broken", "expected"),
+    [
+        ("format: iron-cross-map/1\nname: Bad\ngrid: {columns: [10, 14], rows: [1, 9]\n", ":4:1: not valid YAML"),
+        (
+            "format: iron-cross-map/1\nname: Bad\ngrid: {columns: [10, 14], rows: [1, 9]}\n"
+            'hexes:\n  "1203": {trees: 12}\n',
+            "broken.yaml:5:",
+        ),
+        ("format: iron-cross-counters/1\nsquads: []\n", "the editor opens scenarios and maps"),
+    ],
+    ids=["not-yaml", "schema", "not-a-map"],
+)
+def test_a_file_that_fails_to_load_is_reported_and_nothing_changes(
+    workspace: Path, window_on, dialogs: Dialogs, monkeypatch, broken: str, expected: str
+) -> None:
+    window = window_on(workspace / "small.yaml")
+    window.paint("Trees", {window.document.board.hex("1102"): Terrain(trees=3)})
+    before, title, items = window.document, window.windowTitle(), len(window.scene.items_by_hex)
+    bad = workspace / "broken.yaml"
+    bad.write_text(broken, encoding="utf-8")
+    dialogs.answers = [Button.Discard]  # even when the edits are given up, they stay until the file loads
+    choose_file(monkeypatch, "getOpenFileName", bad)
+    press(window, Qt.Key.Key_O)
+    report = dialogs.texts("critical")[0]
+    assert "broken.yaml cannot be opened; nothing was changed" in report and expected in report
+    assert window.document is before and window.windowTitle() == title and len(window.scene.items_by_hex) == items
+    assert window.undo_stack.count() == 1
+
+
+def test_a_scenario_whose_map_is_broken_names_the_map_and_its_rule(
+    workspace: Path, window_on, dialogs: Dialogs
+) -> None:
+    target = scenario(workspace, 1)
+    window = window_on(workspace / "small.yaml")
+    map2 = workspace / "maps" / "map2.yaml"
+    map2.write_text(map2.read_text(encoding="utf-8").replace("offset: even-q", "offset: sideways"), encoding="utf-8")
+    assert not files(window).open(target)
+    report = dialogs.texts("critical")[0]
+    assert "map2.yaml:" in report and "sideways" in report and "[" in report  # file, line, check code
+    assert window.document.path == workspace / "small.yaml"
+
+
+# -- autosave ---------------------------------------------------------------------------------
+
+
+def test_autosave_while_dirty_then_recovered_after_a_crash(
+    workspace: Path, window_on, dialogs: Dialogs, autosave_here: AutosaveSettings
+) -> None:
+    autosave_here.edits = 2
+    path = scenario(workspace, 1)
+    map2 = workspace / "maps" / "map2.yaml"
+    on_disk = {p: p.read_bytes() for p in (path, map2)}
+    window = window_on(path, crashes=True)
+    board = window.document.board
+    a, b = board.hex("4307"), board.hex("4512")
+    window.paint("Trees", {a: Terrain(trees=3)})
+    folder = autosave_folder(path)
+    assert not folder.exists()  # one edit: not yet
+    window.paint("Marsh", {b: Terrain(marsh=True)})
+    assert (folder / MANIFEST).is_file()
+    assert sorted(p.name for p in folder.iterdir()) == ["1-map2.yaml", MANIFEST]
+    assert '"4512": {marsh: true}' in (folder / "1-map2.yaml").read_text(encoding="utf-8")
+    assert {p: p.read_bytes() for p in on_disk} == on_disk  # never over the user's files
+
+    window.hide()
+    shiboken6.delete(window)  # a crash: no close, no question, no clean-up
+
+    again = window_on(workspace / "small.yaml")
+    dialogs.answers = [Button.Yes]
+    assert files(again).open(path)
+    assert "autosaved at" in dialogs.texts("question")[0] and "map2.yaml" in dialogs.texts("question")[0]
+    restored = again.document
+    assert restored.path == path and restored.printed(a) == Terrain(trees=3) and restored.printed(b).marsh
+    assert restored.board.terrain(b).marsh and again.windowTitle().startswith("*")
+    assert again.undo_stack.count() == 0  # the restored edits are where the history starts
+    assert restored.maps[0].dirty and not restored.scenario.dirty
+    assert {p: p.read_bytes() for p in on_disk} == on_disk
+    press(again, Qt.Key.Key_S)
+    assert not folder.exists() and '"4512": {marsh: true}' in map2.read_text(encoding="utf-8")
+
+
+def test_autosave_on_the_timer_and_removed_by_a_clean_close(
+    workspace: Path, window_on, dialogs: Dialogs, autosave_here: AutosaveSettings, qtbot
+) -> None:
+    autosave_here.seconds = 0.05
+    path = workspace / "small.yaml"
+    window = window_on(path)
+    window.paint("Trees", {window.document.board.hex("1102"): Terrain(trees=3)})
+    folder = autosave_folder(path)
+    qtbot.waitUntil(lambda: (folder / MANIFEST).is_file(), timeout=3000)
+    dialogs.answers = [Button.Discard]
+    assert window.close()
+    assert not folder.exists() and path.read_text(encoding="utf-8") == SPEC_MAP
+
+
+def test_a_declined_restore_deletes_the_autosave_and_a_stale_one_is_not_offered(
+    workspace: Path, window_on, dialogs: Dialogs
+) -> None:
+    path = workspace / "small.yaml"
+    window = window_on(path, crashes=True)
+    window.paint("Trees", {window.document.board.hex("1102"): Terrain(trees=3)})
+    window.findChild(Autosave).write()
+    window.hide()
+    shiboken6.delete(window)
+    folder = autosave_folder(path)
+    again = window_on(scenario(workspace, 1))
+    dialogs.answers = [Button.Discard]
+    assert files(again).open(path) and not again.document.dirty and not folder.exists()
+
+    again.paint("Trees", {again.document.board.hex("1102"): Terrain(trees=3)})
+    again.findChild(Autosave).write()
+    os.utime(path, (os.path.getmtime(folder / MANIFEST) + 5,) * 2)  # the file was saved after the autosave
+    questions = len(dialogs.texts("question"))
+    assert not again.findChild(Autosave).offer(path)
+    assert len(dialogs.texts("question")) == questions
+
+
+# -- errata -----------------------------------------------------------------------------------
+
+ERRATA = """\
+format: iron-cross-errata/1
+name: Test errata
+changes:
+  - hexes: ["4307", "1307"]     # 1307 is on Map 1: not on Scenario 1's board, skipped
+    set: {trees: 3}
+    printed: "Hex 4307 has three trees."
+  - hexes: ["4512"]
+    set: {level: 1, hill: Q}
+    printed: "4512 is level 1."
+  - hexes: ["4001"]
+    set: {marsh: false}
+    printed: "4001 is not marsh (it never was: changes nothing)."
+"""
+
+
+def test_errata_preview_apply_undo_redo(workspace: Path, window_on, dialogs: Dialogs, monkeypatch, qtbot) -> None:
+    window = window_on(scenario(workspace, 1))
+    panel = window.findChild(ErrataPanel)
+    errata_file = workspace / "test-errata.yaml"
+    errata_file.write_text(ERRATA, encoding="utf-8")
+    board = window.document.board
+    a, b = board.hex("4307"), board.hex("4512")
+    before = {h: window.document.printed(h) for h in (a, b)}
+    choose_file(monkeypatch, "getOpenFileName", errata_file)
+    load = next(x for x in window.menus["Errata"].actions() if x.text() == "&Load errata file...")
+    load.trigger()
+    assert panel.dock.isVisible() and set(panel.highlight.hexes) == {a, b}
+    assert panel.highlight.parentItem() is window.scene.layers["overlays"]
+    assert "2 hexes of these maps change" in panel.heading.text()
+    qtbot.waitUntil(lambda: isinstance(panel.impact, ErrataImpact), timeout=30000)
+    impact = panel.impact
+    assert {board.hex(c.hex) for c in impact.hexes} == {a, b}  # the engine's count is the preview's
+    sections = [panel.report.topLevelItem(i).text(0) for i in range(panel.report.topLevelItemCount())]
+    assert sections[0] == "Hexes (2)" and sections[1].startswith("LOS, both ends UP: ")
+    assert f"{impact.sight_changes:,} of {impact.pairs:,} pairs change" in sections[1]
+    assert any(s.startswith("Named zones:") for s in sections) and any(s.startswith("Turn counts") for s in sections)
+    assert window.undo_stack.count() == 0 and window.document.printed(a) == before[a]  # a preview changes nothing
+
+    panel.apply_button.click()
+    assert window.undo_stack.count() == 1 and window.undo_stack.text(0) == "Apply errata Test errata"
+    assert window.document.printed(a).trees == 3 and window.document.printed(b) == before[b].changed(
+        {"level": 1, "hill": "Q"}
+    )
+    assert board.terrain(b).level == 1 and not panel.highlight.hexes and window.document.maps[0].dirty
+    window.undo_stack.undo()
+    assert {h: window.document.printed(h) for h in (a, b)} == before and board.terrain(b).level == 0
+    window.undo_stack.redo()
+    assert window.document.printed(a).trees == 3 and board.terrain(b).level == 1
+
+
+def test_errata_cancelled_or_broken_change_nothing(workspace: Path, window_on, dialogs: Dialogs) -> None:
+    window = window_on(workspace / "small.yaml")
+    panel = window.findChild(ErrataPanel)
+    errata_file = workspace / "e.yaml"
+    errata_file.write_text(ERRATA.replace('"4307", "1307"', '"1203", "4307"'), encoding="utf-8")
+    assert panel.load(errata_file)
+    h = window.document.board.hex("1203")
+    assert set(panel.highlight.hexes) == {h} and "measured for a scenario" in panel.report.topLevelItem(1).text(0)
+    panel.cancel_button.click()
+    assert not panel.highlight.hexes and window.undo_stack.count() == 0 and not panel.apply_button.isEnabled()
+    errata_file.write_text(ERRATA.replace("set: {trees: 3}", "set: {trees: many}"), encoding="utf-8")
+    assert not panel.load(errata_file)
+    assert "e.yaml:5:18: error: /changes/0/set/trees" in dialogs.texts("critical")[0] and panel.preview is None
