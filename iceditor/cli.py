@@ -17,7 +17,7 @@ from pathlib import Path
 from engine.model.source import SourceDocument, SourceError
 from engine.problems import Problem, Severity, count_errors
 
-from . import cli_editor, cli_errata, cli_movement, cli_sight
+from . import cli_editor, cli_errata, cli_movement, cli_sight, cli_snapshot
 from .boardarg import BadInput
 
 EXIT_OK, EXIT_ERRORS, EXIT_UNREADABLE = 0, 1, 2
@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Modules adding commands (los, viewshed, reach, path, turns, errata, edit): each has
 # add_parsers(subparsers) and run(args) -> exit code, or None for a command it does not own.
-COMMAND_MODULES = (cli_sight, cli_movement, cli_errata, cli_editor)
+COMMAND_MODULES = (cli_sight, cli_movement, cli_errata, cli_editor, cli_snapshot)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

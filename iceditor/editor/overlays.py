@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QAction, QBrush, QColor, QFont, QFontMetricsF, QKeySequence, QPainter, QPen
-from PySide6.QtWidgets import QComboBox, QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import QComboBox, QDockWidget, QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from engine.geometry.sight import FirerState
 from engine.hexgrid import Hex
@@ -45,6 +45,26 @@ def add_overlay_action(window: MainWindow, action: QAction) -> None:
     actions = menu.actions()
     separator = actions[actions.index(clear_action(window)) - 1]
     menu.insertAction(separator, action)
+
+
+def add_overlay_dock(window: MainWindow, title: str, widget: QWidget) -> QDockWidget:
+    """A dock for an overlay's options and answers, hidden until its tool is used: at the bottom
+    beside the Problems panel (the map keeps its height), the overlay docks in one tab group."""
+    others = [d for d in window.findChildren(QDockWidget) if d.property("overlay")]
+    dock = window.add_dock(title, widget, Qt.DockWidgetArea.BottomDockWidgetArea)
+    dock.setProperty("overlay", True)
+    problems = window.findChild(QDockWidget, "problems")
+    if others:
+        window.tabifyDockWidget(others[0], dock)
+    elif isinstance(problems, QDockWidget):
+        window.splitDockWidget(problems, dock, Qt.Orientation.Horizontal)
+    dock.hide()
+    return dock
+
+
+def show_dock(dock: QDockWidget) -> None:
+    dock.show()
+    dock.raise_()
 
 
 def firer_choice() -> QComboBox:

@@ -34,7 +34,7 @@ class SightingChart(QWidget):
         self.label = label
         self.sight: Sight | None = None
         self.note = "Pick two hexes on different levels with the LOS tool (L) to see the Sighting Chart."
-        self.setMinimumSize(340, 200)
+        self.setMinimumSize(420, 230)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
     def show_sight(self, sight: Sight | None) -> None:
@@ -75,23 +75,29 @@ class SightingChart(QWidget):
     def _paint_chart(self, painter: QPainter, s: Sight) -> None:
         bars = self.bars()
         top_level = max([2.0, float(s.firer_level), float(s.target_level)] + [p.height for p, _ in bars])
-        area = QRectF(self.rect()).adjusted(36, 34, -40, -46)
+        area = QRectF(self.rect()).adjusted(20, 44, -34, -60)
         n = max(s.range, 1)
 
         def at(distance: float, level: float) -> QPointF:
             return QPointF(area.left() + area.width() * distance / n, area.bottom() - area.height() * level / top_level)
 
-        title = f"{self.label(s.source)} (level {s.firer_level}) → {self.label(s.target)} (level {s.target_level})"
-        verdict = f"blocked at {self.label(s.blocking_hex)} ({s.rule})" if s.blocking_hex else "clear"
+        title = f"Sighting Chart (10.32 b): {self.label(s.source)} level {s.firer_level} → "
+        title += f"{self.label(s.target)} level {s.target_level}"
+        verdict = f"Blocked at {self.label(s.blocking_hex)} ({s.rule})" if s.blocking_hex else "Clear"
         painter.setPen(QColor("#202020"))
+        painter.setFont(QFont(FONT, 8))
+        painter.drawText(QRectF(8, 2, self.width() - 16, 14), Qt.AlignmentFlag.AlignLeft, title)
+        painter.setPen(BLOCKING if s.blocking_hex else LINE)
         painter.setFont(QFont(FONT, 9, QFont.Weight.Bold))
-        painter.drawText(QRectF(8, 4, self.width() - 16, 16), Qt.AlignmentFlag.AlignLeft, f"{title}: {verdict}")
+        painter.drawText(QRectF(8, 16, self.width() - 16, 16), Qt.AlignmentFlag.AlignLeft, verdict)
         painter.setFont(QFont(FONT, 7))
+        painter.setPen(QColor("#555555"))
         painter.drawText(
-            QRectF(8, 18, self.width() - 16, 14),
-            Qt.AlignmentFlag.AlignLeft,
-            "Sighting Chart (10.32 b): range to lower hex",
+            QRectF(area.left(), self.height() - 13, area.width(), 12),
+            Qt.AlignmentFlag.AlignHCenter,
+            "range to lower hex (hexes)",
         )
+        painter.drawText(QRectF(area.right() - 10, area.top() - 26, 44, 12), Qt.AlignmentFlag.AlignRight, "level")
         # the level rows (right, as printed) and a tick for each hex of range
         levels = sorted(set(LEVEL_MARKS) | {float(v) for v in range(int(top_level) + 1)})
         for level in levels:
@@ -114,13 +120,13 @@ class SightingChart(QWidget):
         painter.drawLine(a, b)
         painter.setBrush(QBrush(LINE))
         high_hex = s.target if self.lower_hex() == s.source else s.source
-        for point, h in ((a, self.lower_hex()), (b, high_hex)):
+        for point, h, left in ((a, self.lower_hex(), True), (b, high_hex, False)):
             painter.setPen(QPen(LINE, 1))
             painter.drawEllipse(point, 4, 4)
             role = "firer" if h == s.source else "target"
-            painter.drawText(
-                QRectF(point.x() - 40, point.y() - 18, 80, 12), Qt.AlignmentFlag.AlignHCenter, f"{role} {self.label(h)}"
-            )
+            box = QRectF(point.x() + 6 if left else point.x() - 96, point.y() - 16, 90, 12)
+            align = Qt.AlignmentFlag.AlignLeft if left else Qt.AlignmentFlag.AlignRight
+            painter.drawText(box, align, f"{role} {self.label(h)}")
 
     def _paint_bars(
         self,

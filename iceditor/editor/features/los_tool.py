@@ -14,14 +14,14 @@ from typing import Any
 
 from PySide6.QtCore import QLineF, QPointF, Qt
 from PySide6.QtGui import QColor, QPen
-from PySide6.QtWidgets import QGraphicsLineItem, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsLineItem, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from engine.geometry.los_kernel import SightKernel
 from engine.geometry.sight import MAX_TREES_ALONG, Sight, SightTerrain
 from engine.hexgrid import Hex
 
 from ..mapview import HexSetItem, centre
-from ..overlays import Tag, clear_action, firer_choice, firer_state
+from ..overlays import Tag, add_overlay_dock, clear_action, firer_choice, firer_state, show_dock
 from ..sighting_chart import SightingChart
 from ..window import MainWindow, Tool
 
@@ -73,12 +73,15 @@ class LosTool(Tool):
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.chart = SightingChart(self.board.label)
         panel = QWidget()
-        column = QVBoxLayout(panel)
+        row = QHBoxLayout(panel)
+        column = QVBoxLayout()
         column.addWidget(self.firer)
-        column.addWidget(self.summary)
-        column.addWidget(self.chart, 1)
-        self.dock = window.add_dock("Sighting profile", panel)
-        self.dock.hide()
+        column.addWidget(self.summary, 1)
+        self.summary.setMinimumWidth(240)
+        self.summary.setAlignment(Qt.AlignmentFlag.AlignTop)
+        row.addLayout(column)
+        row.addWidget(self.chart, 1)
+        self.dock = add_overlay_dock(window, "Sighting profile", panel)
         self.board.watchers.append(self._terrain_changed)
         clear_action(window).triggered.connect(self.clear)
         self.clear()
@@ -96,7 +99,7 @@ class LosTool(Tool):
 
     # -- mouse ----------------------------------------------------------------------------------
     def activate(self) -> None:
-        self.dock.show()
+        show_dock(self.dock)
 
     def press(self, h: Hex, event: Any) -> None:
         if self.source is None or self.fixed:
@@ -184,8 +187,7 @@ class LosTool(Tool):
         self.window.statusBar().showMessage(text.replace("\n", "; "))
         self.chart.show_sight(sight)
         if sight.firer_level != sight.target_level:
-            self.dock.show()
-            self.dock.raise_()
+            show_dock(self.dock)
 
 
 def _nearest_on_line(a: QPointF, b: QPointF, p: QPointF) -> QPointF:

@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QPainterPath, QPen
-from PySide6.QtWidgets import QComboBox, QFormLayout, QGraphicsPathItem, QLabel, QSpinBox, QWidget
+from PySide6.QtWidgets import QComboBox, QGraphicsPathItem, QGridLayout, QLabel, QSpinBox, QWidget
 
 from engine.geometry.movement import (
     ONE_HEX,
@@ -31,7 +31,7 @@ from engine.geometry.movement import (
 from engine.hexgrid import Hex
 
 from ..mapview import HexSetItem, centre
-from ..overlays import HexTextItem, Tag, add_overlay_action, clear_action, ramp
+from ..overlays import HexTextItem, Tag, add_overlay_action, add_overlay_dock, clear_action, ramp, show_dock
 from ..window import MainWindow, Tool
 
 ORDER = 64
@@ -89,15 +89,23 @@ class MovementTool(Tool):
         self.result = QLabel("Click a hex with the Movement tool (M).")
         self.result.setWordWrap(True)
         panel = QWidget()
-        form = QFormLayout(panel)
-        form.addRow("Unit", self.unit)
-        form.addRow("State", self.state)
-        form.addRow("Morale", self.morale)
-        form.addRow("Phase", self.phase)
-        form.addRow("CW MP", self.mp)
-        form.addRow(self.result)
-        self.dock = window.add_dock("Movement", panel)
-        self.dock.hide()
+        grid = QGridLayout(panel)
+        for i, (name, box) in enumerate(
+            (
+                ("Unit", self.unit),
+                ("State", self.state),
+                ("Morale", self.morale),
+                ("Phase", self.phase),
+                ("CW MP", self.mp),
+            )
+        ):
+            grid.addWidget(QLabel(name), i % 3, 2 * (i // 3))
+            grid.addWidget(box, i % 3, 2 * (i // 3) + 1)
+        grid.addWidget(self.result, 0, 4, 3, 1)
+        grid.setColumnStretch(4, 1)
+        self.result.setMinimumWidth(240)
+        self.result.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.dock = add_overlay_dock(window, "Movement", panel)
         self.morale.currentIndexChanged.connect(self._morale_chosen)
         for box in (self.unit, self.state, self.phase):
             box.currentIndexChanged.connect(self._refresh)
@@ -130,7 +138,7 @@ class MovementTool(Tool):
 
     # -- mouse ----------------------------------------------------------------------------------
     def activate(self) -> None:
-        self.dock.show()
+        show_dock(self.dock)
 
     def press(self, h: Hex, event: Any) -> None:
         self.show_reach(h)

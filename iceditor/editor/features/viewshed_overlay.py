@@ -13,13 +13,22 @@ from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QColor
-from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QComboBox, QGridLayout, QLabel, QPushButton, QWidget
 
 from engine.geometry.viewshed import Viewsheds
 from engine.hexgrid import Hex
 
 from ..mapview import HexSetItem
-from ..overlays import HexTextItem, add_overlay_action, clear_action, firer_choice, firer_state, ramp
+from ..overlays import (
+    HexTextItem,
+    add_overlay_action,
+    add_overlay_dock,
+    clear_action,
+    firer_choice,
+    firer_state,
+    ramp,
+    show_dock,
+)
 from ..window import MainWindow, Tool
 
 ORDER = 62
@@ -61,14 +70,17 @@ class ViewshedTool(Tool):
         self.result = QLabel("Click a hex with the Viewshed tool (V).")
         self.result.setWordWrap(True)
         panel = QWidget()
-        form = QFormLayout(panel)
-        form.addRow(self.firer)
-        form.addRow(self.result)
-        form.addRow("Zone seeing", self.watching)
-        form.addRow("Zone seen", self.watched)
-        form.addRow(heatmap)
-        self.dock = window.add_dock("Viewshed", panel)
-        self.dock.hide()
+        grid = QGridLayout(panel)
+        grid.addWidget(self.firer, 0, 0)
+        grid.addWidget(self.result, 1, 0, 3, 1)
+        grid.addWidget(QLabel("Zone seeing"), 0, 1)
+        grid.addWidget(self.watching, 0, 2)
+        grid.addWidget(QLabel("Zone seen"), 1, 1)
+        grid.addWidget(self.watched, 1, 2)
+        grid.addWidget(heatmap, 2, 2)
+        grid.setColumnStretch(0, 1)
+        self.result.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.dock = add_overlay_dock(window, "Viewshed", panel)
         # after every watcher of the board (the validation context's viewsheds) has seen the edit
         self._after_edit = QTimer(window, singleShot=True, interval=0)
         self._after_edit.timeout.connect(self._refresh)
@@ -95,7 +107,7 @@ class ViewshedTool(Tool):
 
     # -- mouse ----------------------------------------------------------------------------------
     def activate(self) -> None:
-        self.dock.show()
+        show_dock(self.dock)
 
     def press(self, h: Hex, event: Any) -> None:
         self.show_from(h)
@@ -165,8 +177,7 @@ class ViewshedTool(Tool):
             self.show_zones(*self.zone_pair)
 
     def _ask_zones(self) -> None:
-        self.dock.show()
-        self.dock.raise_()
+        show_dock(self.dock)
         self.watching.setFocus()
 
 

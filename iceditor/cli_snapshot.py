@@ -1,0 +1,271 @@
+"""`iceditor snapshot` and `iceditor render`: the editor window, or the map alone, drawn to a file.
+
+snapshot: the main window with a file open, and optionally an overlay (a line of sight, a
+viewshed, a unit's reach) as a user would make it with the tools, saved as a PNG for
+documentation and tests. render: the map alone, print-ready (every hex with its label and
+terrain, roads and bridges) as SVG or as a PNG at a print resolution.
+
+Both draw offscreen: on a machine without a display (no DISPLAY or WAYLAND_DISPLAY) Qt is
+told so before the application starts, and the window is never put on a screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from engine.geometry.movement import MovementError, Mover, UnitClass, allowance
+from engine.hexgrid import Hex
+
+from .boardarg import BadInput, hex_arg
+
+if TYPE_CHECKING:
+    from .editor.document import EditorDocument
+    from .editor.window import MainWindow
+
+OVERLAYS = "los:FROM:TO, viewshed:HEX, zones:SEEING:SEEN or reach:HEX:UNIT[:MP]"
+HEX_MM = 16.0  # across the flats: room for 1/2-inch counters (assumed; the rulebook gives no map scale)
+
+
+def add_parsers(commands: Any) -> None:
+    snapshot = commands.add_parser(
+        "snapshot",
+        help="draw the editor window with a file (and an overlay) to a PNG",
+        description="Open FILE in the editor offscreen, optionally show overlays, and save the window as a PNG.",
+    )
+    snapshot.add_argument("file", type=Path, metavar="FILE", help="a scenario or map file")
+    snapshot.add_argument("--out", type=Path, required=True, metavar="PNG")
+    snapshot.add_argument(
+        "--overlay",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help=(
+            f"{OVERLAYS} (SEEING, SEEN: zone names of the scenario; UNIT: {', '.join(u.value for u in UnitClass)};"
+            " MP: a CW's Movement Factor); repeatable"
+        ),
+    )
+    snapshot.add_argument(
+        "--hover", metavar="HEX", help="the cursor over HEX: the LOS follows it, the movement overlay draws its path"
+    )
+    snapshot.add_argument("--size", default="1400x900", metavar="WxH", help="window size in pixels (default 1400x900)")
+    render = commands.add_parser(
+        "render",
+        help="export the map alone, print-ready, as SVG or PNG",
+        description="Draw the map of FILE (a map, or a scenario's maps with its errata): hex labels, all terrain.",
+    )
+    render.add_argument("file", type=Path, metavar="FILE", help="a scenario or map file")
+    render.add_argument("--out", type=Path, required=True, metavar="PNG|SVG")
+    render.add_argument("--dpi", type=int, default=300, help="PNG resolution (default 300)")
+    render.add_argument(
+        "--hex-mm", type=float, default=HEX_MM, help=f"hex width across the flats in mm (default {HEX_MM:g})"
+    )
+
+
+def run(args: argparse.Namespace) -> int | None:
+    if args.command == "snapshot":
+        return _snapshot(args)
+    if args.command == "render":
+        return _render(args)
+    return None
+
+
+def use_offscreen_without_display() -> None:
+    """Qt cannot open a window on a Unix machine without a display: draw offscreen instead."""
+    if sys.platform in ("win32", "darwin") or os.environ.get("QT_QPA_PLATFORM"):
+        return
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+
+def _open(path: Path) -> EditorDocument:
+    from .editor.app import OpenFailed, application, load
+
+    application()
+    try:
+        return load(path)
+    except OpenFailed as exc:
+        raise BadInput(f"iceditor: cannot open {path}:\n{exc}") from None
+
+
+# -- snapshot -----------------------------------------------------------------------------------
+
+
+def _snapshot(args: argparse.Namespace) -> int:
+    size = _size(args.size)
+    _suffix(args.out, (".png",), "snapshot")
+    use_offscreen_without_display()
+    from PySide6.QtCore import Qt
+
+    from .editor.app import application
+    from .editor.window import MainWindow
+
+    document = _open(args.file)
+    app = application()
+    window = MainWindow(document)
+    window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    window.setMinimumSize(*size)  # an explicit minimum: the docks' own minimums no longer grow the window
+    window.resize(*size)
+    window.show()
+    app.processEvents()
+    framed: list[Hex] = []
+    for spec in args.overlay:
+        framed += _overlay(window, spec, args.file)
+    if args.hover and window.tool is not None:
+        window.tool.hover(hex_arg(document.board, args.hover, args.file))
+    app.processEvents()  # the docks the overlays opened take their place before the map is framed
+    _frame(window, framed)
+    app.processEvents()
+    if not window.grab().save(str(args.out)):
+        raise BadInput(f"iceditor snapshot: cannot write {args.out}")
+    window.deleteLater()
+    app.processEvents()
+    return 0
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise BadInput(f"iceditor snapshot: --size {text!r}: expected WxH in pixels, e.g. 1400x900") from None
+    if not (320 <= width <= 8000 and 240 <= height <= 8000):
+        raise BadInput(f"iceditor snapshot: --size {text!r}: width 320-8000 and height 240-8000 pixels")
+    return width, height
+
+
+def _suffix(path: Path, allowed: tuple[str, ...], command: str) -> str:
+    suffix = path.suffix.lower()
+    if suffix not in allowed:
+        raise BadInput(f"iceditor {command}: --out {path}: the file name must end in {' or '.join(allowed)}")
+    return suffix
+
+
+def _overlay(window: MainWindow, spec: str, path: Path) -> list[Hex]:
+    """Show one overlay with its tool, as a user would; the hexes the picture should frame."""
+    kind, _, rest = spec.partition(":")
+    parts = rest.split(":") if rest else []
+    board = window.document.board
+    if kind == "los" and len(parts) == 2:
+        source, target = (hex_arg(board, p, path) for p in parts)
+        window.use_tool("los")
+        window.tools["los"].show_line(source, target)  # type: ignore[attr-defined]
+        return [source, target]
+    if kind == "viewshed" and len(parts) == 1:
+        window.use_tool("viewshed")
+        window.tools["viewshed"].show_from(hex_arg(board, parts[0], path))  # type: ignore[attr-defined]
+        return sorted(board.hexes)
+    if kind == "zones" and len(parts) == 2:
+        viewshed: Any = window.tools["viewshed"]
+        names = viewshed.zone_names()
+        for name in parts:
+            if name not in names:
+                raise BadInput(
+                    f"iceditor snapshot: --overlay {spec}: no zone {name!r} (zones: {', '.join(names) or 'none'})"
+                )
+        window.use_tool("viewshed")
+        counts = viewshed.show_zones(*parts)
+        if not counts:
+            raise BadInput(f"iceditor snapshot: --overlay {spec}: {viewshed.result.text()}")
+        return sorted(board.hexes)
+    if kind == "reach" and len(parts) in (2, 3):
+        start = hex_arg(board, parts[0], path)
+        mover = _mover(spec, parts[1:])
+        tool: Any = window.tools["movement"]
+        window.use_tool("movement")
+        tool.set_mover(mover)
+        found = tool.show_reach(start)
+        if found is None:
+            raise BadInput(f"iceditor snapshot: --overlay {spec}: {tool.result.text()}")
+        return list(found.costs)
+    raise BadInput(f"iceditor snapshot: --overlay {spec!r}: expected {OVERLAYS}")
+
+
+def _mover(spec: str, parts: list[str]) -> Mover:
+    try:
+        mover = Mover(UnitClass(parts[0]), mp=float(parts[1]) if len(parts) > 1 else None)
+        allowance(mover)
+    except MovementError as exc:
+        raise BadInput(f"iceditor snapshot: --overlay {spec}: {exc} (reach:HEX:cw:MP)") from None
+    except ValueError:
+        units = ", ".join(u.value for u in UnitClass)
+        raise BadInput(f"iceditor snapshot: --overlay {spec}: UNIT is one of {units}, MP a number") from None
+    return mover
+
+
+def _frame(window: MainWindow, hexes: list[Hex]) -> None:
+    """Fit the map in the view, or the overlays' hexes with a margin (at least a dozen hexes across)."""
+    if not hexes:
+        window.fit()
+        return
+    from PySide6.QtCore import QRectF, Qt
+
+    from .editor.mapview import HEX_SIZE, hex_polygon
+
+    rect = QRectF()
+    for h in hexes:
+        rect = rect.united(hex_polygon(h).boundingRect())
+    grow_x = max(0.0, 12 * 1.5 * HEX_SIZE - rect.width()) / 2 + HEX_SIZE * 2
+    grow_y = max(0.0, 8 * math.sqrt(3) * HEX_SIZE - rect.height()) / 2 + HEX_SIZE * 2
+    window.view.fitInView(rect.adjusted(-grow_x, -grow_y, grow_x, grow_y), Qt.AspectRatioMode.KeepAspectRatio)
+
+
+# -- render -------------------------------------------------------------------------------------
+
+
+def _render(args: argparse.Namespace) -> int:
+    suffix = _suffix(args.out, (".png", ".svg"), "render")
+    if not (50 <= args.dpi <= 1200) or not (5.0 <= args.hex_mm <= 60.0):
+        raise BadInput("iceditor render: --dpi 50-1200 and --hex-mm 5-60")
+    use_offscreen_without_display()
+    from PySide6.QtCore import QRectF, QSize
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    from .editor.mapview import HEX_SIZE, MapScene
+
+    document = _open(args.file)
+    scene = MapScene(document.board)
+    scene.setBackgroundBrush(QColor("white"))
+    area = (
+        scene.layers["terrain"]
+        .childrenBoundingRect()
+        .adjusted(-HEX_SIZE / 2, -HEX_SIZE / 2, HEX_SIZE / 2, HEX_SIZE / 2)
+    )
+    mm_per_unit = args.hex_mm / (math.sqrt(3) * HEX_SIZE)
+    width_mm, height_mm = area.width() * mm_per_unit, area.height() * mm_per_unit
+    if suffix == ".svg":
+        from PySide6.QtSvg import QSvgGenerator
+
+        # 96 units per inch, as on screen: the labels keep their size relative to the hexes
+        width, height = round(width_mm / 25.4 * 96), round(height_mm / 25.4 * 96)
+        generator = QSvgGenerator()
+        generator.setFileName(str(args.out))
+        generator.setResolution(96)
+        generator.setSize(QSize(width, height))
+        generator.setViewBox(QRectF(0, 0, width, height))
+        generator.setTitle(f"{document.path.name}: map")
+        generator.setDescription(f"iceditor render {args.file}: hexes {args.hex_mm:g} mm across the flats")
+        device: Any = generator
+    else:
+        width, height = round(width_mm / 25.4 * args.dpi), round(height_mm / 25.4 * args.dpi)
+        device = QImage(width, height, QImage.Format.Format_RGB32)
+        device.fill(QColor("white"))
+    painter = QPainter(device)
+    painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+    scene.render(painter, QRectF(0, 0, width, height), area)
+    painter.end()
+    if suffix == ".png":
+        dots_per_metre = round(args.dpi / 0.0254)  # the print size travels with the file
+        device.setDotsPerMeterX(dots_per_metre)
+        device.setDotsPerMeterY(dots_per_metre)
+        if not device.save(str(args.out)):
+            raise BadInput(f"iceditor render: cannot write {args.out}")
+    elif not args.out.is_file():
+        raise BadInput(f"iceditor render: cannot write {args.out}")
+    print(
+        f"{args.out}: {width}x{height} {'px' if suffix == '.png' else 'SVG units'}, {width_mm:.0f}x{height_mm:.0f} mm"
+    )
+    return 0
