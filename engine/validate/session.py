@@ -30,6 +30,8 @@ class ValidationSession:
         self.context = ScenarioContext(scenario_from_document(doc), board_given=board)
         self._results: dict[Runner, tuple[list[Problem], bool]] = {}
         self.runs = 0  # checks run since the session began
+        if self.context.board is not None:  # whoever edits the board, the checks that read it rerun
+            self.context.board.watchers.append(self._terrain_changed)
 
     @property
     def board(self) -> Board | None:
@@ -53,4 +55,6 @@ class ValidationSession:
         if board is None:
             raise ValueError("the scenario's maps could not be loaded: nothing to edit")
         board.set_terrain(changes)
+
+    def _terrain_changed(self, hexes: frozenset[Hex]) -> None:
         self._results = {check: result for check, result in self._results.items() if not result[1]}
