@@ -1,0 +1,278 @@
+"""Victory conditions (24.1, 24.9): the results checked in order and the result otherwise, or the
+victory points: the awards with the most they can give on the board (engine/model/victory.py),
+and the schedule of results by VP total, edited in a table (Add band, Remove band)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+from ruamel.yaml.error import YAMLError
+
+from engine.model.counters import SIDES
+from engine.model.victory import maximum_points
+
+from ..document import _yaml
+from ..scenario_data import DataPath, Edit, find, like_siblings, sequence
+from ..scenario_panels import ScenarioPanels, panels, show_dock
+from ..window import MainWindow
+from .zone_editor import yaml_text
+
+ORDER = 44
+RESULTS = ("german", "russian", "draw")
+POINTS: DataPath = ("victory", "points")
+
+
+class VictoryPanel(QWidget):
+    def __init__(self, window: MainWindow, shared: ScenarioPanels) -> None:
+        super().__init__()
+        self.setObjectName("victory")
+        self.window, self.shared = window, shared
+        layout = QVBoxLayout(self)
+        self.printed = QPlainTextEdit(readOnly=True, objectName="victory-printed")
+        self.printed.setMaximumHeight(70)
+        self.printed.setStyleSheet("color: #5a5446; font-style: italic")
+        layout.addWidget(self.printed)
+        layout.addWidget(self._results_box())
+        layout.addWidget(self._points_box(), 1)
+        self.message = QLabel(wordWrap=True, objectName="victory-message")
+        self.message.setStyleSheet("color: #a02020")
+        layout.addWidget(self.message)
+        shared.rejected.connect(self.message.setText)
+        self.refresh()
+
+    def _results_box(self) -> QWidget:
+        self.results_box = QGroupBox("Results, checked in order")
+        layout = QVBoxLayout(self.results_box)
+        self.results = _table(["Winner", "When (double-click to edit)"], "victory-results")
+        self.results.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked)
+        self.results.itemChanged.connect(self._condition_edited)
+        layout.addWidget(self.results)
+        otherwise = QFormLayout()
+        self.otherwise = QComboBox(objectName="victory-otherwise")
+        self.otherwise.addItems(RESULTS)
+        self.otherwise.currentTextChanged.connect(self._otherwise_chosen)
+        otherwise.addRow("Otherwise", self.otherwise)
+        layout.addLayout(otherwise)
+        return self.results_box
+
+    def _points_box(self) -> QWidget:
+        self.points_box = QGroupBox("Victory points")
+        layout = QVBoxLayout(self.points_box)
+        side = QFormLayout()
+        self.side = QComboBox(objectName="victory-side")
+        self.side.addItems(SIDES)
+        self.side.currentTextChanged.connect(lambda v: self._push(Edit(f"VPs scored by {v}").set(POINTS, "side", v)))
+        side.addRow("Scored by", self.side)
+        layout.addLayout(side)
+        self.awards = _table(["Award", "VP each"], "victory-awards")
+        layout.addWidget(self.awards)
+        self.maximum = QLabel(wordWrap=True, objectName="victory-maximum")
+        bold = QFont()
+        bold.setBold(True)
+        self.maximum.setFont(bold)
+        layout.addWidget(self.maximum)
+        self.schedule = _table(["From VP", "To VP", "Result"], "victory-schedule")
+        layout.addWidget(self.schedule, 1)
+        buttons = QHBoxLayout()
+        add = QPushButton("Add band", toolTip="A band after the last, from the total after its top")
+        add.clicked.connect(self.add_band)
+        remove = QPushButton("Remove band")
+        remove.clicked.connect(self.remove_band)
+        buttons.addWidget(add)
+        buttons.addWidget(remove)
+        buttons.addStretch()
+        layout.addLayout(buttons)
+        return self.points_box
+
+    # -- showing ------------------------------------------------------------------------------------
+    def victory(self) -> Any:
+        return self.shared.data.get("victory") or {}
+
+    def refresh(self) -> None:
+        if not self.shared.active:
+            return
+        victory = self.victory()
+        self.printed.setPlainText(str(victory.get("printed", "")))
+        self.results_box.setVisible("results" in victory)
+        self.points_box.setVisible("points" in victory)
+        if "results" in victory:
+            self._show_results(victory)
+        if "points" in victory:
+            self._show_points(victory["points"])
+
+    def _show_results(self, victory: Any) -> None:
+        row = self.results.currentRow()
+        self.results.blockSignals(True)
+        self.results.setRowCount(0)
+        for i, result in enumerate(victory["results"]):
+            self.results.insertRow(i)
+            path = ("victory", "results", i)
+            self._combo(self.results, i, 0, list(RESULTS), str(result.get("winner")), path, "winner")
+            self.results.setItem(i, 1, QTableWidgetItem(yaml_text(result.get("when")).strip()))
+        self.results.blockSignals(False)
+        self.results.selectRow(row)
+        otherwise = victory.get("otherwise")
+        self.otherwise.blockSignals(True)
+        self.otherwise.setCurrentText(str(otherwise.get("value") if isinstance(otherwise, dict) else otherwise))
+        self.otherwise.blockSignals(False)
+
+    def _show_points(self, points: Any) -> None:
+        self.side.blockSignals(True)
+        self.side.setCurrentText(str(points.get("side")))
+        self.side.blockSignals(False)
+        self.awards.setRowCount(0)
+        board = self.window.document.board
+        scenario = self.shared.scenario
+        plain = scenario.data["victory"]["points"]
+        most = maximum_points(plain, board, dict(zip(scenario.maps, board.maps, strict=False)))
+        for i, award in enumerate(most.awards):
+            self.awards.insertRow(i)
+            item = QTableWidgetItem(award.describe().split(" x ", 1)[-1])
+            item.setToolTip(str(points["awards"][i].get("printed", "")))
+            self.awards.setItem(i, 0, item)
+            vp = QSpinBox(minimum=1, maximum=99, value=award.vp, keyboardTracking=False)
+            vp.valueChanged.connect(
+                lambda v, i=i: self._later(Edit(f"Award {i + 1}: {v} VP").set((*POINTS, "awards", i), "vp", v))
+            )
+            self.awards.setCellWidget(i, 1, vp)
+        self.maximum.setText(f"Maximum: {most.describe()}")
+        row = self.schedule.currentRow()
+        self.schedule.setRowCount(0)
+        for i, band in enumerate(points.get("schedule") or []):
+            self.schedule.insertRow(i)
+            low, high = band["vp"]
+            for column, value in ((0, low), (1, high)):
+                spin = QSpinBox(minimum=0, maximum=999, value=int(value), keyboardTracking=False)
+                spin.valueChanged.connect(lambda v, i=i, c=column: self.set_band(i, c, v))
+                self.schedule.setCellWidget(i, column, spin)
+            self._combo(self.schedule, i, 2, list(RESULTS), str(band["result"]), (*POINTS, "schedule", i), "result")
+        self.schedule.selectRow(row)
+        self.show_problems()
+
+    def show_problems(self) -> None:
+        """The schedule's rows a problem points into: their tooltips say what is wrong."""
+        for i in range(self.schedule.rowCount()):
+            found = self.shared.problems_under((*POINTS, "schedule", i))
+            tip = "\n".join(f"{p.message} [{p.code}]" for p in found)
+            for column in range(3):
+                widget = self.schedule.cellWidget(i, column)
+                if widget is not None:
+                    widget.setToolTip(tip)
+                    widget.setStyleSheet("background: #f6d5d0" if found else "")
+
+    def _combo(
+        self, table: QTableWidget, row: int, column: int, choices: list[str], current: str, path: DataPath, key: str
+    ) -> None:
+        combo = QComboBox()
+        combo.addItems(choices)
+        combo.setCurrentText(current)
+        combo.currentTextChanged.connect(
+            lambda v: self._later(Edit(f"{'/'.join(map(str, path[1:]))}: {key} {v}").set(path, key, v))
+        )
+        table.setCellWidget(row, column, combo)
+
+    # -- editing --------------------------------------------------------------------------------------
+    def set_band(self, index: int, end: int, value: int) -> None:
+        """Change one end of a schedule band ([low, high] VP)."""
+        path = (*POINTS, "schedule", index, "vp")
+        if find(self.shared.data, (*path, end)) == value:
+            return
+        self._later(Edit(f"VP band {index + 1}: {'from' if end == 0 else 'to'} {value}").set(path, end, value))
+
+    def add_band(self) -> bool:
+        schedule = find(self.shared.data, (*POINTS, "schedule"))
+        if schedule is None:
+            return False
+        top = max((int(b["vp"][1]) for b in schedule), default=-1) + 1
+        band = like_siblings({"vp": sequence([top, top], flow_style=True), "result": "draw"}, schedule)
+        return self._push(Edit(f"Add VP band {top}").insert((*POINTS, "schedule"), None, band))
+
+    def remove_band(self) -> bool:
+        row = self.schedule.currentRow()
+        schedule = find(self.shared.data, (*POINTS, "schedule")) or []
+        if not 0 <= row < len(schedule) or len(schedule) == 1:
+            self.message.setText("Select a band to remove; a schedule keeps one band at least")
+            return False
+        return self._push(Edit(f"Remove VP band {row + 1}").remove((*POINTS, "schedule"), row))
+
+    def _condition_edited(self, item: QTableWidgetItem) -> None:
+        i = item.row()
+        try:
+            when = _yaml().load(item.text())
+        except YAMLError as exc:
+            self.message.setText(f"Result {i + 1}: not YAML: {str(exc).splitlines()[-1].strip()}")
+            QTimer.singleShot(0, self.refresh)
+            return
+        self._later(Edit(f"Result {i + 1}: when {item.text()}").set(("victory", "results", i), "when", when))
+
+    def _otherwise_chosen(self, value: str) -> None:
+        otherwise = self.victory().get("otherwise")
+        edit = Edit(f"Otherwise {value}")
+        if isinstance(otherwise, dict):
+            edit.set(("victory", "otherwise"), "value", value)
+        else:
+            edit.set(("victory",), "otherwise", value)
+        self._push(edit)
+
+    def _later(self, edit: Edit) -> None:
+        """Push after the cell's signal returns: the edit rebuilds the table, and the cell with it."""
+        QTimer.singleShot(0, lambda: self._push(edit))
+
+    def _push(self, edit: Edit) -> bool:
+        self.message.clear()
+        if self.shared.push(edit):
+            return True
+        self.refresh()
+        return False
+
+    # -- problems -------------------------------------------------------------------------------------
+    def select(self, path: DataPath) -> bool:
+        if not path or path[0] != "victory":
+            return False
+        show_dock(self)
+        tables = {"schedule": self.schedule, "awards": self.awards}
+        if len(path) >= 4 and path[1] == "points" and path[2] in tables and isinstance(path[3], int):
+            tables[str(path[2])].selectRow(path[3])
+            tables[str(path[2])].setFocus()
+        elif len(path) >= 3 and path[1] == "results" and isinstance(path[2], int):
+            self.results.selectRow(path[2])
+            self.results.setFocus()
+        return True
+
+
+def _table(headers: list[str], name: str) -> QTableWidget:
+    table = QTableWidget(0, len(headers), objectName=name)
+    table.setHorizontalHeaderLabels(headers)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.verticalHeader().hide()
+    return table
+
+
+def install(window: MainWindow) -> None:
+    shared = panels(window)
+    panel = VictoryPanel(window, shared)
+    shared.add_dock("Victory", panel)
+    shared.on_pointer(panel.select)
+    window.document_changed.connect(panel.refresh)
+    window.problems_changed.connect(lambda problems: panel.show_problems())

@@ -1,0 +1,192 @@
+"""What the scenario panels of a window share: their docks, their edits and the problems.
+
+Every panel edits the scenario through `push(edit)`: the edit is applied, checked against the
+scenario schema, the scenario validated afresh (document.scenario_changed), and it becomes one
+DataCommand on the window's undo stack. An edit the schema rejects is taken back and reported
+instead, so the open document always stays loadable. A problem clicked in the Problems panel that points into
+the scenario file is offered to each panel (`on_pointer`), which selects the matching field.
+
+The panels are built for every window but shown only while the document is a scenario: the
+window may open a map, or another scenario, in their place (MainWindow.set_document).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QDockWidget, QListWidgetItem, QWidget
+
+from engine.hexgrid import Hex, LabelError
+from engine.model.scenario import Scenario
+from engine.model.schema import schema_problems
+from engine.model.source import pointer
+from engine.problems import Problem, Severity
+
+from .commands import DataCommand
+from .scenario_data import DataPath, Edit, parse_pointer
+
+if TYPE_CHECKING:
+    from .window import MainWindow, Tool
+
+
+WIDTH = 470  # the left docks: room for the OOB's counter values and the set-up table
+
+
+class ScenarioPanels(QObject):
+    """The scenario panels of one window (see the module's docstring)."""
+
+    rejected = Signal(str)  # an edit taken back: why
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.docks: list[QDockWidget] = []
+        self.tool_actions: list[QAction] = []
+        self._handlers: list[Callable[[DataPath], bool]] = []
+        self._document = window.document
+        window.document_changed.connect(self._document_changed)  # before the panels' own refresh
+        window.problem_list.itemClicked.connect(self._problem_chosen)
+        window.problem_list.itemActivated.connect(self._problem_chosen)
+
+    # -- the scenario ---------------------------------------------------------------------------
+    @property
+    def active(self) -> bool:
+        """The document is a scenario: the panels show it."""
+        return self.window.document.scenario is not None
+
+    def _document_changed(self) -> None:
+        if self.window.document is self._document:
+            return
+        self._document = self.window.document
+        for dock in self.docks:
+            dock.toggleViewAction().setVisible(self.active)
+            dock.setVisible(self.active)
+        for action in self.tool_actions:
+            action.setEnabled(self.active)
+
+    @property
+    def data(self) -> Any:
+        """The scenario file's round-trip data (what the edits change)."""
+        assert self.window.document.scenario is not None
+        return self.window.document.scenario.data
+
+    @property
+    def scenario(self) -> Scenario:
+        """The engine's reading of the current data (rebuilt after every edit)."""
+        session = self.window.document.session
+        assert session is not None
+        return session.context.scenario
+
+    def hex(self, label: Any) -> Hex | None:
+        """The hex of a label on the board, None for anything else."""
+        try:
+            return self.window.document.board.hex(str(label))
+        except LabelError:
+            return None
+
+    def label(self, h: Hex) -> str:
+        return self.window.document.board.label(h)
+
+    # -- edits ----------------------------------------------------------------------------------
+    def push(self, edit: Edit) -> bool:
+        """Apply `edit` as one undo step; False (and `rejected`) if the schema does not allow it."""
+        if not edit:
+            return False
+        document = self.window.document
+        assert document.scenario is not None
+        edit.apply(self.data)
+        # Checked before the document revalidates: a scenario the schema rejects cannot be validated.
+        errors = [p for p in schema_problems(document.scenario.document(), "scenario") if p.severity is Severity.ERROR]
+        if errors:
+            edit.revert(self.data)
+            why = "; ".join(p.message for p in errors[:2])
+            self.window.statusBar().showMessage(f"{edit.label}: not done: {why}", 8000)
+            self.rejected.emit(why)
+            return False
+        document.scenario_changed()
+        first = [True]  # the edit is already applied: the stack's first redo does nothing
+
+        def redo() -> None:
+            if first[0]:
+                first[0] = False
+            else:
+                self._run(edit.apply)
+
+        self.window.undo_stack.push(DataCommand(edit.label, redo, lambda: self._run(edit.revert)))
+        return True
+
+    def _run(self, change: Callable[[Any], None]) -> None:
+        change(self.data)
+        self.window.document.scenario_changed()
+
+    # -- docks ----------------------------------------------------------------------------------
+    def add_dock(self, title: str, widget: QWidget, *, tabbed: bool = True) -> QDockWidget:
+        """A dock on the left; `tabbed` docks share one tabbed area below the others."""
+        dock = self.window.add_dock(title, widget, Qt.DockWidgetArea.LeftDockWidgetArea)
+        if not self.docks:
+            self.window.resizeDocks([dock], [WIDTH], Qt.Orientation.Horizontal)
+        if tabbed:
+            first = next((d for d in self.docks if d.property("tabbed")), None)
+            if first is not None:
+                self.window.tabifyDockWidget(first, dock)
+                first.raise_()
+            dock.setProperty("tabbed", True)
+        self.docks.append(dock)
+        dock.toggleViewAction().setVisible(self.active)
+        dock.setVisible(self.active)
+        return dock
+
+    def add_tool(self, tool: Tool) -> QAction:
+        """A map tool that edits the scenario: usable while the document is one."""
+        action = self.window.add_tool(tool)
+        action.setEnabled(self.active)
+        self.tool_actions.append(action)
+        return action
+
+    # -- problems -------------------------------------------------------------------------------
+    def on_pointer(self, handler: Callable[[DataPath], bool]) -> None:
+        """`handler(path)` selects the field at `path` of the scenario data, True if it did."""
+        self._handlers.append(handler)
+
+    def show_problem(self, problem: Problem) -> bool:
+        """Select the field a problem points to, in the first panel that has it."""
+        scenario = self.window.document.scenario
+        if not problem.pointer or scenario is None or problem.file is None:
+            return False
+        if Path(problem.file).resolve() != scenario.path.resolve():
+            return False
+        path = parse_pointer(problem.pointer)
+        return any(handler(path) for handler in self._handlers)
+
+    def problems_under(self, path: DataPath) -> list[Problem]:
+        """The current problems whose pointer is `path` or inside it."""
+        prefix = pointer(path)
+        return [
+            p
+            for p in self.window.problems
+            if p.pointer is not None and (p.pointer == prefix or p.pointer.startswith(prefix + "/"))
+        ]
+
+    def _problem_chosen(self, item: QListWidgetItem) -> None:
+        problem = item.data(Qt.ItemDataRole.UserRole)
+        if isinstance(problem, Problem):
+            self.show_problem(problem)
+
+
+def panels(window: MainWindow) -> ScenarioPanels:
+    """The window's scenario panels (made when the first panel is installed)."""
+    return window.findChild(ScenarioPanels) or ScenarioPanels(window)
+
+
+def show_dock(widget: QWidget) -> None:
+    """Bring the dock holding `widget` to the front (a problem chose one of its fields)."""
+    parent = widget.parentWidget()
+    while parent is not None and not isinstance(parent, QDockWidget):
+        parent = parent.parentWidget()
+    if parent is not None:
+        parent.show()
+        parent.raise_()
