@@ -380,3 +380,24 @@ def test_snapshot_works_without_a_display_and_without_qt_platform_set(small_map:
     result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert QImage(str(out)).size().toTuple() == (640, 480)
+
+
+def test_the_tools_follow_another_document_opened_in_the_window(
+    qtbot, small_map: Path, scenario1: Path, monkeypatch
+) -> None:
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    window = open_window(qtbot, small_map)
+    los, viewshed, movement = window.tools["los"], window.tools["viewshed"], window.tools["movement"]
+    los.show_line(window.document.board.hex("1201"), window.document.board.hex("1206"))
+    movement.show_reach(window.document.board.hex("1304"))
+    assert viewshed.watching.count() == 0 and not viewshed.heatmap.isEnabled()  # a map has no zones
+    window.set_document(open_document(scenario1))
+    board = window.document.board
+    assert los.sight is None and movement.reach is None
+    assert viewshed.watching.count() == len(window.document.session.context.scenario.zones)
+    assert viewshed.heatmap.isEnabled()
+    firer, target = board.hex("4314"), board.hex("4305")
+    assert los.show_line(firer, target) == SightKernel(board).sight(firer, target)
+    window.document.set_printed({board.hex("4307"): Terrain()})  # the woods that blocked it, cleared
+    assert los.sight is not None and los.sight == SightKernel(board).sight(firer, target)
+    assert los.sight.blocking_hex != board.hex("4307")

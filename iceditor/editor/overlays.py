@@ -6,6 +6,7 @@ Everything here only draws; the answers drawn come from engine/geometry.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,7 @@ from engine.hexgrid import Hex
 from .mapview import HEX_SIZE, centre, hex_polygon
 
 if TYPE_CHECKING:
+    from .document import EditorDocument
     from .window import MainWindow
 
 FONT = "DejaVu Sans"
@@ -45,6 +47,22 @@ def add_overlay_action(window: MainWindow, action: QAction) -> None:
     actions = menu.actions()
     separator = actions[actions.index(clear_action(window)) - 1]
     menu.insertAction(separator, action)
+
+
+def watch_board(window: MainWindow, edited: Callable[[frozenset[Hex]], None], replaced: Callable[[], None]) -> None:
+    """Follow the board of the window's document: `edited(hexes)` after each terrain edit, and
+    `replaced()` once another document is shown in the window (the watch moves to its board)."""
+    watched = [window.document.board]
+    watched[0].watchers.append(edited)
+
+    def moved(document: EditorDocument) -> None:
+        if edited in watched[0].watchers:
+            watched[0].watchers.remove(edited)
+        watched[0] = document.board
+        document.board.watchers.append(edited)
+        replaced()
+
+    window.document_replaced.connect(moved)
 
 
 def add_overlay_dock(window: MainWindow, title: str, widget: QWidget) -> QDockWidget:

@@ -19,9 +19,10 @@ from PySide6.QtWidgets import QGraphicsLineItem, QHBoxLayout, QLabel, QVBoxLayou
 from engine.geometry.los_kernel import SightKernel
 from engine.geometry.sight import MAX_TREES_ALONG, Sight, SightTerrain
 from engine.hexgrid import Hex
+from engine.model.board import Board
 
 from ..mapview import HexSetItem, centre
-from ..overlays import Tag, add_overlay_dock, clear_action, firer_choice, firer_state, show_dock
+from ..overlays import Tag, add_overlay_dock, clear_action, firer_choice, firer_state, show_dock, watch_board
 from ..sighting_chart import SightingChart
 from ..window import MainWindow, Tool
 
@@ -48,7 +49,6 @@ class LosTool(Tool):
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
-        self.board = window.document.board
         self.source: Hex | None = None
         self.fixed = False  # the second hex is chosen: the line stays until the next click
         self.sight: Sight | None = None
@@ -71,7 +71,7 @@ class LosTool(Tool):
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.chart = SightingChart(self.board.label)
+        self.chart = SightingChart(lambda h: self.board.label(h))
         panel = QWidget()
         row = QHBoxLayout(panel)
         column = QVBoxLayout()
@@ -82,11 +82,15 @@ class LosTool(Tool):
         row.addLayout(column)
         row.addWidget(self.chart, 1)
         self.dock = add_overlay_dock(window, "Sighting profile", panel)
-        self.board.watchers.append(self._terrain_changed)
+        watch_board(window, self._terrain_changed, self._document_replaced)
         clear_action(window).triggered.connect(self.clear)
         self.clear()
 
     # -- the engine ---------------------------------------------------------------------------
+    @property
+    def board(self) -> Board:
+        return self.window.document.board
+
     def kernel(self) -> SightKernel:
         """The LOS kernel of the board as it is now (its building joins follow the terrain)."""
         if self._kernel is None:
@@ -96,6 +100,10 @@ class LosTool(Tool):
     def _terrain_changed(self, hexes: frozenset[Hex]) -> None:
         self._kernel = None
         self._redraw()
+
+    def _document_replaced(self) -> None:
+        self._kernel = None
+        self.clear()
 
     # -- mouse ----------------------------------------------------------------------------------
     def activate(self) -> None:

@@ -29,9 +29,19 @@ from engine.geometry.movement import (
     reach,
 )
 from engine.hexgrid import Hex
+from engine.model.board import Board
 
 from ..mapview import HexSetItem, centre
-from ..overlays import HexTextItem, Tag, add_overlay_action, add_overlay_dock, clear_action, ramp, show_dock
+from ..overlays import (
+    HexTextItem,
+    Tag,
+    add_overlay_action,
+    add_overlay_dock,
+    clear_action,
+    ramp,
+    show_dock,
+    watch_board,
+)
 from ..window import MainWindow, Tool
 
 ORDER = 64
@@ -63,7 +73,6 @@ class MovementTool(Tool):
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
-        self.board = window.document.board
         self.origin: Hex | None = None  # the hex clicked (kept when the unit chosen cannot move, to try another)
         self.reach: Reach | None = None
         self.mover: Mover | None = None
@@ -112,9 +121,13 @@ class MovementTool(Tool):
         self.mp.valueChanged.connect(self._refresh)
         self._after_edit = QTimer(window, singleShot=True, interval=0)
         self._after_edit.timeout.connect(self._refresh)
-        self.board.watchers.append(lambda hexes: self._after_edit.start())
+        watch_board(window, lambda hexes: self._after_edit.start(), self.clear)
         clear_action(window).triggered.connect(self.clear)
         self._refresh()
+
+    @property
+    def board(self) -> Board:
+        return self.window.document.board
 
     def chosen_mover(self) -> Mover:
         """The unit set in the dock; MovementError if the rules do not allow it (a PINNED AFV...)."""

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QComboBox, QGridLayout, QLabel, QPushButton, QWidg
 
 from engine.geometry.viewshed import Viewsheds
 from engine.hexgrid import Hex
+from engine.model.board import Board
 
 from ..mapview import HexSetItem
 from ..overlays import (
@@ -28,6 +29,7 @@ from ..overlays import (
     firer_state,
     ramp,
     show_dock,
+    watch_board,
 )
 from ..window import MainWindow, Tool
 
@@ -45,7 +47,6 @@ class ViewshedTool(Tool):
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
-        self.board = window.document.board
         self._own: Viewsheds | None = None
         self.source: Hex | None = None
         self.zone_pair: tuple[str, str] | None = None  # the heatmap shown: watching zone, watched zone
@@ -59,14 +60,9 @@ class ViewshedTool(Tool):
         self.firer = firer_choice()
         self.firer.currentIndexChanged.connect(self._refresh)
         self.watching, self.watched = QComboBox(), QComboBox()
-        for box in (self.watching, self.watched):
-            box.addItems(self.zone_names())
-        if self.watched.count() > 1:
-            self.watched.setCurrentIndex(1)
-        heatmap = QPushButton("Show heatmap")
-        heatmap.setToolTip("Shade each hex of the second zone by how many hexes of the first see it")
-        heatmap.clicked.connect(lambda: self.show_zones(self.watching.currentText(), self.watched.currentText()))
-        heatmap.setEnabled(self.watching.count() > 0)
+        self.heatmap = QPushButton("Show heatmap")
+        self.heatmap.setToolTip("Shade each hex of the second zone by how many hexes of the first see it")
+        self.heatmap.clicked.connect(lambda: self.show_zones(self.watching.currentText(), self.watched.currentText()))
         self.result = QLabel("Click a hex with the Viewshed tool (V).")
         self.result.setWordWrap(True)
         panel = QWidget()
@@ -77,20 +73,24 @@ class ViewshedTool(Tool):
         grid.addWidget(self.watching, 0, 2)
         grid.addWidget(QLabel("Zone seen"), 1, 1)
         grid.addWidget(self.watched, 1, 2)
-        grid.addWidget(heatmap, 2, 2)
+        grid.addWidget(self.heatmap, 2, 2)
         grid.setColumnStretch(0, 1)
         self.result.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.dock = add_overlay_dock(window, "Viewshed", panel)
         # after every watcher of the board (the validation context's viewsheds) has seen the edit
         self._after_edit = QTimer(window, singleShot=True, interval=0)
         self._after_edit.timeout.connect(self._refresh)
-        self.board.watchers.append(lambda hexes: self._after_edit.start())
+        watch_board(window, lambda hexes: self._after_edit.start(), self._document_replaced)
         clear_action(window).triggered.connect(self.clear)
         self.zones_action = QAction("Zone visibility &heatmap...", window)
         self.zones_action.triggered.connect(self._ask_zones)
-        self.zones_action.setEnabled(self.watching.count() > 0)
+        self._list_zones()
 
     # -- the engine ---------------------------------------------------------------------------
+    @property
+    def board(self) -> Board:
+        return self.window.document.board
+
     def viewsheds(self) -> Viewsheds:
         session = self.window.document.session
         shared = session.context.viewsheds if session is not None else None
@@ -104,6 +104,21 @@ class ViewshedTool(Tool):
     def zone_names(self) -> list[str]:
         session = self.window.document.session
         return list(session.context.scenario.zones) if session is not None else []
+
+    def _list_zones(self) -> None:
+        names = self.zone_names()
+        for box in (self.watching, self.watched):
+            box.clear()
+            box.addItems(names)
+        if len(names) > 1:
+            self.watched.setCurrentIndex(1)
+        for control in (self.heatmap, self.zones_action):
+            control.setEnabled(bool(names))
+
+    def _document_replaced(self) -> None:
+        self._own = None  # the map's own viewsheds were of the board shown before
+        self.clear()
+        self._list_zones()
 
     # -- mouse ----------------------------------------------------------------------------------
     def activate(self) -> None:
