@@ -204,10 +204,14 @@ def _frame(window: MainWindow, hexes: list[Hex]) -> None:
     from PySide6.QtCore import QRectF, Qt
 
     from .editor.mapview import HEX_SIZE, hex_polygon
+    from .editor.overlays import Tag
 
     rect = QRectF()
     for h in hexes:
         rect = rect.united(hex_polygon(h).boundingRect())
+    for item in window.scene.layers["overlays"].childItems():
+        if isinstance(item, Tag) and item.isVisible():  # a rule or a cost written beside its hex
+            rect = rect.united(item.sceneBoundingRect())
     grow_x = max(0.0, 12 * 1.5 * HEX_SIZE - rect.width()) / 2 + HEX_SIZE * 2
     grow_y = max(0.0, 8 * math.sqrt(3) * HEX_SIZE - rect.height()) / 2 + HEX_SIZE * 2
     window.view.fitInView(rect.adjusted(-grow_x, -grow_y, grow_x, grow_y), Qt.AspectRatioMode.KeepAspectRatio)

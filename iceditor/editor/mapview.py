@@ -167,6 +167,8 @@ class LabelItem(QGraphicsItem):
         super().__init__(parent)
         self.board, self._bounds = board, bounds
         self.setZValue(2)
+        # without it the option's exposedRect is the whole map: every repaint drew every label
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
 
     def boundingRect(self) -> QRectF:
         return self._bounds

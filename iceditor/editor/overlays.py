@@ -66,16 +66,14 @@ def watch_board(window: MainWindow, edited: Callable[[frozenset[Hex]], None], re
 
 
 def add_overlay_dock(window: MainWindow, title: str, widget: QWidget) -> QDockWidget:
-    """A dock for an overlay's options and answers, hidden until its tool is used: at the bottom
-    beside the Problems panel (the map keeps its height), the overlay docks in one tab group."""
+    """A dock for an overlay's options and answers, hidden until its tool is used: at the bottom,
+    beside the Problems panel (a bottom dock goes beside the others), the overlay docks in one
+    tab group."""
     others = [d for d in window.findChildren(QDockWidget) if d.property("overlay")]
     dock = window.add_dock(title, widget, Qt.DockWidgetArea.BottomDockWidgetArea)
     dock.setProperty("overlay", True)
-    problems = window.findChild(QDockWidget, "problems")
     if others:
         window.tabifyDockWidget(others[0], dock)
-    elif isinstance(problems, QDockWidget):
-        window.splitDockWidget(problems, dock, Qt.Orientation.Horizontal)
     dock.hide()
     return dock
 
@@ -151,14 +149,21 @@ class Tag(QGraphicsItem):
         self._font = QFont(FONT, 8, QFont.Weight.Bold)
         self._box = QRectF()
         self.setZValue(4)
+        self.setVisible(False)  # until it has a text
 
     def show_text(self, text: str, at: QPointF) -> None:
-        """Show `text` just above and right of `at` (a hex centre)."""
+        """Show `text` just above and right of `at` (a hex centre); left or below it near the map's edge."""
         self.prepareGeometryChange()
         self.text = text
         size = QFontMetricsF(self._font).size(0, text)
         self._box = QRectF(0, 0, size.width() + 8, size.height() + 4)
-        self.setPos(at + QPointF(HEX_SIZE * 0.5, -HEX_SIZE * 0.9 - self._box.height()))
+        x, y = at.x() + HEX_SIZE * 0.5, at.y() - HEX_SIZE * 0.9 - self._box.height()
+        edge = self.scene().sceneRect() if self.scene() is not None else QRectF()
+        if x + self._box.width() > edge.right():
+            x = at.x() - HEX_SIZE * 0.5 - self._box.width()
+        if y < edge.top():
+            y = at.y() + HEX_SIZE * 0.9
+        self.setPos(x, y)
         self.setVisible(bool(text))
         self.update()
 

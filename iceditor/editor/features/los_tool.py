@@ -55,11 +55,11 @@ class LosTool(Tool):
         self._terrain = SightTerrain.from_effects()
         self._kernel: SightKernel | None = None
         layer = window.scene.layers["overlays"]
-        self.passed = HexSetItem(layer, QColor(255, 225, 90, 110))
-        self.along = HexSetItem(layer, QColor(250, 150, 40, 130))  # the two hexes of a hexside the line runs along
+        self.passed = HexSetItem(layer, QColor(255, 225, 90, 90))
+        self.along = HexSetItem(layer, QColor(250, 150, 40, 100))  # the two hexes of a hexside the line runs along
         self.corners = HexSetItem(layer, QColor(120, 150, 220, 90))
         self.ends = HexSetItem(layer, QColor(30, 90, 170, 60), QColor(30, 90, 170))
-        self.blocking = HexSetItem(layer, QColor(220, 40, 40, 90), BLOCKED_LINE)
+        self.blocking = HexSetItem(layer, QColor(220, 40, 40, 70), BLOCKED_LINE)
         self.seen_part = QGraphicsLineItem(layer)
         self.hidden_part = QGraphicsLineItem(layer)
         self.seen_part.setZValue(2)

@@ -35,7 +35,7 @@ from ..window import MainWindow, Tool
 
 ORDER = 62
 
-SEEN = QColor(255, 215, 60, 120)
+SEEN = QColor(255, 215, 60, 100)
 UNSEEN_IN_ZONE = QColor(90, 90, 110, 110)  # a hex of the watched zone that no watcher sees
 
 
@@ -60,6 +60,8 @@ class ViewshedTool(Tool):
         self.firer = firer_choice()
         self.firer.currentIndexChanged.connect(self._refresh)
         self.watching, self.watched = QComboBox(), QComboBox()
+        for box in (self.watching, self.watched):
+            box.setMinimumContentsLength(26)  # zone names are long: russian-group-4-entry-turn-10
         self.heatmap = QPushButton("Show heatmap")
         self.heatmap.setToolTip("Shade each hex of the second zone by how many hexes of the first see it")
         self.heatmap.clicked.connect(lambda: self.show_zones(self.watching.currentText(), self.watched.currentText()))
@@ -76,6 +78,7 @@ class ViewshedTool(Tool):
         grid.addWidget(self.heatmap, 2, 2)
         grid.setColumnStretch(0, 1)
         self.result.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.result.setMinimumWidth(300)
         self.dock = add_overlay_dock(window, "Viewshed", panel)
         # after every watcher of the board (the validation context's viewsheds) has seen the edit
         self._after_edit = QTimer(window, singleShot=True, interval=0)
