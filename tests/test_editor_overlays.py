@@ -401,3 +401,15 @@ def test_the_tools_follow_another_document_opened_in_the_window(
     window.document.set_printed({board.hex("4307"): Terrain()})  # the woods that blocked it, cleared
     assert los.sight is not None and los.sight == SightKernel(board).sight(firer, target)
     assert los.sight.blocking_hex != board.hex("4307")
+
+
+def test_the_user_guide_lists_every_tool_with_its_key_and_its_screenshots_exist(qtbot, small_map: Path) -> None:
+    """docs/editor.md: a row `| KEY | Label |` for each tool the window has; every image it shows."""
+    window = open_window(qtbot, small_map)
+    guide = (REPO / "docs" / "editor.md").read_text(encoding="utf-8")
+    missing = [
+        f"| {t.shortcut} | {t.label} |" for t in window.tools.values() if f"| {t.shortcut} | {t.label} |" not in guide
+    ]
+    assert not missing, f"docs/editor.md, Tools and their keys: add {missing}"
+    images = re.findall(r"\]\((images/[^)]+\.png)\)", guide)
+    assert len(images) >= 6 and all((REPO / "docs" / image).is_file() for image in images)

@@ -35,7 +35,7 @@ from ..window import MainWindow, Tool
 
 ORDER = 62
 
-SEEN = QColor(255, 215, 60, 100)
+SEEN = QColor(70, 160, 225, 95)
 UNSEEN_IN_ZONE = QColor(90, 90, 110, 110)  # a hex of the watched zone that no watcher sees
 
 
@@ -54,7 +54,7 @@ class ViewshedTool(Tool):
         self.counts: dict[Hex, int] = {}
         layer = window.scene.layers["overlays"]
         self.shade = HexSetItem(layer, SEEN)
-        self.origin = HexSetItem(layer, QColor(30, 90, 170, 90), QColor(30, 90, 170))
+        self.origin = HexSetItem(layer, QColor(200, 30, 30, 110), QColor(150, 20, 20))
         self.watchers = HexSetItem(layer, QColor(0, 0, 0, 0), QColor(30, 90, 170))
         self.numbers = HexTextItem(layer)
         self.firer = firer_choice()
