@@ -50,7 +50,7 @@ def add_parsers(commands: Any) -> None:
         ),
     )
     snapshot.add_argument(
-        "--hover", metavar="HEX", help="the cursor over HEX: the LOS follows it, the movement overlay draws its path"
+        "--hover", metavar="HEX", help="the cursor over HEX: the movement overlay draws its cheapest path to it"
     )
     snapshot.add_argument("--size", default="1400x900", metavar="WxH", help="window size in pixels (default 1400x900)")
     render = commands.add_parser(
@@ -85,11 +85,25 @@ def use_offscreen_without_display() -> None:
 def _open(path: Path) -> EditorDocument:
     from .editor.app import OpenFailed, application, load
 
+    if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
+        _without_offscreen_chatter()
     application()
     try:
         return load(path)
     except OpenFailed as exc:
         raise BadInput(f"iceditor: cannot open {path}:\n{exc}") from None
+
+
+def _without_offscreen_chatter() -> None:
+    """The offscreen platform warns that it "does not support propagateSizeHints()" for every
+    window it draws: true, and of no use to the user; other Qt messages still print."""
+    from PySide6.QtCore import QMessageLogContext, QtMsgType, qInstallMessageHandler
+
+    def handler(kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
+        if "propagateSizeHints" not in message:
+            print(message, file=sys.stderr)
+
+    qInstallMessageHandler(handler)
 
 
 # -- snapshot -----------------------------------------------------------------------------------

@@ -16,14 +16,23 @@ from PySide6.QtWidgets import QComboBox, QDockWidget, QGraphicsItem, QStyleOptio
 
 from engine.geometry.sight import FirerState
 from engine.hexgrid import Hex
+from engine.model.board import Board
 
 from .mapview import HEX_SIZE, centre, hex_polygon
+from .window import MainWindow, Tool
 
 if TYPE_CHECKING:
     from .document import EditorDocument
-    from .window import MainWindow
 
 FONT = "DejaVu Sans"
+
+
+class OverlayTool(Tool):
+    """A tool that draws the engine's answers about the board shown in the window."""
+
+    @property
+    def board(self) -> Board:
+        return self.window.document.board
 
 
 def clear_action(window: MainWindow) -> QAction:

@@ -19,12 +19,20 @@ from PySide6.QtWidgets import QGraphicsLineItem, QHBoxLayout, QLabel, QVBoxLayou
 from engine.geometry.los_kernel import SightKernel
 from engine.geometry.sight import MAX_TREES_ALONG, Sight, SightTerrain
 from engine.hexgrid import Hex
-from engine.model.board import Board
 
 from ..mapview import HexSetItem, centre
-from ..overlays import Tag, add_overlay_dock, clear_action, firer_choice, firer_state, show_dock, watch_board
+from ..overlays import (
+    OverlayTool,
+    Tag,
+    add_overlay_dock,
+    clear_action,
+    firer_choice,
+    firer_state,
+    show_dock,
+    watch_board,
+)
 from ..sighting_chart import SightingChart
-from ..window import MainWindow, Tool
+from ..window import MainWindow
 
 ORDER = 60
 
@@ -39,7 +47,7 @@ CLEAR_LINE = QColor("#2e7d32")
 BLOCKED_LINE = QColor("#c62828")
 
 
-class LosTool(Tool):
+class LosTool(OverlayTool):
     name = "los"
     label = "Line of sight"
     shortcut = "L"
@@ -87,10 +95,6 @@ class LosTool(Tool):
         self.clear()
 
     # -- the engine ---------------------------------------------------------------------------
-    @property
-    def board(self) -> Board:
-        return self.window.document.board
-
     def kernel(self) -> SightKernel:
         """The LOS kernel of the board as it is now (its building joins follow the terrain)."""
         if self._kernel is None:

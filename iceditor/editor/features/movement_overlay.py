@@ -29,11 +29,11 @@ from engine.geometry.movement import (
     reach,
 )
 from engine.hexgrid import Hex
-from engine.model.board import Board
 
 from ..mapview import HexSetItem, centre
 from ..overlays import (
     HexTextItem,
+    OverlayTool,
     Tag,
     add_overlay_action,
     add_overlay_dock,
@@ -42,7 +42,7 @@ from ..overlays import (
     show_dock,
     watch_board,
 )
-from ..window import MainWindow, Tool
+from ..window import MainWindow
 
 ORDER = 64
 
@@ -65,7 +65,7 @@ def band_colour(cost: float, top: float) -> QColor:
     return ramp(band(cost) / max(band(top), 1), alpha=130)
 
 
-class MovementTool(Tool):
+class MovementTool(OverlayTool):
     name = "movement"
     label = "Movement"
     shortcut = "M"
@@ -124,10 +124,6 @@ class MovementTool(Tool):
         watch_board(window, lambda hexes: self._after_edit.start(), self.clear)
         clear_action(window).triggered.connect(self.clear)
         self._refresh()
-
-    @property
-    def board(self) -> Board:
-        return self.window.document.board
 
     def chosen_mover(self) -> Mover:
         """The unit set in the dock; MovementError if the rules do not allow it (a PINNED AFV...)."""

@@ -17,11 +17,11 @@ from PySide6.QtWidgets import QComboBox, QGridLayout, QLabel, QPushButton, QWidg
 
 from engine.geometry.viewshed import Viewsheds
 from engine.hexgrid import Hex
-from engine.model.board import Board
 
 from ..mapview import HexSetItem
 from ..overlays import (
     HexTextItem,
+    OverlayTool,
     add_overlay_action,
     add_overlay_dock,
     clear_action,
@@ -31,7 +31,7 @@ from ..overlays import (
     show_dock,
     watch_board,
 )
-from ..window import MainWindow, Tool
+from ..window import MainWindow
 
 ORDER = 62
 
@@ -39,7 +39,7 @@ SEEN = QColor(70, 160, 225, 95)
 UNSEEN_IN_ZONE = QColor(90, 90, 110, 110)  # a hex of the watched zone that no watcher sees
 
 
-class ViewshedTool(Tool):
+class ViewshedTool(OverlayTool):
     name = "viewshed"
     label = "Viewshed"
     shortcut = "V"
@@ -90,10 +90,6 @@ class ViewshedTool(Tool):
         self._list_zones()
 
     # -- the engine ---------------------------------------------------------------------------
-    @property
-    def board(self) -> Board:
-        return self.window.document.board
-
     def viewsheds(self) -> Viewsheds:
         session = self.window.document.session
         shared = session.context.viewsheds if session is not None else None
