@@ -22,6 +22,7 @@ from engine.model.terrain import Terrain
 from engine.validate.errata_impact import ErrataImpact
 from engine.validate.runner import map_problems
 from iceditor.editor import document as document_module
+from iceditor.editor.commands import DataCommand
 from iceditor.editor.document import open_document
 from iceditor.editor.features import autosave
 from iceditor.editor.features.autosave import MANIFEST, Autosave, AutosaveSettings, autosave_folder
@@ -157,7 +158,8 @@ def test_save_as_of_a_scenario_warns_when_its_maps_would_not_follow(
 ) -> None:
     """A scenario names its maps (`map2`) relative to its folder (formats.md): saved beside them it
     finds the same files; saved elsewhere, the user is told which files it would open instead."""
-    window = window_on(scenario(workspace, 1))
+    original = scenario(workspace, 1)
+    window = window_on(original)
     window.paint("Trees", {window.document.board.hex("4307"): Terrain(trees=2)})
     menu = files(window)
     dialogs.answers = [Button.Cancel]
@@ -168,7 +170,8 @@ def test_save_as_of_a_scenario_warns_when_its_maps_would_not_follow(
     assert menu.save_as(target)
     assert window.document.scenario is not None and window.document.scenario.path == target
     assert not window.document.dirty and window.undo_stack.isClean() and len(dialogs.texts("warning")) == 1
-    assert all(p.file in (None, str(target)) or "map" in p.file or "counters" in p.file for p in window.problems)
+    named = {p.file for p in window.problems}
+    assert str(target) in named and str(original) not in named  # problems name the new file
     reopened = open_document(target)
     assert reopened.board.terrain(reopened.board.hex("4307")).trees == 2
 
@@ -375,20 +378,27 @@ def test_a_scenario_whose_map_is_broken_names_the_map_and_its_rule(
 def test_autosave_while_dirty_then_recovered_after_a_crash(
     workspace: Path, window_on, dialogs: Dialogs, autosave_here: AutosaveSettings
 ) -> None:
-    autosave_here.edits = 2
+    autosave_here.edits = 3
     path = scenario(workspace, 1)
     map2 = workspace / "maps" / "map2.yaml"
     on_disk = {p: p.read_bytes() for p in (path, map2)}
     window = window_on(path, crashes=True)
     board = window.document.board
     a, b = board.hex("4307"), board.hex("4512")
+    data = window.document.scenario.data
+
+    def retitle(title: str) -> None:
+        data["title"] = title
+        window.document.scenario_changed()
+
+    window.undo_stack.push(DataCommand("Title", lambda: retitle("Demyansk"), lambda: retitle("Demyansk Pocket")))
     window.paint("Trees", {a: Terrain(trees=3)})
     folder = autosave_folder(path)
-    assert not folder.exists()  # one edit: not yet
+    assert not folder.exists()  # two edits: not yet
     window.paint("Marsh", {b: Terrain(marsh=True)})
-    assert (folder / MANIFEST).is_file()
-    assert sorted(p.name for p in folder.iterdir()) == ["1-map2.yaml", MANIFEST]
+    assert sorted(p.name for p in folder.iterdir()) == ["0-s1-demyansk-pocket.yaml", "1-map2.yaml", MANIFEST]
     assert '"4512": {marsh: true}' in (folder / "1-map2.yaml").read_text(encoding="utf-8")
+    assert "title: Demyansk\n" in (folder / "0-s1-demyansk-pocket.yaml").read_text(encoding="utf-8")
     assert {p: p.read_bytes() for p in on_disk} == on_disk  # never over the user's files
 
     window.hide()
@@ -402,10 +412,12 @@ def test_autosave_while_dirty_then_recovered_after_a_crash(
     assert restored.path == path and restored.printed(a) == Terrain(trees=3) and restored.printed(b).marsh
     assert restored.board.terrain(b).marsh and again.windowTitle().startswith("*")
     assert again.undo_stack.count() == 0  # the restored edits are where the history starts
-    assert restored.maps[0].dirty and not restored.scenario.dirty
+    assert restored.maps[0].dirty and restored.scenario.dirty and restored.scenario.data["title"] == "Demyansk"
     assert {p: p.read_bytes() for p in on_disk} == on_disk
+    assert (folder / MANIFEST).is_file()  # still unsaved: still autosaved
     press(again, Qt.Key.Key_S)
     assert not folder.exists() and '"4512": {marsh: true}' in map2.read_text(encoding="utf-8")
+    assert "title: Demyansk\n" in path.read_text(encoding="utf-8")
 
 
 def test_autosave_on_the_timer_and_removed_by_a_clean_close(
@@ -480,8 +492,8 @@ def test_errata_preview_apply_undo_redo(workspace: Path, window_on, dialogs: Dia
     impact = panel.impact
     assert {board.hex(c.hex) for c in impact.hexes} == {a, b}  # the engine's count is the preview's
     sections = [panel.report.topLevelItem(i).text(0) for i in range(panel.report.topLevelItemCount())]
-    assert sections[0] == "Hexes (2)" and sections[1].startswith("LOS, both ends UP: ")
-    assert f"{impact.sight_changes:,} of {impact.pairs:,} pairs change" in sections[1]
+    assert sections[0].startswith("LOS, both ends UP: ") and sections[-1] == "Hexes (2)"
+    assert f"{impact.sight_changes:,} of {impact.pairs:,} pairs change" in sections[0]
     assert any(s.startswith("Named zones:") for s in sections) and any(s.startswith("Turn counts") for s in sections)
     assert window.undo_stack.count() == 0 and window.document.printed(a) == before[a]  # a preview changes nothing
 
@@ -497,16 +509,24 @@ def test_errata_preview_apply_undo_redo(workspace: Path, window_on, dialogs: Dia
     assert window.document.printed(a).trees == 3 and board.terrain(b).level == 1
 
 
-def test_errata_cancelled_or_broken_change_nothing(workspace: Path, window_on, dialogs: Dialogs) -> None:
+def test_errata_cancelled_broken_or_left_by_opening_change_nothing(
+    workspace: Path, window_on, dialogs: Dialogs, qtbot
+) -> None:
     window = window_on(workspace / "small.yaml")
     panel = window.findChild(ErrataPanel)
     errata_file = workspace / "e.yaml"
     errata_file.write_text(ERRATA.replace('"4307", "1307"', '"1203", "4307"'), encoding="utf-8")
     assert panel.load(errata_file)
     h = window.document.board.hex("1203")
-    assert set(panel.highlight.hexes) == {h} and "measured for a scenario" in panel.report.topLevelItem(1).text(0)
+    assert set(panel.highlight.hexes) == {h} and "measured for a scenario" in panel.report.topLevelItem(0).text(0)
     panel.cancel_button.click()
     assert not panel.highlight.hexes and window.undo_stack.count() == 0 and not panel.apply_button.isEnabled()
     errata_file.write_text(ERRATA.replace("set: {trees: 3}", "set: {trees: many}"), encoding="utf-8")
     assert not panel.load(errata_file)
     assert "e.yaml:5:18: error: /changes/0/set/trees" in dialogs.texts("critical")[0] and panel.preview is None
+    errata_file.write_text(ERRATA, encoding="utf-8")
+    assert panel.load(errata_file) and panel.highlight.hexes
+    assert files(window).open(scenario(workspace, 1))  # another document: the preview goes
+    assert panel.preview is None and not panel.highlight.hexes
+    assert panel.highlight.scene() is window.scene and panel.load(errata_file) and len(panel.highlight.hexes) == 2
+    qtbot.waitUntil(lambda: panel.impact is not None, timeout=30000)  # no thread left running

@@ -18,6 +18,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QColor
 from PySide6.QtWidgets import (
+    QDockWidget,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -108,7 +109,6 @@ class ErrataPanel(QWidget):
         self.preview: Preview | None = None
         self.impact: ErrataImpact | str | None = None  # the impact measured, or why not
         self._request = 0
-        self._thread: threading.Thread | None = None
         self._measured = _Measured(self)
         self._measured.done.connect(self._impact_measured)
         self.highlight = HexSetItem(window.scene.layers["overlays"], HIGHLIGHT, OUTLINE)
@@ -130,7 +130,11 @@ class ErrataPanel(QWidget):
         layout.addWidget(self.heading)
         layout.addWidget(self.report, 1)
         layout.addLayout(buttons)
-        self.dock = window.add_dock("Errata", self)
+        # Beside Problems: a report with long lines, read across the window's width.
+        self.dock = window.add_dock("Errata", self, Qt.DockWidgetArea.BottomDockWidgetArea)
+        problems = window.findChild(QDockWidget, "problems")
+        if problems is not None:
+            window.tabifyDockWidget(problems, self.dock)
         self.dock.hide()
         window.document_changed.connect(self._refresh)
         window.document_replaced.connect(lambda document: self.cancel())
@@ -158,6 +162,7 @@ class ErrataPanel(QWidget):
         self._show()
         self.dock.show()
         self.dock.raise_()
+        self.window.resizeDocks([self.dock], [280], Qt.Orientation.Vertical)
         return True
 
     def _cannot_load(self, path: Path, why: str) -> bool:
@@ -187,8 +192,7 @@ class ErrataPanel(QWidget):
             with contextlib.suppress(RuntimeError):  # the window closed meanwhile
                 measured.done.emit(request, result)
 
-        self._thread = threading.Thread(target=measure, name="errata-impact", daemon=True)
-        self._thread.start()
+        threading.Thread(target=measure, name="errata-impact", daemon=True).start()
 
     def _impact_measured(self, request: int, result: ErrataImpact | str) -> None:
         if request == self._request:
@@ -242,17 +246,17 @@ class ErrataPanel(QWidget):
                 else ""
             )
         )
-        hexes = self._section(f"Hexes ({n})")
-        for h in sorted(preview.changes, key=board.label):
-            before, after = describe_terrain(self.window.document.printed(h)), describe_terrain(preview.changes[h])
-            self._row(hexes, f"{board.label(h)}: {before} → {after}", [board.label(h)])
-        impact = self.impact
+        impact = self.impact  # first: what the errata do to the game, then hex by hex
         if isinstance(impact, ErrataImpact):
             self._impact_rows(impact)
         elif self.window.document.scenario is None:
             self._section("LOS, zones and turn counts are measured for a scenario: open one to see them.")
         else:
             self._section(impact or "Measuring LOS, zones and turn counts…")
+        hexes = self._section(f"Hexes ({n})")
+        for h in sorted(preview.changes, key=board.label):
+            before, after = describe_terrain(self.window.document.printed(h)), describe_terrain(preview.changes[h])
+            self._row(hexes, f"{board.label(h)}: {before} → {after}", [board.label(h)])
         self.report.expandAll()
 
     def _impact_rows(self, r: ErrataImpact) -> None:
