@@ -183,6 +183,7 @@ def test_new_map_then_save_as_then_open(workspace: Path, window_on, monkeypatch)
     document = window.document
     assert len(document.board.hexes) == 5 * 9 and document.board.offset.value == "odd-q"
     assert len(window.scene.items_by_hex) == 45 and window.undo_stack.count() == 0
+    assert len(window.scene.layers["terrain"].childItems()) == 45  # Scenario 1's hexes are gone
     assert window.windowTitle() == "*test-ground.yaml - iceditor" and menu.untitled
     assert not (workspace / "scenarios" / "test-ground.yaml").exists()  # in memory only
     window.paint("Trees", {document.board.hex("1203"): Terrain(trees=2)})
@@ -202,6 +203,12 @@ def test_new_map_then_save_as_then_open(workspace: Path, window_on, monkeypatch)
     reopened = window.document
     assert reopened.path == target and reopened.board.terrain(reopened.board.hex("1203")) == Terrain(trees=2)
     assert len(window.scene.items_by_hex) == 45
+
+
+def test_a_new_map_named_like_a_file_there_gets_a_name_of_its_own(workspace: Path, window_on) -> None:
+    window = window_on(workspace / "small.yaml")
+    assert files(window).new_map(NewMap("Small", (1, 2), (1, 2)))
+    assert window.document.path == workspace / "small-2.yaml" and not window.document.path.exists()
 
 
 def test_the_new_map_dialog_refuses_an_empty_name_or_a_range_backwards(qtbot) -> None:

@@ -9,6 +9,7 @@ lives in memory, untitled, until Save As gives it a file.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from dataclasses import dataclass
@@ -173,7 +174,7 @@ class FileMenu(QObject):
         spec = spec or NewMapDialog.ask(self.window)
         if spec is None or not self.window.confirm_discard("starting a new map"):
             return False
-        path = self.window.document.path.parent / spec.file_name()  # where Save As proposes to put it
+        path = _unused(self.window.document.path.parent / spec.file_name())  # where Save As proposes it
         try:
             document = load(path, {path: spec.text()})
         except OpenFailed as exc:  # a grid the validator refuses
@@ -254,6 +255,12 @@ class FileMenu(QObject):
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
         )
         return answer == QMessageBox.StandardButton.Save
+
+
+def _unused(path: Path) -> Path:
+    """`path`, or `name-2.yaml`... if taken: a new map never stands for (nor is autosaved as) a file on disk."""
+    numbered = (path.with_name(f"{path.stem}-{n}{path.suffix}") for n in itertools.count(2))
+    return path if not path.exists() else next(p for p in numbered if not p.exists())
 
 
 def install(window: MainWindow) -> None:
