@@ -12,22 +12,23 @@ from __future__ import annotations
 import io
 import os
 import tempfile
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from difflib import SequenceMatcher
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
-from engine.hexgrid import Hex
+from engine.hexgrid import Hex, hex_to_offset
 from engine.model.board import Board, assemble, resolve_errata_path, resolve_map_path
 from engine.model.errata import Errata, errata_from_document
 from engine.model.mapsheet import LoadError, MapSheet, map_from_document
 from engine.model.schema import schema_name
 from engine.model.source import SourceDocument, SourceError, load_yaml, parse_yaml
-from engine.model.terrain import CLEAR, HEX_KEYS, Terrain
+from engine.model.terrain import CLEAR, HEX_KEYS, Terrain, coerce
 from engine.problems import Problem
 from engine.validate.runner import map_problems
 from engine.validate.session import ValidationSession
@@ -88,6 +89,12 @@ def atomic_write(path: Path, text: str) -> None:
 @dataclass
 class MapFile(SourceFile):
     sheet: MapSheet | None = None
+    dropped_comments: dict[str, dict[Any, Any]] = field(default_factory=dict, repr=False)  # see _set_list
+
+    def holds(self, h: Hex) -> bool:
+        """Whether the hex is on this map's grid (without building the grid's set of hexes)."""
+        assert self.sheet is not None
+        return self.sheet.grid.contains(*hex_to_offset(h, self.sheet.grid.offset))
 
     def set_terrain(self, h: Hex, terrain: Terrain) -> None:
         """Write a hex's terrain into the file (its `hexes:` entry, flow style like the rest)."""
@@ -106,15 +113,75 @@ class MapFile(SourceFile):
                 entry.fa.set_flow_style()
                 hexes[DoubleQuotedScalarString(label)] = entry
             for key in HEX_KEYS:
-                if key in keys:
-                    entry[key] = keys[key]
-                else:
+                if key not in keys:
                     entry.pop(key, None)
+                elif key not in entry or coerce(key, entry[key]) != coerce(key, keys[key]):
+                    entry[key] = keys[key]  # a value that stays keeps the form it is written in (`building: 1`)
         if terrain == CLEAR:
             self.sheet.terrain.pop(h, None)
         else:
             self.sheet.terrain[h] = terrain
         self.dirty = True
+
+    def set_roads(self, roads: Roads) -> None:
+        """Write the map's road chains and bridges into the file (`roads:`, `bridges:`). Entries that
+        stay keep their place and comments; new ones are written in flow style like the rest."""
+        assert self.sheet is not None
+        label = self.sheet.label
+        chains = [_flow(label(h) for h in chain) for chain in roads.chains]
+        _set_list(self.data, "roads", chains, self.dropped_comments.setdefault("roads", {}))
+        bridges = [DoubleQuotedScalarString(label(h)) for h in roads.bridges]
+        _set_list(self.data, "bridges", bridges, self.dropped_comments.setdefault("bridges", {}), flow=True)
+        self.sheet.roads = [list(chain) for chain in roads.chains]
+        self.sheet.bridges = list(roads.bridges)
+        self.dirty = True
+
+
+class Roads(NamedTuple):
+    """One map's road chains (each a list of adjacent hexes, 8.52) and its bridge hexes."""
+
+    chains: tuple[tuple[Hex, ...], ...]
+    bridges: tuple[Hex, ...]
+
+
+def _flow(labels: Iterable[str]) -> CommentedSeq:
+    seq = CommentedSeq(DoubleQuotedScalarString(x) for x in labels)
+    seq.fa.set_flow_style()
+    return seq
+
+
+def _set_list(data: CommentedMap, key: str, items: list[Any], dropped: dict[Any, Any], *, flow: bool = False) -> None:
+    """Make `data[key]` hold `items`, changing only the entries that differ (ruamel moves the
+    comments of the later entries with them). The comment of a deleted entry is kept in `dropped`
+    and given back if the same entry returns (an undo)."""
+    seq = data.get(key)
+    if seq is None:
+        if items:
+            data[key] = _flow(items) if flow else CommentedSeq(items)
+        return
+    if not items and not seq.ca.comment and key not in data.ca.items:
+        del data[key]
+        return
+    old = [tuple(x) if isinstance(x, list) else x for x in seq]
+    new = [tuple(x) if isinstance(x, list) else x for x in items]
+    for op, i1, i2, j1, j2 in reversed(SequenceMatcher(None, old, new, autojunk=False).get_opcodes()):
+        if op == "equal":
+            continue
+        kept = min(i2 - i1, j2 - j1)
+        for k in range(kept):  # an entry changed in place keeps its comment
+            seq[i1 + k] = items[j1 + k]
+        for i in range(i2 - 1, i1 + kept - 1, -1):
+            if i in seq.ca.items:
+                dropped[old[i]] = seq.ca.items[i]
+            del seq[i]
+        for k in range(kept, j2 - j1):
+            seq.insert(i1 + k, items[j1 + k])
+            if new[j1 + k] in dropped:
+                seq.ca.items[i1 + k] = dropped.pop(new[j1 + k])
+    if not seq:
+        seq.fa.set_flow_style()  # `key: []`, the comment kept beside it
+    elif not flow and not old:
+        seq.fa.set_block_style()
 
 
 @dataclass
@@ -144,7 +211,7 @@ class EditorDocument:
         """A hex as the map file has it, before errata (what a brush paints)."""
         for m in self.maps:
             assert m.sheet is not None
-            if h in m.sheet.hexes():
+            if m.holds(h):
                 return m.sheet.terrain.get(h, CLEAR)
         return CLEAR
 
@@ -155,10 +222,15 @@ class EditorDocument:
         for h, terrain in changes.items():
             for m in self.maps:  # a seam hex is on two maps: both files change
                 assert m.sheet is not None
-                if h in m.sheet.hexes():
+                if m.holds(h):
                     m.set_terrain(h, terrain)
-            shown[h] = self._with_errata(h, terrain)
+            shown[h] = self._with_roads(h, self._with_errata(h, terrain))
         self.board.set_terrain(shown)
+
+    def _with_roads(self, h: Hex, terrain: Terrain) -> Terrain:
+        """Road chains are not painted: a hex's road and bridge flags follow the board's roads (as `assemble`)."""
+        road = h in self.board.road_graph
+        return replace(terrain, road=road, bridge=road and h in self.board.bridges)
 
     def _with_errata(self, h: Hex, terrain: Terrain) -> Terrain:
         if self.errata is None:
@@ -168,6 +240,32 @@ class EditorDocument:
             if label in change.hexes:
                 terrain = terrain.changed(change.values)
         return terrain
+
+    # -- roads ----------------------------------------------------------------------------
+    def roads(self) -> list[Roads]:
+        """Each map file's road chains and bridges, in the order of `maps`."""
+        return [
+            Roads(tuple(tuple(chain) for chain in m.sheet.roads), tuple(m.sheet.bridges))
+            for m in self.maps
+            if m.sheet is not None
+        ]
+
+    def set_roads(self, roads: Sequence[Roads]) -> None:
+        """Give each map file its road chains and bridges (in the order of `maps`); the board's
+        roads, road graph and the road and bridge flags of its hexes follow, its watchers learn
+        the hexes whose road links changed, and the scenario is validated afresh (zones may
+        follow a road)."""
+        links_before, bridges_before = _links(self.board), self.board.bridges
+        for m, old, new in zip(self.maps, self.roads(), roads, strict=True):
+            if new != old:
+                m.set_roads(new)
+        sheets = [m.sheet for m in self.maps if m.sheet is not None]
+        self.board.roads = [chain for sheet in sheets for chain in sheet.roads]
+        self.board.bridges = frozenset(b for sheet in sheets for b in sheet.bridges)
+        self.board.__dict__.pop("road_graph", None)  # a cached_property: built again from the new roads
+        changed = {h for link in links_before ^ _links(self.board) for h in link} | bridges_before ^ self.board.bridges
+        self.board.set_terrain({h: self._with_roads(h, self.board.terrain(h)) for h in changed & self.board.hexes})
+        self._validate_afresh()
 
     # -- validation -----------------------------------------------------------------------
     def problems(self) -> list[Problem]:
@@ -181,7 +279,16 @@ class EditorDocument:
         """The scenario file's own data changed (not terrain): validate it afresh."""
         if self.scenario is not None:
             self.scenario.dirty = True
-            self.session = ValidationSession(self.scenario.document(), board=self.board)
+            self._validate_afresh()
+
+    def _validate_afresh(self) -> None:
+        """A new validation session on the board; the old one stops following its edits."""
+        if self.scenario is None:
+            return
+        if self.session is not None:  # its watchers are bound methods of the session and its context
+            stale = {id(self.session), id(self.session.context)}
+            self.board.watchers[:] = [w for w in self.board.watchers if id(getattr(w, "__self__", None)) not in stale]
+        self.session = ValidationSession(self.scenario.document(), board=self.board)
 
     # -- saving ---------------------------------------------------------------------------
     def save(self) -> list[Path]:
@@ -192,6 +299,12 @@ class EditorDocument:
                 f.save()
                 written.append(f.path)
         return written
+
+
+def _links(board: Board) -> set[frozenset[Hex]]:
+    """The board's road links (pairs of hexes joined by a road), and each road hex alone."""
+    graph = board.road_graph
+    return {frozenset(edge) for edge in graph.edges} | {frozenset([h]) for h in graph.nodes}
 
 
 def open_document(path: Path, texts: Mapping[Path, str] | None = None) -> EditorDocument:
@@ -253,4 +366,13 @@ def _not_editable(doc: SourceDocument, kind: str | None) -> Problem:
     return UNKNOWN_FORMAT.problem(doc, ("format",), f"{what}: the editor opens scenarios and maps")
 
 
-__all__ = ["EditorDocument", "LoadError", "MapFile", "SourceError", "SourceFile", "atomic_write", "open_document"]
+__all__ = [
+    "EditorDocument",
+    "LoadError",
+    "MapFile",
+    "Roads",
+    "SourceError",
+    "SourceFile",
+    "atomic_write",
+    "open_document",
+]
