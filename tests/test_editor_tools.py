@@ -189,6 +189,18 @@ def test_trees_brush_a_drag_is_one_undo_step_each_hex_once(window: MainWindow, t
     assert '"1101": {trees: 1}' in text
 
 
+def test_choosing_another_tool_mid_stroke_ends_the_stroke(window: MainWindow) -> None:
+    key(window, "G")
+    viewport = window.view.viewport()
+    QTest.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, "1401"))
+    QTest.mouseMove(viewport, at(window, "1402"))
+    key(window, "E")
+    QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(window, "1402"))
+    assert labels_of(window) == ["Gully (2 hexes)"]
+    window.undo_stack.undo()
+    assert terrain(window, "1401") == CLEAR == terrain(window, "1402")
+
+
 def test_level_crest_and_hill_brushes(window: MainWindow, tmp_path: Path) -> None:
     key(window, "H")
     option(window, QComboBox, "level-choice").setCurrentIndex(2)
@@ -508,3 +520,8 @@ def test_every_tool_has_a_shortcut_in_the_tools_menu(window: MainWindow) -> None
     edit = {a.objectName(): a.shortcut().toString() for a in window.menus["Edit"].actions() if a.objectName()}
     assert edit["hexes-copy"] == "Ctrl+C" and edit["hexes-paste"] == "Ctrl+V" and edit["hexes-delete"] == "Del"
     assert isinstance(window.findChild(QAction, "hexes-select-all"), QAction)
+    marsh = window.findChild(QAction, "tool-marsh")
+    assert "Paint marsh hexes (8.55)" in marsh.toolTip() and "(Shift+M)" in marsh.toolTip()
+    marsh.trigger()
+    assert window.statusBar().currentMessage().startswith("Paint marsh hexes")
+    assert option(window, QLabel, "summary-marsh").text().startswith("paints marsh;")

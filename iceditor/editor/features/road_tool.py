@@ -80,6 +80,11 @@ class RoadTool(OptionsTool):
             "bridge": "click a road hex to add or remove its bridge (a road crossing a gully, chart note a)",
         }[self.mode()]
 
+    def deactivate(self) -> None:
+        self.path = []  # a chain being drawn when another tool is chosen is dropped
+        self._show_preview()
+        super().deactivate()
+
     # -- the mouse ---------------------------------------------------------------------------------
     def press(self, h: Hex, event: Any) -> None:
         if self.mode() == "bridge":

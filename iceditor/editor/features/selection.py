@@ -55,6 +55,11 @@ class SelectTool(OptionsTool):
             "Ctrl+C copies, Ctrl+V pastes at the cursor, Delete clears"
         )
 
+    def deactivate(self) -> None:
+        self.start = None
+        self.outline.setPath(QPainterPath())
+        super().deactivate()
+
     def press(self, h: Hex, event: Any) -> None:
         modifiers = event.modifiers()
         self.lasso = (self.shapes.chosen() == "lasso") != bool(modifiers & Qt.KeyboardModifier.ControlModifier)

@@ -40,6 +40,10 @@ class Brush(OptionsTool):
         if self.fill is not None:
             self.fill.use_brush(self)
 
+    def deactivate(self) -> None:
+        self.release(None, None)  # another tool chosen mid-stroke: what is painted is one undo step
+        super().deactivate()
+
     def _name_choice(self, name: str, length: int, tip: str) -> QComboBox:
         """A name to paint (a hill's, a building's id): typed, or chosen from those on the map."""
         box = QComboBox(editable=True)
