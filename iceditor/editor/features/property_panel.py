@@ -20,6 +20,7 @@ from engine.model.terrain import Footprint
 
 from ..tool_options import hexes_text
 from ..window import MainWindow
+from .terrain_brushes import MAX_TREES
 
 ORDER = 45
 MIXED = "mixed"
@@ -34,7 +35,7 @@ class PropertyPanel(QWidget):
     def __init__(self, window: MainWindow) -> None:
         super().__init__()
         self.setObjectName("properties")
-        self.window = window
+        self.editor = window  # not `window`: a QWidget's window() is its top-level widget
         self.hexes: list[Hex] = []
         self._filling = False
         form = QFormLayout(self)
@@ -42,7 +43,7 @@ class PropertyPanel(QWidget):
         self.heading.setWordWrap(True)
         form.addRow(self.heading)
 
-        self.trees = QSpinBox(maximum=9)
+        self.trees = QSpinBox(maximum=MAX_TREES)
         self.trees.setKeyboardTracking(False)  # typing "3" then Enter is one edit
         self.trees.valueChanged.connect(lambda v: v >= 0 and self._set("trees", v, str(v)))
         self.level = self._choice(["0", "1", "2"], lambda text: self._set("level", int(text), text))
@@ -112,12 +113,12 @@ class PropertyPanel(QWidget):
 
     # -- showing ------------------------------------------------------------------------------------
     def show_hexes(self, hexes: set[Hex]) -> None:
-        board = self.window.document.board
+        board = self.editor.document.board
         self.hexes = sorted(hexes, key=board.label)
         self.refresh()
 
     def refresh(self) -> None:
-        document = self.window.document
+        document = self.editor.document
         board = document.board
         self.setEnabled(bool(self.hexes))
         if not self.hexes:
@@ -192,14 +193,14 @@ class PropertyPanel(QWidget):
         """Set one key on every selected hex, as one undo step."""
         if self._filling or not self.hexes:
             return
-        document = self.window.document
+        document = self.editor.document
         changes = {h: document.printed(h).changed({key: value}) for h in self.hexes}
         changed = {h: t for h, t in changes.items() if t != document.printed(h)}
         if not changed:
             return
         words = key.replace("_", " ")
         what = f"Set {words} {shown}" if shown else ("Set " if value else "Clear ") + words
-        self.window.paint(f"{what} ({hexes_text(len(changed))})", changed)
+        self.editor.paint(f"{what} ({hexes_text(len(changed))})", changed)
 
     def _footprint_edited(self) -> None:
         text = self.footprint.text().strip()
@@ -209,7 +210,7 @@ class PropertyPanel(QWidget):
             footprint = parse_footprint(text)
         except ValueError as exc:
             self.footprint.setStyleSheet("border: 1px solid #c62828")
-            self.window.statusBar().showMessage(f"Footprint not set: {exc}", 6000)
+            self.editor.statusBar().showMessage(f"Footprint not set: {exc}", 6000)
             return
         self._set("footprint", footprint, "")
 

@@ -120,7 +120,7 @@ def set_selection(window: MainWindow, hexes: set[Hex]) -> None:
 
 
 class Clipboard(QObject):
-    """Copy, paste and delete on the selected hexes (the Edit menu)."""
+    """The selected hexes drawn highlighted; copy, paste and delete on them (the Edit menu)."""
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
