@@ -187,6 +187,40 @@ class LabelItem(QGraphicsItem):
                 )
 
 
+class NamesItem(QGraphicsItem):
+    """Hill names and building ids, each written once, in the hex nearest the middle of its area."""
+
+    def __init__(self, board: Board, bounds: QRectF, parent: QGraphicsItem) -> None:
+        super().__init__(parent)
+        self.board, self._bounds = board, bounds
+        self.setZValue(3)
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        font = QFont("DejaVu Sans", 9)
+        font.setBold(True)
+        painter.setFont(font)
+        for prefix, colour, areas in (
+            ("Hill ", QColor("#6b4f1d"), self.board.hills()),
+            ("", QColor("#ffffff"), self.board.buildings()),
+        ):
+            painter.setPen(colour)
+            for name, hexes in areas.items():
+                c = centre(_middle(hexes))
+                text = f"{prefix}{name}"
+                painter.drawText(QRectF(c.x() - 40, c.y() - 8, 80, 16), Qt.AlignmentFlag.AlignCenter, text)
+
+
+def _middle(hexes: frozenset[Hex]) -> Hex:
+    """The hex of an area nearest its centroid (where its name is written)."""
+    points = [centre(h) for h in hexes]
+    x = sum(p.x() for p in points) / len(points)
+    y = sum(p.y() for p in points) / len(points)
+    return min(sorted(hexes), key=lambda h: (centre(h).x() - x) ** 2 + (centre(h).y() - y) ** 2)
+
+
 class HexSetItem(QGraphicsItem):
     """A set of hexes drawn in one colour (zones, viewsheds, reach bands, selections)."""
 
@@ -240,13 +274,14 @@ class MapScene(QGraphicsScene):
         """Draw a board: the hexes, roads and labels; another document's board replaces them, while
         the layers and what features put on them stay."""
         if self.items_by_hex:  # another board was drawn: its items go
-            for item in (*self.items_by_hex.values(), self.roads, self.labels):
+            for item in (*self.items_by_hex.values(), self.roads, self.labels, self.names):
                 self.removeItem(item)
         self.board = board
         self.items_by_hex = {h: HexItem(board, h, self.layers["terrain"]) for h in sorted(board.hexes)}
         bounds = self.layers["terrain"].childrenBoundingRect()
         self.roads = RoadItem(board, bounds, self.layers["roads"])
         self.labels = LabelItem(board, bounds, self.layers["labels"])
+        self.names = NamesItem(board, bounds, self.layers["labels"])
         self.setSceneRect(bounds.adjusted(-HEX_SIZE, -HEX_SIZE, HEX_SIZE, HEX_SIZE))
         board.watchers.append(self.terrain_changed)
 
@@ -257,6 +292,7 @@ class MapScene(QGraphicsScene):
                 item = self.items_by_hex.get(n)
                 if item is not None:
                     item.update()
+        self.names.update()  # a hill or building may have grown, shrunk or moved
 
     def set_layer_visible(self, name: str, visible: bool) -> None:
         self.layers[name].setVisible(visible)

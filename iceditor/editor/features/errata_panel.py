@@ -130,11 +130,9 @@ class ErrataPanel(QWidget):
         layout.addWidget(self.heading)
         layout.addWidget(self.report, 1)
         layout.addLayout(buttons)
-        # Beside Problems: a report with long lines, read across the window's width.
+        # Beside Problems: a report with long lines, read across the window's width. Tabbed with
+        # it only when first shown: a hidden tabbed dock leaves an empty tab bar over the others.
         self.dock = window.add_dock("Errata", self, Qt.DockWidgetArea.BottomDockWidgetArea)
-        problems = window.findChild(QDockWidget, "problems")
-        if problems is not None:
-            window.tabifyDockWidget(problems, self.dock)
         self.dock.hide()
         window.document_changed.connect(self._refresh)
         window.document_replaced.connect(lambda document: self.cancel())
@@ -160,6 +158,9 @@ class ErrataPanel(QWidget):
         self.preview = Preview(errata, path, errata_changes(self.window.document, errata))
         self._measure()
         self._show()
+        problems = self.window.findChild(QDockWidget, "problems")
+        if problems is not None and not self.window.tabifiedDockWidgets(self.dock):
+            self.window.tabifyDockWidget(problems, self.dock)
         self.dock.show()
         self.dock.raise_()
         self.window.resizeDocks([self.dock], [280], Qt.Orientation.Vertical)
