@@ -12,9 +12,18 @@ from typing import Any
 import pytest
 import yaml
 from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+from PySide6.QtGui import QAction, QContextMenuEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QAbstractItemView, QApplication, QMessageBox, QSpinBox, QTreeWidgetItem
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QDockWidget,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QTreeWidgetItem,
+)
 
 from engine.model.counter_values import counter_values
 from engine.model.counters import bundled_counters
@@ -227,6 +236,9 @@ def test_ammo_and_clause_are_edited_in_the_tree(open_window, qtbot) -> None:  # 
     assert "squad-clause" in codes(window, qtbot)
     assert oob.items[path].background(0).color().name() == "#f6d5d0"  # the row a problem points into
     assert "has no LMG PR99 left to remove" in oob.items[path].toolTip(AMMO)
+    oob.tree.setCurrentItem(oob.items[("sides", "german", "groups", 0)])
+    click_problem(window, "[squad-clause]")
+    assert oob.tree.currentItem() is oob.items[path]
     oob.items[path].setText(CLAUSE, "less rifles")  # not a clause: refused with the reason
     qtbot.waitUntil(lambda: "'rifles' is not a squad member's weapon (FT, LMG, MP, R)" in oob.message.text())
     assert len(edits(window)) == 3
@@ -262,6 +274,13 @@ def test_editing_a_zone_highlights_it_live_and_applies_as_one_step(open_window, 
     window.undo_stack.undo()
     assert zones.editor.toPlainText() == '{hexes: ["4307", "4308"]}\n'
     assert len(zones.zone_hexes.hexes) == 2
+
+    window.selected = {board.hex("3818"), board.hex("3819")}  # hexes chosen with the Select tool
+    zones.new_name.setText("russian-infiltration-hex")
+    zones.findChild(QPushButton, "zone-new").click()
+    assert dict(data(window)["zones"]["russian-infiltration-hex"]) == {"area": {"hexes": ["3818", "3819"]}}
+    assert zones.name == "russian-infiltration-hex" and len(zones.zone_hexes.hexes) == 2
+    assert edits(window)[-1] == "New zone russian-infiltration-hex"
 
 
 def test_entries_are_edited_and_their_hexes_shown_on_the_map_edge(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -361,6 +380,34 @@ def test_setup_table_turns_units_down_and_removes_them(open_window, qtbot) -> No
     QTest.keyClick(setup.table, Qt.Key.Key_Delete)
     assert setup.unplaced.text() == "Not placed: PL"
     assert "setup-unit-missing" in codes(window, qtbot)
+
+
+def test_right_click_on_a_counter_turns_it_and_faces_it(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The counter's menu: UP/DOWN and the six hexes it may face (8.7)."""
+    window = open_window(S1)
+    window.view.zoom(3)
+    window.view.centre_on(window.document.board.hex("4308"))
+    mmg = next(p for p in pieces_of(window) if p.piece.path == ("setup", "german", "units", 3))
+    where = window.view.mapFromScene(mmg.anchor() - QPointF(7, 7))  # its corner left uncovered by the stack
+    for done, choice in enumerate(("UP", "Facing/4309"), start=1):
+        event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, where, window.view.viewport().mapToGlobal(where))
+        QApplication.sendEvent(window.view.viewport(), event)
+        menu = QApplication.activePopupWidget()
+        assert isinstance(menu, QMenu)
+        *submenus, last = choice.split("/")
+        actions = menu.actions()
+        for title in submenus:
+            actions = next(a for a in actions if a.text() == title).menu().actions()
+        next(a for a in actions if a.text() == last).trigger()
+        menu.close()
+        qtbot.waitUntil(lambda done=done: len(edits(window)) == done)
+    assert dict(data(window)["setup"]["german"]["units"][3]) == {
+        "crew_weapon": "MMG",
+        "number": 1,
+        "hex": "4308",
+        "state": "up",
+        "facing": "4309",
+    }
 
 
 # -- victory ------------------------------------------------------------------------------------------
@@ -471,3 +518,24 @@ def test_drag_starts_only_from_units_and_fielded_members(open_window) -> None:  
     squad = oob.items[("sides", "russian", "groups", 0, "units", 0)]
     removed = next(squad.child(i) for i in range(squad.childCount()) if squad.child(i).text(0) == "LMG PR8")
     assert not removed.flags() & Qt.ItemFlag.ItemIsDragEnabled
+
+
+def test_the_panels_follow_the_document_the_window_shows(open_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """File > Open puts another document in the window: a map hides the scenario panels and
+    tools; another scenario shows them again, with its own data."""
+    window = open_window(S1)
+    docks = [d for d in window.findChildren(QDockWidget) if d.widget().objectName() in ("oob", "zones", "setup")]
+    assert len(docks) == 3 and all(d.toggleViewAction().isVisible() for d in docks)
+    assert pieces_of(window)
+    window.set_document(open_document(tmp_path / "maps" / "map2.yaml"))
+    assert not any(d.isVisible() or d.toggleViewAction().isVisible() for d in docks)
+    assert not pieces_of(window) and not window.findChild(ZonePanel).zone_hexes.hexes
+    assert not window.findChild(QAction, "tool-setup").isEnabled()
+    shutil.copy(REPO / "scenarios" / S6, tmp_path / "scenarios" / S6)
+    window.set_document(open_document(tmp_path / "scenarios" / S6))
+    assert all(d.toggleViewAction().isVisible() for d in docks)
+    assert window.findChild(QAction, "tool-north").isEnabled()
+    oob = window.findChild(OobPanel)
+    assert oob.items[("sides", "russian", "groups", 3)].text(0) == "group-4"
+    assert window.findChild(MetadataPanel).title.text() == "Spartakovka"
+    assert window.findChild(VictoryPanel).maximum.text().startswith("Maximum: 34 VP")

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QListWidgetItem, QWidget
 
@@ -127,8 +127,8 @@ class ScenarioPanels(QObject):
     def add_dock(self, title: str, widget: QWidget, *, tabbed: bool = True) -> QDockWidget:
         """A dock on the left; `tabbed` docks share one tabbed area below the others."""
         dock = self.window.add_dock(title, widget, Qt.DockWidgetArea.LeftDockWidgetArea)
-        if not self.docks:
-            self.window.resizeDocks([dock], [WIDTH], Qt.Orientation.Horizontal)
+        if not self.docks:  # once the window has laid its docks out
+            QTimer.singleShot(0, lambda: self.window.resizeDocks([dock], [WIDTH], Qt.Orientation.Horizontal))
         if tabbed:
             first = next((d for d in self.docks if d.property("tabbed")), None)
             if first is not None:

@@ -17,8 +17,11 @@ from PySide6.QtCore import QEvent, QMimeData, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QHeaderView,
     QLabel,
     QMenu,
+    QTableWidget,
+    QTableWidgetItem,
     QToolBar,
     QToolButton,
     QTreeWidget,
@@ -42,6 +45,7 @@ from ..window import MainWindow
 ORDER = 41
 PATH = Qt.ItemDataRole.UserRole  # the item's path in the scenario data
 DRAG = Qt.ItemDataRole.UserRole + 1  # (side, set-up entry) a drag onto the map places
+COUNTER = Qt.ItemDataRole.UserRole + 2  # the counter's values, for the details pane
 
 # Counter value columns: header, the counters.yaml keys shown (joined by "/"), what they mean.
 VALUES: tuple[tuple[str, tuple[str, ...], str], ...] = (
@@ -54,9 +58,28 @@ VALUES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("MP", ("movement",), "MPs in the Movement Phase (8.1); a CW's Movement Factor"),
     ("Armour", ("frontal", "flank"), "frontal / flank armour modifiers (12.31)"),
 )
+# What each value of counters/counters.yaml is, in the rulebook's words (the details pane).
+NAMES = {
+    "weapon": "Weapon",
+    "pr": "Performance Rating (4.0)",
+    "ap_factor": "AP factor (11.2)",
+    "initial_range": "Initial range (11.2)",
+    "ap_range": "AP range (11.2)",
+    "at_factor": "AT factor (12.2)",
+    "assault_rating": "Assault rating (17.23)",
+    "overrun": "Overrun factor (9.2)",
+    "crew": "Crew (8.63)",
+    "movement": "Movement Phase MPs (8.1)",
+    "reaction_movement": "Reaction Movement MPs (8.1)",
+    "frontal": "Frontal armour (12.31)",
+    "flank": "Flank armour (12.31)",
+    "facing": "Faces a hexside (8.7)",
+    "turret": "Turret (10.23)",
+}
 UNIT, AMMO, CLAUSE, PLACED = range(4)
 HEADERS = ("Unit", "Ammo", "Less / only", "Set-up", *(v[0] for v in VALUES))
 REMOVED = QColor("#9a948a")
+ASSUMED = QColor("#8a4b00")
 PROBLEM = QColor("#f6d5d0")
 
 
@@ -155,7 +178,17 @@ class OobPanel(QWidget):
         self.tree.setUniformRowHeights(True)
         self.tree.itemChanged.connect(self._item_edited)
         self.tree.deleted.connect(self.remove_selected)
-        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.tree, 3)
+        self.details = QTableWidget(0, 2, objectName="oob-counter")
+        self.details.setHorizontalHeaderLabels(["Counter value", "Source (* assumed: not printed)"])
+        self.details.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.details.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.details.verticalHeader().hide()
+        self.details.verticalHeader().setDefaultSectionSize(20)
+        self.details.setWordWrap(False)
+        self.details.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.tree.currentItemChanged.connect(self.show_counter)
+        layout.addWidget(self.details, 2)
         self.message = QLabel(objectName="oob-message", wordWrap=True)
         self.message.setStyleSheet("color: #a02020")
         layout.addWidget(self.message)
@@ -281,6 +314,21 @@ class OobPanel(QWidget):
             if found:
                 item.setToolTip(AMMO, "\n".join(f"{p.message} ({p.rule}) [{p.code}]" for p in found))
         self.tree.blockSignals(blocked)
+
+    def show_counter(self, item: QTreeWidgetItem | None) -> None:
+        """Every value of the selected counter with its source, the assumed ones marked."""
+        values: list[CounterValue] = (item.data(0, COUNTER) if item is not None else None) or []
+        order = list(NAMES)
+        values = sorted(values, key=lambda v: order.index(v.name) if v.name in order else len(order))
+        self.details.setRowCount(len(values))
+        for row, value in enumerate(values):
+            name = QTableWidgetItem(f"{NAMES.get(value.name, value.name)}: {_value_text(value)}")
+            source = QTableWidgetItem(value.source)
+            source.setToolTip(value.source)
+            if value.assumed:
+                name.setForeground(QBrush(ASSUMED))
+            self.details.setItem(row, 0, name)
+            self.details.setItem(row, 1, source)
 
     # -- editing ------------------------------------------------------------------------------------
     def selected_path(self) -> DataPath:
@@ -429,6 +477,7 @@ class OobPanel(QWidget):
 
 def _show_values(item: QTreeWidgetItem, values: dict[str, CounterValue]) -> None:
     """The counter's values in the value columns: `4*` where assumed; each source in the tooltip."""
+    item.setData(0, COUNTER, list(values.values()))
     for i, (_, keys, meaning) in enumerate(VALUES):
         shown = [values[k] for k in keys if k in values]
         if not shown:
@@ -443,7 +492,8 @@ def _show_values(item: QTreeWidgetItem, values: dict[str, CounterValue]) -> None
 
 
 def _value_text(value: CounterValue) -> str:
-    text = "–" if value.value is None else str(value.value)
+    shown = {None: "–", True: "yes", False: "no"}
+    text = shown[value.value] if value.value is None or isinstance(value.value, bool) else str(value.value)
     return f"{text}*" if value.assumed else text
 
 

@@ -11,9 +11,9 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QComboBox,
-    QFormLayout,
     QGraphicsItem,
-    QHBoxLayout,
+    QGridLayout,
+    QLabel,
     QLineEdit,
     QSpinBox,
     QStyleOptionGraphicsItem,
@@ -37,7 +37,8 @@ class MetadataPanel(QWidget):
         super().__init__()
         self.setObjectName("scenario-metadata")
         self.window, self.shared = window, shared
-        form = QFormLayout(self)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(6, 4, 6, 4)
         self.title = QLineEdit(objectName="title")
         self.title.editingFinished.connect(lambda: self._set("title", self.title.text().strip(), "Title"))
         self.number = _spin("number", 1, 99)
@@ -56,15 +57,18 @@ class MetadataPanel(QWidget):
         self.north_toward = QComboBox(objectName="north_toward")
         self.north_toward.setToolTip("The adjacent hex the indicator points to: north on the map")
         self.north_toward.activated.connect(self._north_toward_chosen)
-        north = QHBoxLayout()
-        north.addWidget(self.north_hex)
-        north.addWidget(self.north_toward, 1)
-        form.addRow("Title", self.title)
-        form.addRow("Number", self.number)
-        form.addRow("Game length", self.game_length)
-        form.addRow("Sets up first", self.sets_up_first)
-        form.addRow("Moves first", self.moves_first)
-        form.addRow("North in, toward", north)
+        rows = (
+            (("Title", self.title),),
+            (("Number", self.number), ("Game length", self.game_length)),
+            (("Sets up first", self.sets_up_first), ("Moves first", self.moves_first)),
+            (("North in", self.north_hex), ("pointing to", self.north_toward)),
+        )
+        for row, fields in enumerate(rows):
+            for i, (text, widget) in enumerate(fields):
+                grid.addWidget(QLabel(text), row, 2 * i)
+                grid.addWidget(widget, row, 2 * i + 1, 1, 3 if len(fields) == 1 else 1)
+        grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(3, 1)
         self.fields: dict[str, QWidget] = {
             "title": self.title,
             "number": self.number,

@@ -197,9 +197,8 @@ class SetupPanel(QWidget):
             return
         placed = self.placed(setup)
         for p in setup.units:
-            what = p.describe() + (
-                f" ({len(placed[p.path].members)} men)" if p.path in placed and p.kind == "squad" else ""
-            )
+            whole_squad = p.path in placed and p.kind == "squad" and p.member is None
+            what = p.describe() + (f" ({len(placed[p.path].members)} men)" if whole_squad else "")
             row = self._row(p.path, what, p.hex)
             faces = p.path in placed and placed[p.path].faces_hexside(self.counters())
             self._unit_cells(row, p, placed.get(p.path), faces)
@@ -382,20 +381,21 @@ class SetupPanel(QWidget):
         menu = QMenu(self)
         if item.piece.kind == "unit":
             for state in ("up", "down"):
-                action = menu.addAction(state.upper(), lambda s=state: self.set_state(path, s))
+                action = menu.addAction(state.upper(), lambda checked=False, s=state: self.set_state(path, s))
                 action.setCheckable(True)
                 action.setChecked(item.piece.down == (state == "down"))
             facing = menu.addMenu("Facing")
             for n in sorted(neighbours(item.piece.hex)):
                 label = self._label(n)
                 if label:
-                    action = facing.addAction(label, lambda v=label: self.set_facing(path, v))
+                    action = facing.addAction(label, lambda checked=False, v=label: self.set_facing(path, v))
                     action.setCheckable(True)
                     action.setChecked(item.piece.facing == n)
             facing.addAction("none", lambda: self.set_facing(path, ""))
-        menu.addAction("Remove", lambda: QTimer.singleShot(0, lambda: self.remove(path)))
+        menu.addAction("Remove", lambda: self.remove(path))
         self.select(path)
-        menu.exec(event.screenPos())
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(event.screenPos())
 
     # -- problems and selection ---------------------------------------------------------------------
     def select(self, path: DataPath) -> bool:

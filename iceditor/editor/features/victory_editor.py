@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
@@ -47,7 +48,7 @@ class VictoryPanel(QWidget):
         self.window, self.shared = window, shared
         layout = QVBoxLayout(self)
         self.printed = QPlainTextEdit(readOnly=True, objectName="victory-printed")
-        self.printed.setMaximumHeight(70)
+        self.printed.setMaximumHeight(56)
         self.printed.setStyleSheet("color: #5a5446; font-style: italic")
         layout.addWidget(self.printed)
         layout.addWidget(self._results_box())
@@ -61,7 +62,10 @@ class VictoryPanel(QWidget):
     def _results_box(self) -> QWidget:
         self.results_box = QGroupBox("Results, checked in order")
         layout = QVBoxLayout(self.results_box)
+        self.results_box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         self.results = _table(["Winner", "When (double-click to edit)"], "victory-results")
+        self.results.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
+        self.results.setColumnWidth(0, 100)
         self.results.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked)
         self.results.itemChanged.connect(self._condition_edited)
         layout.addWidget(self.results)
@@ -126,9 +130,12 @@ class VictoryPanel(QWidget):
             self.results.insertRow(i)
             path = ("victory", "results", i)
             self._combo(self.results, i, 0, list(RESULTS), str(result.get("winner")), path, "winner")
-            self.results.setItem(i, 1, QTableWidgetItem(yaml_text(result.get("when")).strip()))
+            when = QTableWidgetItem(yaml_text(result.get("when")).strip())
+            when.setToolTip(when.text() + (f"\n{result['printed']}" if "printed" in result else ""))
+            self.results.setItem(i, 1, when)
         self.results.blockSignals(False)
         self.results.selectRow(row)
+        _fit_rows(self.results)
         otherwise = victory.get("otherwise")
         self.otherwise.blockSignals(True)
         self.otherwise.setCurrentText(str(otherwise.get("value") if isinstance(otherwise, dict) else otherwise))
@@ -153,6 +160,7 @@ class VictoryPanel(QWidget):
                 lambda v, i=i: self._later(Edit(f"Award {i + 1}: {v} VP").set((*POINTS, "awards", i), "vp", v))
             )
             self.awards.setCellWidget(i, 1, vp)
+        _fit_rows(self.awards)
         self.maximum.setText(f"Maximum: {most.describe()}")
         row = self.schedule.currentRow()
         self.schedule.setRowCount(0)
@@ -267,6 +275,13 @@ def _table(headers: list[str], name: str) -> QTableWidget:
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.verticalHeader().hide()
     return table
+
+
+def _fit_rows(table: QTableWidget) -> None:
+    """As tall as its rows: the schedule below gets the room."""
+    table.resizeRowsToContents()
+    rows = sum(table.rowHeight(i) for i in range(table.rowCount()))
+    table.setFixedHeight(table.horizontalHeader().sizeHint().height() + rows + 2 * table.frameWidth())
 
 
 def install(window: MainWindow) -> None:

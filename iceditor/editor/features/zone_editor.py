@@ -11,6 +11,7 @@ import io
 import json
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -81,12 +82,12 @@ class ZonePanel(QWidget):
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
         self.zone_list = QListWidget(objectName="zone-list")
-        self.zone_list.setMaximumHeight(110)
+        self.zone_list.setMaximumHeight(90)
         self.zone_list.currentTextChanged.connect(self.load)
         layout.addWidget(self.zone_list)
         adding = QHBoxLayout()
         self.new_name = QLineEdit(placeholderText="new-zone-name", objectName="zone-name")
-        add = QPushButton("New zone", toolTip="A zone of the hexes selected on the map")
+        add = QPushButton("New zone", toolTip="A zone of the hexes selected on the map", objectName="zone-new")
         add.clicked.connect(self.add_zone)
         remove = QPushButton("Remove zone")
         remove.clicked.connect(self.remove_zone)
@@ -126,7 +127,7 @@ class ZonePanel(QWidget):
         header = self.starts.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(WHERE, QHeaderView.ResizeMode.Stretch)
-        for column, width in ((SIDE, 60), (GROUP, 90), (TURN, 55), (PHASE, 135)):
+        for column, width in ((SIDE, 60), (GROUP, 80), (TURN, 50), (PHASE, 115)):
             self.starts.setColumnWidth(column, width)
         self.starts.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.starts.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -139,8 +140,9 @@ class ZonePanel(QWidget):
 
     def set_shown(self, shown: bool) -> None:
         """The highlights are on the map while the panel is in view (another tab hides them)."""
-        self.zone_hexes.setVisible(shown)
-        self.start_hexes.setVisible(shown)
+        for item in (self.zone_hexes, self.start_hexes):
+            if shiboken6.isValid(item):  # the scene goes first when the window closes
+                item.setVisible(shown)
 
     # -- the zones ------------------------------------------------------------------------------
     def zones(self) -> Any:
