@@ -331,9 +331,23 @@ class TurnSearch:
 
     turns: int | None
     settled: frozenset[Hex]
+    path: frozenset[Hex] = frozenset()  # the hexes of one best way to the answer
 
-    def may_change(self, edited: Collection[Hex]) -> bool:
+    def may_change(self, edited: Collection[Hex], *, dearer_only: bool = False) -> bool:
+        """Whether an edit of these hexes can change the answer. `dearer_only`: the edit made no
+        move cheaper and none newly possible; then a best way that avoids the edited hexes
+        still costs what it did, and nothing got cheaper, so the answer stands."""
+        if dearer_only and self.turns is not None:
+            return any(h in self.path for h in edited)
         return any(h in self.settled or any(n in self.settled for n in neighbours(h)) for h in edited)
+
+
+def _way(parent: dict[Hex, Hex], h: Hex) -> frozenset[Hex]:
+    """The hexes from a start (its own parent) to h."""
+    way = [h]
+    while parent[way[-1]] != way[-1]:
+        way.append(parent[way[-1]])
+    return frozenset(way)
 
 
 def turns_search(
@@ -379,17 +393,18 @@ def turns_searches(
     barred = set(afvs) | set(wrecks) if mover.is_afv else set()
     # One hex per turn regardless of cost: each step costs 1 of a budget of 1.
     budget = 1.0 if limit == ONE_HEX else limit
-    heap: list[tuple[int, float, Hex]] = []
+    # (turns, MPs spent this turn, hex, the hex it was entered from: itself for a start)
+    heap: list[tuple[int, float, Hex, Hex]] = []
     for s in sources:
         cost = entry_cost(board, s, mover)
         if s not in adjacency or s in barred or cost is None:
             continue  # another AFV or a Wreck is there, or the hex is prohibited to the unit type
         if not entering:
-            heap.append((0, budget, s))  # turn 0 is spent: the first step starts turn 1
+            heap.append((0, budget, s, s))  # turn 0 is spent: the first step starts turn 1
             continue
         step = 1.0 if limit == ONE_HEX else cost
         if step <= budget:
-            heap.append((1, step, s))
+            heap.append((1, step, s, s))
     heapq.heapify(heap)
     sets_of: dict[Hex, list[int]] = {}
     for i, targets in enumerate(target_sets):
@@ -397,18 +412,20 @@ def turns_searches(
             sets_of.setdefault(t, []).append(i)
     found: dict[int, TurnSearch] = {}
     settled: set[Hex] = set()
+    parent: dict[Hex, Hex] = {}
     while heap and len(found) < len(target_sets):
-        turns, spent, h = heapq.heappop(heap)
+        turns, spent, h, came_from = heapq.heappop(heap)
         if h in settled:
             continue
         settled.add(h)
+        parent[h] = came_from
         for i in sets_of.get(h, ()):
-            found.setdefault(i, TurnSearch(turns, frozenset(settled)))
+            found.setdefault(i, TurnSearch(turns, frozenset(settled), _way(parent, h)))
         for n, edge_cost in adjacency[h]:
             cost = 1.0 if limit == ONE_HEX else edge_cost
             if n in settled or n in barred or cost > budget:
                 continue  # 8.1: no minimum move, a hex dearer than the allowance is never entered (R41)
             label = (turns, spent + cost) if spent + cost <= budget else (turns + 1, cost)
-            heapq.heappush(heap, (*label, n))
+            heapq.heappush(heap, (label[0], label[1], n, h))
     never = TurnSearch(None, frozenset(settled))
     return [found.get(i, never) for i in range(len(target_sets))]

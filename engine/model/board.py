@@ -71,6 +71,7 @@ class Board:
     # viewsheds, zones) follows the edit instead of being rebuilt.
     watchers: list[Callable[[frozenset[Hex]], None]] = field(default_factory=list, repr=False, compare=False)
     caches: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    previous: dict[Hex, Terrain] = field(default_factory=dict, repr=False, compare=False)  # before the last edit
 
     # -- labels -------------------------------------------------------------------------
     def label(self, h: Hex) -> str:
@@ -98,6 +99,7 @@ class Board:
 
         Road chains are not terrain: a hex's `road` and `bridge` flags follow `roads`.
         """
+        self.previous = {h: self.terrain(h) for h in changes}
         for h, t in changes.items():
             if h not in self.hexes:
                 raise UnknownHexError(f"hex {h} is not on {self.describe()}")

@@ -8,7 +8,7 @@ from dataclasses import InitVar, dataclass, field
 from functools import cached_property
 
 from engine.geometry.compass import Compass
-from engine.geometry.movement import Mover, TurnSearch, turns_searches
+from engine.geometry.movement import Mover, TurnSearch, terrain_cost, turns_searches
 from engine.geometry.viewshed import Viewsheds
 from engine.geometry.zones import ZoneContext, ZoneError, resolve_named
 from engine.hexgrid import Hex, LabelError, are_adjacent
@@ -148,5 +148,23 @@ class ScenarioContext:
         views = self.__dict__.get("_viewsheds")
         if views is not None:
             views.changed(hexes)
-        for key in [k for k, search in self._turns.items() if search.may_change(hexes)]:
+        board = self._board
+        assert board is not None
+        for key in [
+            k for k, search in self._turns.items() if search.may_change(hexes, dearer_only=_dearer(board, k[2]))
+        ]:
             del self._turns[key]
+
+
+def _dearer(board: Board, mover: Mover) -> bool:
+    """Whether the last edit made no move of this mover cheaper and none newly possible: each
+    edited hex keeps its level and road, and costs at least what it did to enter (8.5)."""
+    for h, before in board.previous.items():
+        after = board.terrain(h)
+        if (before.elevation, before.road, before.bridge) != (after.elevation, after.road, after.bridge):
+            return False
+        old = terrain_cost(before, afv=mover.is_afv, up=mover.is_up)
+        new = terrain_cost(after, afv=mover.is_afv, up=mover.is_up)
+        if new is not None and (old is None or new < old):
+            return False
+    return True

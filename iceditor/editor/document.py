@@ -89,12 +89,20 @@ def atomic_write(path: Path, text: str) -> None:
 @dataclass
 class MapFile(SourceFile):
     sheet: MapSheet | None = None
+    edits: int = 0  # changes made to the file so far (its map checks are kept until the next)
+    _checked: tuple[int, list[Problem]] | None = field(default=None, repr=False)
     dropped_comments: dict[str, dict[Any, Any]] = field(default_factory=dict, repr=False)  # see _set_list
 
     def holds(self, h: Hex) -> bool:
         """Whether the hex is on this map's grid (without building the grid's set of hexes)."""
         assert self.sheet is not None
         return self.sheet.grid.contains(*hex_to_offset(h, self.sheet.grid.offset))
+
+    def problems(self) -> list[Problem]:
+        """The map checks' problems of this file, worked out again only after it changes."""
+        if self._checked is None or self._checked[0] != self.edits:
+            self._checked = (self.edits, map_problems(self.sheet) if self.sheet is not None else [])
+        return self._checked[1]
 
     def set_terrain(self, h: Hex, terrain: Terrain) -> None:
         """Write a hex's terrain into the file (its `hexes:` entry, flow style like the rest)."""
@@ -122,6 +130,7 @@ class MapFile(SourceFile):
         else:
             self.sheet.terrain[h] = terrain
         self.dirty = True
+        self.edits += 1
 
     def set_roads(self, roads: Roads) -> None:
         """Write the map's road chains and bridges into the file (`roads:`, `bridges:`). Entries that
@@ -135,6 +144,7 @@ class MapFile(SourceFile):
         self.sheet.roads = [list(chain) for chain in roads.chains]
         self.sheet.bridges = list(roads.bridges)
         self.dirty = True
+        self.edits += 1
 
 
 class Roads(NamedTuple):
@@ -270,7 +280,7 @@ class EditorDocument:
     # -- validation -----------------------------------------------------------------------
     def problems(self) -> list[Problem]:
         """The problems of what is open: the scenario's checks (incremental) and each map's."""
-        found = [p for m in self.maps if m.sheet is not None for p in map_problems(m.sheet)]
+        found = [p for m in self.maps for p in m.problems()]
         if self.session is not None:
             found += self.session.problems()
         return found

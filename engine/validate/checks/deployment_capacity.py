@@ -83,11 +83,15 @@ def _hall(ctx: ScenarioContext, board: Board, deployments: list[Deployment], lim
     n = len(deployments)
     sizes = list(range(1, n + 1)) if n <= MAX_SUBSET_ZONES else [1, n]
     reported: dict[str, list[set[int]]] = {}
+    every = frozenset().union(*(d.area for d in deployments))
+    standing = {
+        h: (may_stand(board, h, afv=False, state="up"), may_stand(board, h, afv=True, state="up")) for h in every
+    }
     for size in sizes:
         for chosen in combinations(range(n), size):
             group = [deployments[i] for i in chosen]
             area = frozenset().union(*(d.area for d in group))
-            for noun, need, room, basis in _needs(board, group, area, limits):
+            for noun, need, room, basis in _needs(standing, group, area, limits):
                 if need <= room or any(r <= set(chosen) for r in reported.get(noun, [])):
                     continue
                 reported.setdefault(noun, []).append(set(chosen))
@@ -103,11 +107,12 @@ def _hall(ctx: ScenarioContext, board: Board, deployments: list[Deployment], lim
 
 
 def _needs(
-    board: Board, group: list[Deployment], area: frozenset[Hex], limits: SetupLimits
+    standing: dict[Hex, tuple[bool, bool]], group: list[Deployment], area: frozenset[Hex], limits: SetupLimits
 ) -> Iterator[tuple[str, int, int, str]]:
-    """(what, needed, room, how the room is counted) for men, CWs and AFVs."""
-    infantry = sum(1 for h in area if may_stand(board, h, afv=False, state="up"))
-    afv_hexes = sum(1 for h in area if may_stand(board, h, afv=True, state="up"))
+    """(what, needed, room, how the room is counted) for men, CWs and AFVs; `standing`: whether
+    infantry and whether an AFV may stand in each hex."""
+    infantry = sum(1 for h in area if standing[h][0])
+    afv_hexes = sum(1 for h in area if standing[h][1])
     yield "man", sum(d.men for d in group), infantry * limits.max_men, f"{limits.max_men} men a hex, 8.62"
     cws = sum(d.crew_weapons for d in group)
     yield "CW", cws, infantry * limits.max_crew_weapons, f"{limits.max_crew_weapons} CW a hex, 8.63"
