@@ -163,3 +163,11 @@ def test_painting_repaints_the_hex_where_it_is_drawn(window: MainWindow) -> None
     h: Hex = window.document.board.hex("3105")
     item = window.scene.items_by_hex[h]
     assert item.boundingRect().contains(centre(h))
+
+
+@pytest.mark.parametrize("number", [1, 2, 3, 4, 5, 6])
+def test_a_scenario_saved_unedited_is_byte_for_byte_the_same(workspace: Path, number: int) -> None:
+    """Saving keeps the user's file as written: comments, key order, quoting, flow style."""
+    document = open_document(scenario(workspace, number))
+    assert document.scenario is not None
+    assert document.scenario.text() == document.scenario.path.read_text(encoding="utf-8")

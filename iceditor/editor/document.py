@@ -34,13 +34,14 @@ from engine.validate.runner import map_problems
 from engine.validate.session import ValidationSession
 
 
-def _yaml() -> YAML:
+def _yaml(width: int = 100) -> YAML:
     # The round-trip loader builds only mappings, sequences and scalars (tags are kept as
     # tagged values, never turned into objects): files stay data.
     y = YAML(typ="rt")
     y.preserve_quotes = True
-    y.width = 100  # the width the bundled files are written to
+    y.width = width
     y.indent(mapping=2, sequence=4, offset=2)
+    y.brace_single_entry_mapping_in_flow_sequence = True  # keep `[{hill: J}, {hill: K}]` as written
     return y
 
 
@@ -51,6 +52,9 @@ class SourceFile:
     path: Path
     data: Any
     dirty: bool = False
+    # Scenarios hold long quoted sentences: never re-wrapped. Maps wrap their road lists at
+    # the width the bundled maps are written to.
+    width: int = 4096
 
     @classmethod
     def read(cls, path: Path) -> SourceFile:
@@ -58,7 +62,7 @@ class SourceFile:
 
     def text(self) -> str:
         out = io.StringIO()
-        _yaml().dump(self.data, out)
+        _yaml(self.width).dump(self.data, out)
         return out.getvalue()
 
     def document(self) -> SourceDocument:
@@ -89,6 +93,7 @@ def atomic_write(path: Path, text: str) -> None:
 @dataclass
 class MapFile(SourceFile):
     sheet: MapSheet | None = None
+    width: int = 100
     edits: int = 0  # changes made to the file so far (its map checks are kept until the next)
     _checked: tuple[int, list[Problem]] | None = field(default=None, repr=False)
     dropped_comments: dict[str, dict[Any, Any]] = field(default_factory=dict, repr=False)  # see _set_list

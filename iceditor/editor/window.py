@@ -245,7 +245,10 @@ class MainWindow(QMainWindow):
             self.tool.hover(h)
 
     def _update_title(self) -> None:
-        mark = "*" if self.document.dirty else ""
+        # unsaved: edits since the last save (an undo back to it clears the mark), or a document
+        # that starts unsaved (a new map, a restored autosave)
+        unsaved = not self.undo_stack.isClean() or (self.document.dirty and self.undo_stack.count() == 0)
+        mark = "*" if unsaved else ""
         self.setWindowTitle(f"{mark}{self.document.path.name} - iceditor")
 
     def _build_edit_menu(self) -> None:
