@@ -139,6 +139,15 @@ class ScenarioContext:
     def _turns(self) -> dict[tuple[frozenset[Hex], frozenset[Hex], Mover, bool], TurnSearch]:
         return {}
 
+    def keep_geometry(self, before: ScenarioContext) -> None:
+        """Take over the viewsheds and turn counts of a context on the same board (the scenario's
+        own data changed, not the terrain): they depend on hexes, not on the scenario."""
+        if before.__dict__.get("_board") is not self.__dict__.get("_board"):
+            return
+        for name in ("_viewsheds", "_turns"):
+            if name in before.__dict__:
+                self.__dict__[name] = before.__dict__[name]
+
     def _terrain_changed(self, hexes: frozenset[Hex]) -> None:
         """After an edit: zones are resolved again, viewsheds and turn counts only where it can matter."""
         self._zone_cache.clear()

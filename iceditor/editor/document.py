@@ -300,10 +300,13 @@ class EditorDocument:
         """A new validation session on the board; the old one stops following its edits."""
         if self.scenario is None:
             return
-        if self.session is not None:  # its watchers are bound methods of the session and its context
-            stale = {id(self.session), id(self.session.context)}
+        previous = self.session
+        if previous is not None:  # its watchers are bound methods of the session and its context
+            stale = {id(previous), id(previous.context)}
             self.board.watchers[:] = [w for w in self.board.watchers if id(getattr(w, "__self__", None)) not in stale]
         self.session = ValidationSession(self.scenario.document(), board=self.board)
+        if previous is not None:
+            self.session.context.keep_geometry(previous.context)
 
     # -- saving ---------------------------------------------------------------------------
     def save(self) -> list[Path]:
