@@ -47,8 +47,9 @@ def run(path: Path) -> int:
     try:
         document = load(path)
     except OpenFailed as exc:
-        QMessageBox.critical(None, "Cannot open", str(exc))
         print(f"iceditor: cannot open {path}:\n{exc}", file=sys.stderr)
+        if app.platformName() != "offscreen":  # nobody would see the dialog (scripts, CI)
+            QMessageBox.critical(None, "Cannot open", str(exc))
         return 2
     window = MainWindow(document)
     window.show()
