@@ -62,6 +62,9 @@ class HexItem(QGraphicsItem):
         self.board, self.hex = board, h
         self._shape = hex_polygon(h)
         self._bounds = self._shape.boundingRect().adjusted(-1, -1, 1, 1)
+        # drawn once into a pixmap: an overlay moving over the map (an LOS line under the
+        # cursor) then costs a copy per hex, not the trees and symbols again
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -292,7 +295,9 @@ class MapScene(QGraphicsScene):
                 item = self.items_by_hex.get(n)
                 if item is not None:
                     item.update()
-        self.names.update()  # a hill or building may have grown, shrunk or moved
+        named = [t for h in hexes for t in (self.board.terrain(h), self.board.previous.get(h))]
+        if any(t is not None and (t.hill is not None or t.building is not None) for t in named):
+            self.names.update()  # a hill or building may have grown, shrunk or moved
 
     def set_layer_visible(self, name: str, visible: bool) -> None:
         self.layers[name].setVisible(visible)
