@@ -171,3 +171,10 @@ def test_a_scenario_saved_unedited_is_byte_for_byte_the_same(workspace: Path, nu
     document = open_document(scenario(workspace, number))
     assert document.scenario is not None
     assert document.scenario.text() == document.scenario.path.read_text(encoding="utf-8")
+
+
+def test_the_status_bar_follows_an_edit_of_the_hex_under_the_cursor(window: MainWindow) -> None:
+    h = window.document.board.hex("3105")
+    window.scene.hovered.emit(h)
+    window.paint("Trees", {h: Terrain(trees=3)})
+    assert window._status.text() == "3105  3 trees (woods)"

@@ -94,6 +94,7 @@ class MainWindow(QMainWindow):
         self.tool_bar.setObjectName("tools")
         self.problems: list[Problem] = []
         self.selected: set[Hex] = set()
+        self._hover: Hex | None = None
         self._status = QLabel()
         self.statusBar().addPermanentWidget(self._status, 1)
         self._build_edit_menu()
@@ -173,6 +174,7 @@ class MainWindow(QMainWindow):
 
     def _edited(self) -> None:
         self.document_changed.emit()
+        self._show_hover()
         self._update_title()
         self._revalidate.start()
 
@@ -237,12 +239,18 @@ class MainWindow(QMainWindow):
 
     # -- status and title ---------------------------------------------------------------------
     def _hovered(self, h: Hex | None) -> None:
-        if h is None:
+        self._hover = h
+        self._show_hover()
+        if self.tool is not None:
+            self.tool.hover(h)
+
+    def _show_hover(self) -> None:
+        """The hex under the cursor and its terrain, in the status bar (again after each edit)."""
+        h = self._hover
+        if h is None or h not in self.document.board.hexes:
             self._status.setText("")
         else:
             self._status.setText(f"{self.document.board.label(h)}  {describe_terrain(self.document.board.terrain(h))}")
-        if self.tool is not None:
-            self.tool.hover(h)
 
     def _update_title(self) -> None:
         # unsaved: edits since the last save (an undo back to it clears the mark), or a document
