@@ -129,7 +129,10 @@ class MapFile(SourceFile):
                 if key not in keys:
                     entry.pop(key, None)
                 elif key not in entry or coerce(key, entry[key]) != coerce(key, keys[key]):
-                    entry[key] = keys[key]  # a value that stays keeps the form it is written in (`building: 1`)
+                    # a value that stays keeps the form it is written in (`building: 1`); a new
+                    # building id is quoted as the maps write them ("2")
+                    value = keys[key]
+                    entry[key] = DoubleQuotedScalarString(value) if key == "building" else value
         if terrain == CLEAR:
             self.sheet.terrain.pop(h, None)
         else:
