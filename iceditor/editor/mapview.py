@@ -151,11 +151,11 @@ class RoadItem(QGraphicsItem):
 
 def paint_roads(painter: QPainter, board: Board) -> None:
     painter.setPen(QPen(ROAD, 3.5, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
+    painter.setBrush(Qt.BrushStyle.NoBrush)
     for road in board.roads:
         path = QPainterPath(centre(road[0]))
         for h in road[1:]:
             path.lineTo(centre(h))
-        painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPath(path)
     painter.setPen(QPen(QColor("#303030"), 1.5))
     for b in board.bridges:
@@ -347,6 +347,8 @@ class MapView(QGraphicsView):
         self.setMouseTracking(True)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        # every item sets its own pen and brush: no need to save the painter's state around each
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState)
         self._panning: QPointF | None = None
 
     def zoom(self, factor: float) -> None:
