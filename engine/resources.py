@@ -29,3 +29,13 @@ def bundled_maps() -> list[Path]:
 
 def bundled_scenarios() -> list[Path]:
     return sorted(data_path("scenarios").glob("*.yaml"))
+
+
+def shown_name(path: Path | str) -> str:
+    """A file as a reader would name it: bundled data from the data folder (`maps/errata.yaml`,
+    the same wherever iceditor is installed), others from the current folder when inside it."""
+    resolved = Path(path).resolve()
+    for base in (data_root(), Path.cwd()):
+        if resolved.is_relative_to(base):
+            return str(resolved.relative_to(base))
+    return str(path)

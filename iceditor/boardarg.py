@@ -8,10 +8,10 @@ from pathlib import Path
 
 from engine.hexgrid import Hex, LabelError
 from engine.model.board import Board, assemble
-from engine.model.mapsheet import LoadError, load_map
+from engine.model.mapsheet import LOAD_FAILURES, load_failure, load_map
 from engine.model.scenario import Scenario, scenario_from_document
 from engine.model.schema import schema_name
-from engine.model.source import SourceError, load_yaml
+from engine.model.source import load_yaml
 
 
 class BadInput(Exception):
@@ -23,12 +23,8 @@ def _reading(path: Path) -> Iterator[None]:
     """Turn the ways a file can fail to load into BadInput naming the file."""
     try:
         yield
-    except SourceError as exc:
-        raise BadInput(f"{exc.file}:{exc.line}:{exc.column}: error: {exc.message}") from None
-    except LoadError as exc:
-        raise BadInput("\n".join(p.text() for p in exc.problems)) from None
-    except (FileNotFoundError, ValueError) as exc:
-        raise BadInput(f"{path}: error: {exc}") from None
+    except LOAD_FAILURES as exc:
+        raise BadInput(load_failure(path, exc)) from None
 
 
 def load_board_arg(path: Path) -> Board:

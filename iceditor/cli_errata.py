@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.model.terrain import Terrain
-from engine.resources import bundled_scenarios, data_root
+from engine.resources import bundled_scenarios, shown_name
 from engine.validate.errata_impact import MOVER, ErrataImpact, ErrataImpactError, ObjectiveChange, errata_impact
 
 from .boardarg import BadInput, load_scenario_arg
@@ -85,16 +85,6 @@ def _impact(path: Path, errata: Path | None) -> ErrataImpact:
         raise BadInput(f"{path}: error: {exc}") from None
 
 
-def _shown(path: Path | str) -> str:
-    """A file as the reader would name it: bundled data from the data folder (`maps/errata.yaml`),
-    others from the current folder when inside it."""
-    resolved = Path(path).resolve()
-    for base in (data_root(), Path.cwd()):
-        if resolved.is_relative_to(base):
-            return str(resolved.relative_to(base))
-    return str(path)
-
-
 def _delta(added: tuple[str, ...], removed: tuple[str, ...]) -> str:
     return " ".join([*(f"+{h}" for h in added), *(f"-{h}" for h in removed)])
 
@@ -121,8 +111,8 @@ def _title(r: ErrataImpact) -> str:
 
 def impact_text(r: ErrataImpact) -> str:
     lines = [
-        f"{_title(r)} ({_shown(r.scenario.file)})",
-        f"errata: {r.errata} ({_shown(r.errata_file)})",
+        f"{_title(r)} ({shown_name(r.scenario.file)})",
+        f"errata: {r.errata} ({shown_name(r.errata_file)})",
         f"hexes changed: {len(r.hexes)}",
         *(f"  {c.hex}: {_terrain(c.before)} -> {_terrain(c.after)}" for c in r.hexes),
         f"LOS, both ends UP: {r.sight_changes} of {r.pairs} pairs change: "
@@ -148,7 +138,7 @@ def impact_text(r: ErrataImpact) -> str:
 def impact_markdown(r: ErrataImpact) -> str:
     out = [
         f"\n## {_title(r)}\n",
-        f"`{_shown(r.scenario.file)}` with `{_shown(r.errata_file)}` ({r.errata}).\n",
+        f"`{shown_name(r.scenario.file)}` with `{shown_name(r.errata_file)}` ({r.errata}).\n",
         "| what | changed |\n|---|---|",
         f"| hexes | {len(r.hexes)} |",
         f"| LOS pairs, both ends UP | {r.sight_changes:,} of {r.pairs:,}: {r.now_blocked:,} now blocked, "
@@ -207,11 +197,11 @@ def _table(caption: str, header: list[str], rows: list[list[str]]) -> list[str]:
 
 def impact_json(r: ErrataImpact) -> dict[str, Any]:
     return {
-        "scenario": _shown(r.scenario.file),
+        "scenario": shown_name(r.scenario.file),
         "number": r.scenario.number,
         "title": r.scenario.title,
         "errata": r.errata,
-        "errata_file": _shown(r.errata_file),
+        "errata_file": shown_name(r.errata_file),
         "hexes": [{"hex": c.hex, "before": c.before.as_hex_keys(), "after": c.after.as_hex_keys()} for c in r.hexes],
         "los": {
             "firer_state": "up",

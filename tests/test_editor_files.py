@@ -339,7 +339,10 @@ def test_a_save_asked_for_on_closing_a_new_map_asks_where_and_cancel_keeps_it_op
 @pytest.mark.parametrize(
     ("broken", "expected"),
     [
-        ("format: iron-cross-map/1\nname: Bad\ngrid: {columns: [10, 14], rows: [1, 9]\n", ":4:1: not valid YAML"),
+        (
+            "format: iron-cross-map/1\nname: Bad\ngrid: {columns: [10, 14], rows: [1, 9]\n",
+            ":4:1: error: not valid YAML",
+        ),
         (
             "format: iron-cross-map/1\nname: Bad\ngrid: {columns: [10, 14], rows: [1, 9]}\n"
             'hexes:\n  "1203": {trees: 12}\n',

@@ -75,3 +75,19 @@ def test_movement_graphs_follow_terrain_edits(data: st.DataObject) -> None:
     for m in movers:
         patched, fresh = movement_graph(board, m), movement_graph(rebuilt, m)
         assert nx.utils.edges_equal(sorted(patched.edges(data="cost")), sorted(fresh.edges(data="cost")))
+
+
+def test_a_closed_session_stops_following_the_board() -> None:
+    """A new session replaces a closed one (the editor does so after a scenario data edit):
+    the old one's watchers leave the board, so an edit no longer reaches it."""
+    session = ValidationSession(load_yaml(S1))
+    board = session.board
+    assert board is not None
+    watching = len(board.watchers)
+    session.close()
+    assert len(board.watchers) == watching - 2
+    session.problems()
+    runs = session.runs
+    board.set_terrain({sorted(board.hexes)[0]: Terrain(trees=2)})
+    session.problems()
+    assert session.runs == runs  # nothing reran: the session no longer hears of edits

@@ -317,7 +317,7 @@ def turns_needed(
     wrecks: Collection[Hex] = (),
 ) -> int | None:
     """The fewest Movement Phases from any source to any target, or None if no target can be reached."""
-    return turns_search(board, sources, targets, mover, entering=entering, afvs=afvs, wrecks=wrecks).turns
+    return turns_searches(board, sources, [targets], mover, entering=entering, afvs=afvs, wrecks=wrecks)[0].turns
 
 
 @dataclass(frozen=True)
@@ -350,20 +350,6 @@ def _way(parent: dict[Hex, Hex], h: Hex) -> frozenset[Hex]:
     return frozenset(way)
 
 
-def turns_search(
-    board: Board,
-    sources: Iterable[Hex],
-    targets: Collection[Hex],
-    mover: Mover,
-    *,
-    entering: bool = False,
-    afvs: Collection[Hex] = (),
-    wrecks: Collection[Hex] = (),
-) -> TurnSearch:
-    """turns_needed, with what the search looked at."""
-    return turns_searches(board, sources, [targets], mover, entering=entering, afvs=afvs, wrecks=wrecks)[0]
-
-
 def turns_searches(
     board: Board,
     sources: Iterable[Hex],
@@ -374,7 +360,8 @@ def turns_searches(
     afvs: Collection[Hex] = (),
     wrecks: Collection[Hex] = (),
 ) -> list[TurnSearch]:
-    """turns_search for each set of targets, in one search that runs until every set is reached.
+    """turns_needed for each set of targets, with what the search looked at (TurnSearch), in one
+    search that runs until every set is reached.
 
     Each turn the mover spends at most its Movement Phase allowance; unused MPs are lost and it
     may stop in any hex and go on next turn. A unit deployed in a target needs 0 turns; with

@@ -90,9 +90,31 @@ def map_from_document(doc: SourceDocument) -> MapSheet:
     return MapSheet(data["name"], grid, terrain, roads, bridges, doc.file, data.get("provenance"), doc)
 
 
+# What loading a file can raise when the file (not the program) is at fault.
+LOAD_FAILURES = (SourceError, LoadError, FileNotFoundError, ValueError)
+
+
+def load_failure(path: Path | str, exc: Exception) -> str:
+    """Why a file could not be loaded, as `file:line:col: error: message` lines."""
+    if isinstance(exc, SourceError):
+        return f"{exc.file}:{exc.line}:{exc.column}: error: {exc.message}"
+    if isinstance(exc, LoadError):
+        return "\n".join(p.text() for p in exc.problems)
+    return f"{path}: error: {exc}"
+
+
 def load_map(path: Path | str) -> MapSheet:
     """Read a map file. SourceError: unreadable or not YAML; LoadError: not a valid map."""
     return map_from_document(load_yaml(path))
 
 
-__all__ = ["Grid", "LoadError", "MapSheet", "SourceError", "load_map", "map_from_document"]
+__all__ = [
+    "LOAD_FAILURES",
+    "Grid",
+    "LoadError",
+    "MapSheet",
+    "SourceError",
+    "load_failure",
+    "load_map",
+    "map_from_document",
+]

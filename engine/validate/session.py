@@ -56,5 +56,13 @@ class ValidationSession:
             raise ValueError("the scenario's maps could not be loaded: nothing to edit")
         board.set_terrain(changes)
 
+    def close(self) -> None:
+        """Stop following the board's edits (a new session replaces this one)."""
+        board = self.context.__dict__.get("_board")
+        if board is not None:
+            board.watchers[:] = [
+                w for w in board.watchers if w not in (self._terrain_changed, self.context._terrain_changed)
+            ]
+
     def _terrain_changed(self, hexes: frozenset[Hex]) -> None:
         self._results = {check: result for check, result in self._results.items() if not result[1]}

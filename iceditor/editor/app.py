@@ -8,8 +8,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from engine.model.mapsheet import LoadError
-from engine.model.source import SourceError
+from engine.model.mapsheet import LOAD_FAILURES, load_failure
 
 from .document import EditorDocument, open_document
 from .window import MainWindow
@@ -29,12 +28,8 @@ def load(path: Path, texts: Mapping[Path, str] | None = None) -> EditorDocument:
     """Open a file (`texts`: see open_document), or raise OpenFailed with every problem that prevents it."""
     try:
         return open_document(path, texts)
-    except SourceError as exc:
-        raise OpenFailed(f"{exc.file}:{exc.line}:{exc.column}: {exc.message}") from None
-    except LoadError as exc:
-        raise OpenFailed("\n".join(p.text() for p in exc.problems)) from None
-    except (FileNotFoundError, ValueError) as exc:
-        raise OpenFailed(f"{path}: {exc}") from None
+    except LOAD_FAILURES as exc:
+        raise OpenFailed(load_failure(path, exc)) from None
 
 
 class OpenFailed(Exception):

@@ -304,9 +304,8 @@ class EditorDocument:
         if self.scenario is None:
             return
         previous = self.session
-        if previous is not None:  # its watchers are bound methods of the session and its context
-            stale = {id(previous), id(previous.context)}
-            self.board.watchers[:] = [w for w in self.board.watchers if id(getattr(w, "__self__", None)) not in stale]
+        if previous is not None:
+            previous.close()
         self.session = ValidationSession(self.scenario.document(), board=self.board)
         if previous is not None:
             self.session.context.keep_geometry(previous.context)

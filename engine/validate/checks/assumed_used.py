@@ -15,7 +15,7 @@ from engine.model.provenance import sourced_values
 from engine.model.scenario import UnitRef
 from engine.model.source import JsonPath, load_yaml
 from engine.problems import Problem, Severity
-from engine.resources import data_path
+from engine.resources import data_path, shown_name
 from engine.validate.check import Check
 from engine.validate.context import ScenarioContext
 
@@ -35,13 +35,13 @@ def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
     docs = ctx.source_documents()
     if not docs:
         return  # the maps cannot be loaded: scenario-maps says so
-    counts = [(_shown(Path(doc.file)), count_assumed(doc.data)) for doc in docs]
+    counts = [(shown_name(doc.file), count_assumed(doc.data)) for doc in docs]
     counters = ctx.counters.doc
     if counters is not None:
         used = {prefix for ref in ctx.scenario.units for prefix in _counter_paths(ref, ctx)}
         n = sum(1 for v in sourced_values(counters) if v.provenance == "assumed" and v.path[:3] in used)
-        counts.append((_shown(Path(counters.file)), n))
-    counts += [(_shown(table), n) for table, n in _table_counts()]
+        counts.append((shown_name(counters.file), n))
+    counts += [(shown_name(table), n) for table, n in _table_counts()]
     counts = [(file, n) for file, n in counts if n]
     if counts:
         total = sum(n for _, n in counts)
@@ -68,11 +68,3 @@ def _counter_paths(ref: UnitRef, ctx: ScenarioContext) -> Iterator[JsonPath]:
                 yield ("commanders", side, i)
     else:
         yield ("crew_weapons" if ref.kind == "crew_weapon" else "afvs", side, ref.type)
-
-
-def _shown(path: Path) -> str:
-    """A file as the user would name it: relative to the current folder when inside it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
