@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,14 @@ def write(tmp_path: Path):
         return path
 
     return _write
+
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    """Copies of the bundled maps and scenarios in tmp_path: tests never write into the repository."""
+    shutil.copytree(REPO / "maps", tmp_path / "maps")
+    shutil.copytree(REPO / "scenarios", tmp_path / "scenarios")
+    return tmp_path

@@ -3,7 +3,6 @@ atomic saves) and the main window (map, problems, layers, status bar, undo of a 
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -18,14 +17,6 @@ from iceditor.editor.mapview import centre
 from iceditor.editor.window import MainWindow, describe_terrain
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    """Copies of the bundled maps and scenarios: tests never write into the repository."""
-    shutil.copytree(REPO / "maps", tmp_path / "maps")
-    shutil.copytree(REPO / "scenarios", tmp_path / "scenarios")
-    return tmp_path
 
 
 def scenario(workspace: Path, number: int) -> Path:

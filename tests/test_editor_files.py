@@ -7,7 +7,6 @@ Every test works on copies in tmp_path, with the autosave folder there too."""
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -39,12 +38,10 @@ Button = QMessageBox.StandardButton
 
 
 @pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    """Copies of the bundled maps and scenarios, and the spec's small map with its comments."""
-    shutil.copytree(REPO / "maps", tmp_path / "maps")
-    shutil.copytree(REPO / "scenarios", tmp_path / "scenarios")
-    (tmp_path / "small.yaml").write_text(SPEC_MAP, encoding="utf-8")
-    return tmp_path
+def workspace(workspace: Path) -> Path:
+    """The copies of the bundled data (conftest), and the spec's small map with its comments."""
+    (workspace / "small.yaml").write_text(SPEC_MAP, encoding="utf-8")
+    return workspace
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -59,12 +58,9 @@ def small_map(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def scenario1(tmp_path: Path) -> Path:
-    """Scenario 1 with its maps and errata, copied: tests never write into the repository."""
-    shutil.copytree(REPO / "maps", tmp_path / "maps")
-    (tmp_path / "scenarios").mkdir()
-    source = next((REPO / "scenarios").glob("s1-*.yaml"))
-    return Path(shutil.copy(source, tmp_path / "scenarios" / source.name))
+def scenario1(workspace: Path) -> Path:
+    """Scenario 1, with its maps and errata, in the copies of the bundled data (conftest)."""
+    return next((workspace / "scenarios").glob("s1-*.yaml"))
 
 
 def open_window(qtbot, path: Path) -> MainWindow:

@@ -5,7 +5,6 @@ comments and key order. Every edit is one undo step; the problems follow at once
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -45,15 +44,12 @@ S6 = "s6-spartakovka.yaml"
 
 
 @pytest.fixture
-def open_window(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    """A window on a copy of a bundled scenario (and its maps): tests never write the repository."""
-    shutil.copytree(REPO / "maps", tmp_path / "maps")
-    (tmp_path / "scenarios").mkdir()
+def open_window(qtbot, workspace: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """A window on a copy of a bundled scenario (conftest's workspace): tests never write the repository."""
     monkeypatch.setattr(QMessageBox, "question", lambda *args, **kwargs: QMessageBox.StandardButton.Discard)
 
     def _open(name: str) -> MainWindow:
-        shutil.copy(REPO / "scenarios" / name, tmp_path / "scenarios" / name)
-        window = MainWindow(open_document(tmp_path / "scenarios" / name))
+        window = MainWindow(open_document(workspace / "scenarios" / name))
         qtbot.addWidget(window)
         window.show()
         qtbot.waitExposed(window)
@@ -520,19 +516,18 @@ def test_drag_starts_only_from_units_and_fielded_members(open_window) -> None:  
     assert not removed.flags() & Qt.ItemFlag.ItemIsDragEnabled
 
 
-def test_the_panels_follow_the_document_the_window_shows(open_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_panels_follow_the_document_the_window_shows(open_window, workspace: Path) -> None:  # type: ignore[no-untyped-def]
     """File > Open puts another document in the window: a map hides the scenario panels and
     tools; another scenario shows them again, with its own data."""
     window = open_window(S1)
     docks = [d for d in window.findChildren(QDockWidget) if d.widget().objectName() in ("oob", "zones", "setup")]
     assert len(docks) == 3 and all(d.toggleViewAction().isVisible() for d in docks)
     assert pieces_of(window)
-    window.set_document(open_document(tmp_path / "maps" / "map2.yaml"))
+    window.set_document(open_document(workspace / "maps" / "map2.yaml"))
     assert not any(d.isVisible() or d.toggleViewAction().isVisible() for d in docks)
     assert not pieces_of(window) and not window.findChild(ZonePanel).zone_hexes.hexes
     assert not window.findChild(QAction, "tool-setup").isEnabled()
-    shutil.copy(REPO / "scenarios" / S6, tmp_path / "scenarios" / S6)
-    window.set_document(open_document(tmp_path / "scenarios" / S6))
+    window.set_document(open_document(workspace / "scenarios" / S6))
     assert all(d.toggleViewAction().isVisible() for d in docks)
     assert window.findChild(QAction, "tool-north").isEnabled()
     oob = window.findChild(OobPanel)

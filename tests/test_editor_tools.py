@@ -4,7 +4,6 @@ and read back to the same board."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -348,11 +347,9 @@ def test_road_tool_draws_removes_and_bridges(window: MainWindow, tmp_path: Path)
     assert text == window.document.maps[0].text()
 
 
-def test_roads_split_at_a_map_seam_and_keep_the_file_comments(tmp_path: Path) -> None:
+def test_roads_split_at_a_map_seam_and_keep_the_file_comments(workspace: Path) -> None:
     """Maps 1 and 2 share column 30: a road drawn across it goes into both files, each its part."""
-    shutil.copytree(REPO / "maps", tmp_path / "maps")
-    shutil.copytree(REPO / "scenarios", tmp_path / "scenarios")
-    document = open_document(next((tmp_path / "scenarios").glob("s6-*.yaml")))
+    document = open_document(next((workspace / "scenarios").glob("s6-*.yaml")))
     board = document.board
     before = document.roads()
     path = [board.hex(x) for x in ("2910", "3010", "3110")]
@@ -371,11 +368,9 @@ def test_roads_split_at_a_map_seam_and_keep_the_file_comments(tmp_path: Path) ->
     assert yaml.safe_load(document.maps[0].text()) == yaml.safe_load(original)
 
 
-def test_a_road_edit_revalidates_the_zones_along_roads(tmp_path: Path) -> None:
+def test_a_road_edit_revalidates_the_zones_along_roads(workspace: Path) -> None:
     """Scenario 1's zones follow road 4001-5014: cut it and they no longer resolve; undo, they do."""
-    shutil.copytree(REPO / "maps", tmp_path / "maps")
-    shutil.copytree(REPO / "scenarios", tmp_path / "scenarios")
-    document = open_document(next((tmp_path / "scenarios").glob("s1-*.yaml")))
+    document = open_document(next((workspace / "scenarios").glob("s1-*.yaml")))
     board = document.board
     assert not [p for p in document.problems() if p.code == "zone-empty"]
     watchers = len(board.watchers)
@@ -487,10 +482,8 @@ def test_property_panel_shows_mixed_values_and_edits_all_selected(window: MainWi
     assert data["hexes"]["1205"] == {"building": 1}
 
 
-def test_property_panel_says_the_roads_and_errata(tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
-    shutil.copytree(REPO / "maps", tmp_path / "maps")
-    shutil.copytree(REPO / "scenarios", tmp_path / "scenarios")
-    window = MainWindow(open_document(next((tmp_path / "scenarios").glob("s1-*.yaml"))))
+def test_property_panel_says_the_roads_and_errata(workspace: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = MainWindow(open_document(next((workspace / "scenarios").glob("s1-*.yaml"))))
     qtbot.addWidget(window)
     board = window.document.board
     window.selected = {board.hex("4109"), board.hex("4106")}
