@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget, QListWidgetItem, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeyEvent
+from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QListWidgetItem, QWidget
 
 from engine.hexgrid import Hex, LabelError
 from engine.model.scenario import Scenario
@@ -190,3 +190,15 @@ def show_dock(widget: QWidget) -> None:
     if parent is not None:
         parent.show()
         parent.raise_()
+
+
+def delete_pressed(view: QAbstractItemView, event: QEvent) -> bool:
+    """Whether `event` is Del for a panel's selected row: the panel takes it before the window's
+    Delete shortcut (which deletes hexes), and leaves it to a cell editor while one is open.
+    The caller accepts the event and, on the key press itself, removes the row."""
+    kinds = (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress)
+    return (
+        event.type() in kinds
+        and cast(QKeyEvent, event).key() == Qt.Key.Key_Delete
+        and view.state() != QAbstractItemView.State.EditingState
+    )

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from PySide6.QtCore import QEvent, QMimeData, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeyEvent
+from PySide6.QtGui import QAction, QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -38,7 +38,7 @@ from engine.validate.checks.squad_clause import fielded_members
 from engine.validate.placements import Placed, describe_key, key_of, place
 
 from ..scenario_data import DataPath, Edit, block, flow, like_siblings, node, quoted, sequence
-from ..scenario_panels import ScenarioPanels, panels, show_dock
+from ..scenario_panels import ScenarioPanels, delete_pressed, panels, show_dock
 from ..setup_drag import setup_mime
 from ..window import MainWindow
 
@@ -138,16 +138,12 @@ class OobTree(QTreeWidget):
         return setup_mime(side, "units", entry)
 
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ShortcutOverride and cast(QKeyEvent, event).key() == Qt.Key.Key_Delete:
+        if delete_pressed(self, event):
+            if event.type() == QEvent.Type.KeyPress:
+                self.deleted.emit()
             event.accept()
             return True
         return super().event(event)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() == Qt.Key.Key_Delete and self.state() != QAbstractItemView.State.EditingState:
-            self.deleted.emit()
-            return
-        super().keyPressEvent(event)
 
 
 class OobPanel(QWidget):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from PySide6.QtCore import QEvent, QMimeData, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QDragMoveEvent, QDropEvent, QKeyEvent
+from PySide6.QtGui import QColor, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -41,7 +41,7 @@ from engine.validate.placements import Placed, describe_key, key_of, place
 
 from ..mapview import HexSetItem, hex_at
 from ..scenario_data import DataPath, Edit, block, find, flow, like_siblings, quoted, sequence
-from ..scenario_panels import ScenarioPanels, panels, show_dock
+from ..scenario_panels import ScenarioPanels, delete_pressed, panels, show_dock
 from ..setup_drag import read_setup_mime, setup_mime
 from ..setup_items import Piece, PieceItem
 from ..window import MainWindow, Tool
@@ -449,16 +449,12 @@ class SetupTable(QTableWidget):
     deleted = Signal()
 
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ShortcutOverride and cast(QKeyEvent, event).key() == Qt.Key.Key_Delete:
+        if delete_pressed(self, event):
+            if event.type() == QEvent.Type.KeyPress:
+                self.deleted.emit()
             event.accept()
             return True
         return super().event(event)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() == Qt.Key.Key_Delete:
-            self.deleted.emit()
-            return
-        super().keyPressEvent(event)
 
 
 class Drops(QObject):
