@@ -48,6 +48,11 @@ class ZoneContext:
     # kept across terrain edits (Board.set_terrain), since an edit cannot change them.
     _geometric: dict[str, frozenset[Hex]] = field(default_factory=dict)
 
+    def terrain_changed(self) -> None:
+        """The board's terrain was edited: named zones are resolved again; expressions that do not
+        read terrain are kept."""
+        self._cache.clear()
+
 
 TERRAIN_TESTS: dict[str, Callable[[Any], bool]] = {
     "clear": lambda t: t.is_clear,

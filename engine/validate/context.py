@@ -153,15 +153,14 @@ class ScenarioContext:
         self._zone_cache.clear()
         zones = self.__dict__.get("_zones")
         if zones is not None:
-            zones._cache.clear()  # named zones resolved by the checks themselves
+            zones.terrain_changed()
         views = self.__dict__.get("_viewsheds")
         if views is not None:
             views.changed(hexes)
         board = self._board
         assert board is not None
-        for key in [
-            k for k, search in self._turns.items() if search.may_change(hexes, dearer_only=_dearer(board, k[2]))
-        ]:
+        dearer = {mover: _dearer(board, mover) for _, _, mover, _ in self._turns}
+        for key in [k for k, search in self._turns.items() if search.may_change(hexes, dearer_only=dearer[k[2]])]:
             del self._turns[key]
 
 
