@@ -33,11 +33,16 @@ class UnitRef:
     path: JsonPath
 
     def describe(self) -> str:
-        if self.kind == "squad":
-            return f"Squad {self.type}"
-        if self.kind == "commander":
-            return f"{self.type}" + (f" PR{self.pr}" if self.pr is not None else "")
-        return f"{self.type} #{self.number}"
+        return describe_unit(self.kind, self.type, self.number, self.pr)
+
+
+def describe_unit(kind: str, type_: str, number: int | None, pr: int | None) -> str:
+    """A unit as the set-up lists print it: "Squad C", "PL PR10", "MMG #1"."""
+    if kind == "squad":
+        return f"Squad {type_}"
+    if kind == "commander":
+        return type_ + (f" PR{pr}" if pr is not None else "")
+    return f"{type_} #{number}"
 
 
 @dataclass

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .counters import SIDES
-from .scenario import UNIT_KINDS, Scenario
+from .scenario import UNIT_KINDS, Scenario, describe_unit
 from .source import JsonPath
 
 
@@ -30,11 +30,8 @@ class Placement:
     path: JsonPath
 
     def describe(self) -> str:
-        if self.kind == "squad":
-            return f"Squad {self.type}" + (f" {self.member}" if self.member else "")
-        if self.kind == "commander":
-            return self.type + (f" PR{self.pr}" if self.pr is not None else "")
-        return f"{self.type} #{self.number}"
+        unit = describe_unit(self.kind, self.type, self.number, self.pr)
+        return unit + (f" {self.member}" if self.member else "")
 
 
 @dataclass(frozen=True)

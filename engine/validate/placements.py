@@ -12,7 +12,7 @@ from engine.geometry.zones import ZoneError, resolve
 from engine.hexgrid import Hex, LabelError
 from engine.model.board import Board
 from engine.model.counters import Clause, Counters, Member
-from engine.model.scenario import UNIT_KINDS, Scenario, UnitRef
+from engine.model.scenario import UNIT_KINDS, Scenario, UnitRef, describe_unit
 from engine.model.setup import Placement
 from engine.model.source import JsonPath
 
@@ -54,12 +54,7 @@ def _commander_pr(counters: Counters, side: str, rank: str, pr: int | None) -> i
 
 
 def describe_key(key: Key) -> str:
-    kind, type_, number, pr = key
-    if kind == "squad":
-        return f"Squad {type_}"
-    if kind == "commander":
-        return type_ + (f" PR{pr}" if pr is not None else "")
-    return f"{type_} #{number}"
+    return describe_unit(*key)
 
 
 # -- counter values the Counters model does not carry ----------------------------------------
