@@ -81,7 +81,11 @@ class Viewsheds:
     def changed(self, hexes: Iterable[Hex]) -> None:
         """The terrain of `hexes` changed on the board: bring the cached fans up to date."""
         edited = {h for h in hexes if h in self.board.hexes}
-        edited |= {n for h in edited for n in neighbours(h) if n in self.board.hexes}  # building joins
+        # a building hex joins its symbol to the same building's neighbours (10.31 a): when one
+        # changes, so may the symbol in the hexes around it
+        before = self.board.previous
+        joins = {h for h in edited if h not in before or before[h].building != self.board.terrain(h).building}
+        edited |= {n for h in joins for n in neighbours(h) if n in self.board.hexes}
         # a new kernel (its building joins follow the edit) on the same line table, if built
         self.kernel = SightKernel(self.board, self.kernel.terrain, table=self.kernel.__dict__.get("table"))
         self._arrays = {}
