@@ -8,7 +8,6 @@ or is not YAML at all, or the command line is wrong. Problems print as
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -19,6 +18,7 @@ from engine.problems import Problem, Severity, count_errors
 
 from . import cli_editor, cli_errata, cli_movement, cli_sight, cli_snapshot
 from .boardarg import BadInput
+from .output import print_json
 
 EXIT_OK, EXIT_ERRORS, EXIT_UNREADABLE = 0, 1, 2
 
@@ -170,8 +170,7 @@ def _checks(output: str) -> int:
             {"code": c.id, "severity": c.severity.value, "rule": c.rule, "summary": c.summary, "fix": c.fix}
             for c in checks
         ]
-        json.dump({"checks": rows}, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print_json({"checks": rows})
     else:
         for c in checks:
             print(f"{c.id:24} {c.severity.value:8} {c.rule or '-':8} {c.summary}")
@@ -206,8 +205,7 @@ def _zone(path: Path, name: str | None, output: str) -> int:
             print(f"{path}: error: zone {zone_name!r}: {exc} [zone-empty]", file=sys.stderr)
             return EXIT_UNREADABLE if name else EXIT_ERRORS
     if output == "json":
-        json.dump({"scenario": str(path), "zones": result}, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print_json({"scenario": str(path), "zones": result})
     elif name:
         print(" ".join(result[name]))
     else:
@@ -274,12 +272,10 @@ def _print(problems: list[Problem], output: str, n_files: int) -> None:
     from engine.validate.report import github, sarif
 
     if output == "json":
-        json.dump({"problems": [p.as_json() for p in problems]}, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print_json({"problems": [p.as_json() for p in problems]})
         return
     if output == "sarif":
-        json.dump(sarif(problems, all_checks(), _version()), sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print_json(sarif(problems, all_checks(), _version()))
         return
     if output == "github":
         for line in github(problems):

@@ -6,8 +6,6 @@ With no SCENARIO: every bundled scenario; `--format markdown` then writes docs/e
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +14,7 @@ from engine.resources import bundled_scenarios, shown_name
 from engine.validate.errata_impact import MOVER, ErrataImpact, ErrataImpactError, ObjectiveChange, errata_impact
 
 from .boardarg import BadInput, load_scenario_arg
+from .output import print_json
 
 MARKDOWN_HEADER = """\
 # What the printed errata change in each scenario
@@ -67,8 +66,7 @@ def run(args: argparse.Namespace) -> int | None:
     reports = [_impact(path, args.errata) for path in paths]
     if args.format == "json":
         data = [impact_json(r) for r in reports]
-        json.dump(data[0] if args.scenario else {"scenarios": data}, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print_json(data[0] if args.scenario else {"scenarios": data})
     elif args.format == "markdown":
         sections = [] if args.scenario else [MARKDOWN_HEADER]
         print("\n".join(sections + [impact_markdown(r) for r in reports]), end="")

@@ -7,8 +7,6 @@ files do not allow (unknown hex or zone, unreadable file, a PINNED AFV, a CW wit
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from itertools import groupby
 from pathlib import Path
 from typing import Any
@@ -34,6 +32,7 @@ from engine.model.board import Board
 from engine.model.scenario import Scenario
 
 from .boardarg import BadInput, hex_arg, load_board_arg, load_scenario_arg
+from .output import print_json
 
 
 def add_parsers(commands: Any) -> None:
@@ -204,5 +203,4 @@ def _mp(value: float) -> float | int:
 
 
 def _json(data: dict[str, Any]) -> None:
-    json.dump(data, sys.stdout, indent=2)
-    sys.stdout.write("\n")
+    print_json(data)

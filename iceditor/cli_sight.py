@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -14,6 +12,7 @@ from engine.geometry.sight import FirerState, Sight
 from engine.model.board import Board
 
 from .boardarg import hex_arg, load_board_arg
+from .output import print_json
 
 
 def add_parsers(commands: Any) -> None:
@@ -118,7 +117,6 @@ def _sight_text(board: Board, sight: Sight) -> str:
 
 def _emit(data: dict[str, Any], output: str, text: str) -> None:
     if output == "json":
-        json.dump(data, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print_json(data)
     else:
         print(text)
