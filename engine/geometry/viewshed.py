@@ -14,6 +14,11 @@ from .line_table import Array, HexArrays, unique_pairs
 from .los_kernel import SightKernel
 from .sight import FirerState
 
+# An edit of more than this share of the board's hexes works the cached fans again whole:
+# finding the lines through an edited hex costs about what 1/16 of a whole fan does (measured
+# on Scenario 6, benchmarks/editor.py).
+WHOLE_FANS_ABOVE = 1 / 16
+
 
 @dataclass(frozen=True)
 class ZoneVisibility:
@@ -90,6 +95,13 @@ class Viewsheds:
         self.kernel = SightKernel(self.board, self.kernel.terrain, table=self.kernel.__dict__.get("table"))
         self._arrays = {}
         if not self._fans:
+            return
+        if len(edited) > WHOLE_FANS_ABOVE * len(self.kernel.order):
+            # a fill over much of the board: the lines through it are nearly every line, and
+            # finding them costs more than working each fan again
+            for source, firer in self._fans:
+                self._fans[(source, firer)] = self.kernel.fan_array(source, firer, self._terrain(firer))
+            self.lines_worked += len(self._fans) * len(self.kernel.order)
             return
         table = self.kernel.table
         indices = np.array(sorted(self.kernel.index[h] for h in edited), dtype=np.int64)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,11 @@ class Grid:
         return self.columns[0] <= column <= self.columns[1] and self.rows[0] <= row <= self.rows[1]
 
     def hexes(self) -> frozenset[Hex]:
+        return self._hexes
+
+    @cached_property
+    def _hexes(self) -> frozenset[Hex]:
+        # worked out once: checks ask for a map's hexes after every edit (a frozen grid never changes)
         return frozenset(
             offset_to_hex(c, r, self.offset)
             for c in range(self.columns[0], self.columns[1] + 1)

@@ -159,20 +159,23 @@ class ScenarioContext:
             views.changed(hexes)
         board = self._board
         assert board is not None
-        dearer = {mover: _dearer(board, mover) for _, _, mover, _ in self._turns}
-        for key in [k for k, search in self._turns.items() if search.may_change(hexes, dearer_only=dearer[k[2]])]:
-            del self._turns[key]
+        # the chart's costs differ only between AFVs and others, UP or DOWN (8.5): one answer each
+        kinds = {(mover.is_afv, mover.is_up) for _, _, mover, _ in self._turns}
+        dearer = {kind: _dearer(board, *kind) for kind in kinds}
+        for key, search in list(self._turns.items()):
+            if search.may_change(hexes, dearer_only=dearer[key[2].is_afv, key[2].is_up]):
+                del self._turns[key]
 
 
-def _dearer(board: Board, mover: Mover) -> bool:
-    """Whether the last edit made no move of this mover cheaper and none newly possible: each
-    edited hex keeps its level and road, and costs at least what it did to enter (8.5)."""
-    for h, before in board.previous.items():
-        after = board.terrain(h)
+def _dearer(board: Board, afv: bool, up: bool) -> bool:
+    """Whether the last edit made no move of an AFV or other unit, UP or DOWN, cheaper and none
+    newly possible: each edited hex keeps its level and road, and costs at least what it did to
+    enter (8.5). A fill paints many hexes alike: each pair of terrains is compared once."""
+    pairs = {(before, board.terrain(h)) for h, before in board.previous.items()}
+    for before, after in pairs:
         if (before.elevation, before.road, before.bridge) != (after.elevation, after.road, after.bridge):
             return False
-        old = terrain_cost(before, afv=mover.is_afv, up=mover.is_up)
-        new = terrain_cost(after, afv=mover.is_afv, up=mover.is_up)
+        old, new = terrain_cost(before, afv=afv, up=up), terrain_cost(after, afv=afv, up=up)
         if new is not None and (old is None or new < old):
             return False
     return True
