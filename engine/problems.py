@@ -44,5 +44,11 @@ class Problem:
         return data
 
 
+def by_severity(problems: list[Problem]) -> list[Problem]:
+    """Errors first, then warnings, then info; each in the order found (file by file, check by check)."""
+    order = list(Severity)
+    return sorted(problems, key=lambda p: order.index(p.severity))
+
+
 def count_errors(problems: list[Problem]) -> int:
     return sum(1 for p in problems if p.severity is Severity.ERROR)

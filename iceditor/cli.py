@@ -14,11 +14,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from engine.model.source import SourceDocument, SourceError
-from engine.problems import Problem, Severity, count_errors
+from engine.problems import Problem, Severity, by_severity, count_errors
 
 from . import cli_editor, cli_errata, cli_movement, cli_sight, cli_snapshot
 from .boardarg import BadInput
-from .output import print_json
+from .output import print_json, print_table
 
 EXIT_OK, EXIT_ERRORS, EXIT_UNREADABLE = 0, 1, 2
 
@@ -139,7 +139,7 @@ def _validate(args: argparse.Namespace) -> int:
     problems = [p for p in problems if (not select or p.code in select) and p.code not in ignore]
     if args.strict:
         problems = [replace(p, severity=Severity.ERROR) if p.severity is Severity.WARNING else p for p in problems]
-    _print(problems, args.format, len(paths))
+    _print(by_severity(problems), args.format, len(paths))
     if unreadable:
         return EXIT_UNREADABLE
     return EXIT_ERRORS if count_errors(problems) else EXIT_OK
@@ -172,8 +172,8 @@ def _checks(output: str) -> int:
         ]
         print_json({"checks": rows})
     else:
-        for c in checks:
-            print(f"{c.id:24} {c.severity.value:8} {c.rule or '-':8} {c.summary}")
+        rows = [(c.id, c.severity.value, c.rule or "-", c.summary) for c in checks]
+        print_table([("code", "severity", "rule", "what it means"), *rows])
     return EXIT_OK
 
 
@@ -271,8 +271,10 @@ def _print(problems: list[Problem], output: str, n_files: int) -> None:
     from engine.validate.registry import all_checks
     from engine.validate.report import github, sarif
 
+    counts = {s: sum(1 for p in problems if p.severity is s) for s in Severity}
     if output == "json":
-        print_json({"problems": [p.as_json() for p in problems]})
+        summary = {"files": n_files} | {s.value: n for s, n in counts.items()}
+        print_json({"problems": [p.as_json() for p in problems], "summary": summary})
         return
     if output == "sarif":
         print_json(sarif(problems, all_checks(), _version()))
@@ -283,7 +285,6 @@ def _print(problems: list[Problem], output: str, n_files: int) -> None:
     else:
         for p in problems:
             print(p.text())
-    counts = {s: sum(1 for p in problems if p.severity is s) for s in Severity}
     summary = ", ".join(f"{n} {s.value}{'s' if n != 1 and s is not Severity.INFO else ''}" for s, n in counts.items())
     print(f"{n_files} file{'s' if n_files != 1 else ''} checked: {summary}", file=sys.stderr)
 

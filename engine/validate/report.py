@@ -35,7 +35,11 @@ def _escape_property(text: str) -> str:
 
 
 def sarif(problems: Sequence[Problem], checks: Sequence[Check], version: str) -> dict[str, Any]:
-    """A SARIF 2.1.0 log with one run, rule metadata for every check, and one result per problem."""
+    """A SARIF 2.1.0 log with one run, rule metadata for every check, and one result per problem.
+
+    No `informationUri`: iceditor has no web site, and its documentation (docs/checks.md) travels
+    with it; each rule's `help` carries the fix instead.
+    """
     rules = list(checks)
     known = {c.id for c in rules}
     for p in problems:  # a code no Check describes still gets a rule entry
@@ -52,7 +56,6 @@ def sarif(problems: Sequence[Problem], checks: Sequence[Check], version: str) ->
                     "driver": {
                         "name": "iceditor",
                         "version": version,
-                        "informationUri": "https://iceditor.example/docs/checks",
                         "rules": [_rule(c) for c in rules],
                     }
                 },

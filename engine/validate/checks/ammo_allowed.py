@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine.model.scenario import UnitRef
+from engine.model.scenario import SquadAmmo, UnitRef
 from engine.problems import Problem, Severity
 from engine.validate.check import Check
 from engine.validate.context import ScenarioContext
@@ -35,7 +35,7 @@ def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
                 ctx.doc,
                 (*ref.path, "ammo"),
                 f"{ref.side.capitalize()} {ref.describe()} has ammo points ({ref.data['ammo']}) but is {what}: "
-                "24.1 gives ammo points to a squad's LMG and to CWs only",
+                "only a squad's LMG and a CW have ammo points",
             )
         elif ref.kind == "squad":
             yield from _squad(ctx, ref)
@@ -54,8 +54,8 @@ def _squad(ctx: ScenarioContext, ref: UnitRef) -> Iterator[Problem]:
         yield CHECK.problem(
             ctx.doc,
             (*ref.path, "ammo"),
-            f"{name} has ammo points ({ref.data['ammo']}) but fields no LMG ({roster}): "
-            "a squad's number is its LMG's ammo (24.1)",
+            f"{name} has ammo points ({SquadAmmo.of(ref.data['ammo']).describe()}) but fields no LMG ({roster}): "
+            "a squad's number is its LMG's ammo",
         )
     # With no failures, the i-th entry of an `only` clause keeps the i-th fielded member.
     for i, entry in enumerate(ref.data.get("only") or []):
@@ -64,5 +64,6 @@ def _squad(ctx: ScenarioContext, ref: UnitRef) -> Iterator[Problem]:
                 ctx.doc,
                 (*ref.path, "only", i, "ammo"),
                 f"{name}'s {fielded[i].describe()} has ammo points ({entry['ammo']}): only an LMG or an FT "
-                "carries its own (24.1, 22.0)",
+                "carries its own",
+                rule="24.1, 22.0",
             )

@@ -28,14 +28,16 @@ def check_map(sheet: MapSheet) -> Iterator[Problem]:
                 sheet.doc,
                 ("hexes", label, "hill"),
                 f"hex {label} belongs to Hill {terrain.hill} but is level 0 with no upper level: a Hill hex is "
-                "a Level 1 or Level 2 Hill hex (8.53, chart notes e, f)",
+                "a Level 1 or Level 2 Hill hex",
                 hex=label,
+                rule="8.53, chart notes e, f",
             )
         if terrain.footprint is not None and terrain.building is None:
             yield CHECK.problem(
                 sheet.doc,
                 ("hexes", label, "footprint"),
                 f"hex {label} has a building footprint but no building: the footprint is the outline of the "
-                "hex's Building symbol (10.31 a)",
+                "hex's Building symbol",
                 hex=label,
+                rule="10.31 a",
             )

@@ -1,0 +1,91 @@
+"""Reports that agree with themselves and hide nothing (issue 10): the order and summary of
+`validate`, SARIF metadata, `checks` columns, rule numbers printed once."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.validate.registry import all_checks
+from iceditor.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+CHECKS = REPO / "engine" / "validate" / "checks"
+
+# A map with one assumed value (info) and a road 1001 -> 1003 that is not a chain (error).
+INFO_MAP = """\
+format: iron-cross-map/1
+name: Info
+provenance: {assumed: "a guess"}
+grid: {columns: [10, 14], rows: [1, 9]}
+hexes:
+  "1203": {trees: 2}
+"""
+BROKEN_MAP = """\
+format: iron-cross-map/1
+name: Broken
+grid: {columns: [10, 14], rows: [1, 9]}
+roads:
+  - ["1001", "1003"]
+"""
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_validate_prints_errors_first_then_a_summary(write: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    info, broken = write("info.yaml", INFO_MAP), write("broken.yaml", BROKEN_MAP)
+    status, out, err = run(capsys, "validate", str(info), str(broken))
+    lines = out.splitlines()
+    assert status == 1 and len(lines) == 2
+    assert lines[0].startswith(f"{broken}:5:14: error: ")
+    assert lines[1].startswith(f"{info}:") and ": info: 1 assumed value" in lines[1]
+    assert err == "2 files checked: 1 error, 0 warnings, 1 info\n"
+    status, out, _ = run(capsys, "validate", str(info), str(broken), "--format", "json")
+    data = json.loads(out)
+    assert [p["severity"] for p in data["problems"]] == ["error", "info"]
+    assert data["summary"] == {"files": 2, "error": 1, "warning": 0, "info": 1}
+
+
+def test_sarif_carries_no_placeholder_address(write: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "validate", str(write("broken.yaml", BROKEN_MAP)), "--format", "sarif")
+    driver = json.loads(out)["runs"][0]["tool"]["driver"]
+    assert status == 1 and driver["name"] == "iceditor"
+    assert "informationUri" not in driver and "example" not in out
+
+
+def test_checks_columns_line_up_whatever_the_rule_text(capsys: pytest.CaptureFixture[str]) -> None:
+    """`Terrain Clarifications and Errata` and `24.4, 24.6, 24.8, 24.9` are longer than a rule number."""
+    status, out, _ = run(capsys, "checks")
+    header, *rows = out.splitlines()
+    assert status == 0 and len(rows) == len(all_checks())
+    start = header.index("what it means")
+    for check, row in zip(all_checks(), rows, strict=True):
+        assert row[start:].startswith(check.summary) and row[start - 2 : start] == "  ", row
+        assert row.split()[0] == check.id
+        assert row[header.index("rule") :].startswith(check.rule or "-")
+
+
+def _messages(module: ast.Module) -> list[str]:
+    """The string pieces of a check module (messages are built from them)."""
+    return [n.value for n in ast.walk(module) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+def test_no_check_writes_its_own_rule_into_a_message() -> None:
+    """Problem.text appends the rule: a message ending in it printed "(24.1) (24.1)"."""
+    for path in sorted(CHECKS.glob("*.py")):
+        module = ast.parse(path.read_text(encoding="utf-8"))
+        rules = {
+            n.value.value
+            for n in ast.walk(module)
+            if isinstance(n, ast.keyword) and n.arg == "rule" and isinstance(n.value, ast.Constant) and n.value.value
+        }
+        for text in _messages(module):
+            assert not any(text.rstrip().endswith(f"({rule})") for rule in rules), (path.name, text)
