@@ -16,7 +16,7 @@ from pathlib import Path
 from engine.model.source import SourceDocument, SourceError
 from engine.problems import Problem, Severity, by_severity, count_errors
 
-from . import cli_editor, cli_errata, cli_movement, cli_sight, cli_snapshot
+from . import cli_editor, cli_errata, cli_migrate, cli_movement, cli_sight, cli_snapshot
 from .boardarg import BadInput
 from .output import print_json, print_table
 
@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Modules adding commands (los, viewshed, reach, path, turns, errata, edit): each has
 # add_parsers(subparsers) and run(args) -> exit code, or None for a command it does not own.
-COMMAND_MODULES = (cli_sight, cli_movement, cli_errata, cli_editor, cli_snapshot)
+COMMAND_MODULES = (cli_sight, cli_movement, cli_errata, cli_editor, cli_snapshot, cli_migrate)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -19,6 +19,29 @@ from .source import JsonPath, SourceDocument, load_yaml
 
 UNIT_KINDS = ("squad", "commander", "crew_weapon", "afv")
 
+# Format 2 (docs/formats.md) says whether a two-LMG squad's ammo is one pool or each LMG's.
+LATEST_FORMAT = "iron-cross-scenario/2"
+
+
+@dataclass(frozen=True)
+class SquadAmmo:
+    """A squad's ammo points (24.1): `split` is "pool" (both LMGs fire from one number), "each"
+    (every LMG has the number) or None (a bare number, which only a one-LMG squad can leave so)."""
+
+    points: int
+    split: str | None
+
+    @staticmethod
+    def of(value: Any) -> SquadAmmo:
+        if isinstance(value, dict):
+            ((split, points),) = value.items()
+            return SquadAmmo(int(points), str(split))
+        return SquadAmmo(int(value), None)
+
+    def describe(self) -> str:
+        """`18`, `18, one pool` or `20 each`."""
+        return {None: f"{self.points}", "pool": f"{self.points}, one pool", "each": f"{self.points} each"}[self.split]
+
 
 @dataclass(frozen=True)
 class UnitRef:
@@ -58,6 +81,10 @@ class Scenario:
     data: dict[str, Any]
     file: str = "<memory>"
     doc: SourceDocument | None = field(default=None, repr=False)
+
+    @property
+    def format_version(self) -> int:
+        return int(str(self.data.get("format", LATEST_FORMAT)).rsplit("/", 1)[1])
 
     @property
     def folder(self) -> Path:

@@ -14,15 +14,14 @@ from referencing import Registry, Resource
 from engine.problems import Problem, Severity
 from engine.resources import data_path
 
-from .source import SourceDocument, pointer
-
-LABEL_PATTERN = "^[0-9]{4}$"
+from .source import SourceDocument, excerpt, pointer
 
 # The `format:` key of each file names its schema.
 FORMATS = {
     "iron-cross-map/1": "map",
     "iron-cross-errata/1": "errata",
     "iron-cross-scenario/1": "scenario",
+    "iron-cross-scenario/2": "scenario",
     "iron-cross-counters/1": "counters",
     "iron-cross-table/1": "table",
 }
@@ -71,33 +70,43 @@ def _located(error: ValidationError) -> tuple[tuple[str | int, ...], str]:
             return (*path, extra[0]), f"unknown key {extra[0]!r} (allowed here: {known})"
     if "propertyNames" in error.schema_path and isinstance(error.instance, str):
         path = (*path, error.instance)
-    if error.validator == "pattern" and error.schema.get("pattern") == LABEL_PATTERN:
-        return path, f'{error.instance!r} is not a hex label (four digits, column then row: "4307")'
+    if error.validator == "pattern" and "x-hint" in error.schema:
+        # A bare regular expression means nothing to a designer: the schema says what the value may hold.
+        return path, f"{excerpt(error.instance)} is not {error.schema['x-hint']}"
     if error.validator == "type" and isinstance(error.instance, int) and error.validator_value == "string":
         return path, f'{error.instance} must be a quoted string here (write "{error.instance}")'
-    return path, error.message
+    if error.validator in ("maximum", "minimum"):
+        bound = "at most" if error.validator == "maximum" else "at least"
+        return path, f"{excerpt(error.instance)} is out of range: {bound} {error.validator_value}"
+    return path, error.message.replace(repr(error.instance), excerpt(error.instance))
 
 
 def schema_problems(doc: SourceDocument, name: str | None = None) -> Iterator[Problem]:
     """Every schema problem of a document, each at its line and column."""
-    for path, position in doc.duplicates:
+    for duplicate in doc.duplicates:
         yield Problem(
             "duplicate-key",
             Severity.ERROR,
-            f"{pointer(path)} is given twice; the second would silently replace the first",
+            f"{pointer(duplicate.path)} is given twice (first on line {duplicate.first.line}); "
+            "the second would silently replace the first",
             file=doc.file,
-            line=position.line,
-            column=position.column,
-            pointer=pointer(path),
+            line=duplicate.position.line,
+            column=duplicate.position.column,
+            pointer=pointer(duplicate.path),
         )
     name = name or schema_name(doc)
     if name is None:
-        found = doc.data.get("format") if isinstance(doc.data, dict) else None
         known = ", ".join(sorted(FORMATS))
+        if not isinstance(doc.data, dict):
+            why = "the file holds a single value or a list, not a mapping of keys starting with `format:`"
+        elif "format" not in doc.data:
+            why = "the file has no `format:` key"
+        else:
+            why = f"format {excerpt(doc.data['format'])} is not one iceditor reads"
         yield Problem(
             "unknown-format",
             Severity.ERROR,
-            f"format {found!r} is not one iceditor reads (known: {known})",
+            f"{why} (known: {known})",
             file=doc.file,
             line=doc.position(("format",)).line,
             column=doc.position(("format",)).column,

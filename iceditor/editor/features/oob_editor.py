@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from engine.model.counter_values import CounterValue, counter_values
 from engine.model.counters import SIDES, Clause, Counters
-from engine.model.scenario import UNIT_KINDS
+from engine.model.scenario import UNIT_KINDS, SquadAmmo
 from engine.model.setup import side_setups
 from engine.validate.checks.squad_clause import fielded_members
 from engine.validate.placements import Placed, describe_key, key_of, place
@@ -92,6 +92,19 @@ def placement_key(unit: dict[str, Any]) -> dict[str, Any]:
     kind = next(k for k in UNIT_KINDS if k in unit)
     keys = {"squad": (), "commander": ("pr",), "crew_weapon": ("number",), "afv": ("number",)}[kind]
     return {kind: unit[kind], **{k: unit[k] for k in keys if k in unit}}
+
+
+
+# "18", "18 pool" (both LMGs of the squad fire from one number) or "20 each" (R81).
+AMMO_TEXT = re.compile(r"(?P<points>\d+)(?:,?\s*(?:one\s+)?(?P<split>pool|each))?")
+
+
+def ammo_text(unit: dict[str, Any]) -> str:
+    """A unit's ammo as the tree shows and takes it: `18`, `18 pool`, `20 each`."""
+    if "ammo" not in unit:
+        return ""
+    ammo = SquadAmmo.of(unit["ammo"])
+    return f"{ammo.points} {ammo.split}" if ammo.split else str(ammo.points)
 
 
 def clause_text(unit: dict[str, Any]) -> str:
@@ -256,7 +269,7 @@ class OobPanel(QWidget):
         item = self._item(parent, path, describe(unit))
         item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable | Qt.ItemFlag.ItemIsDragEnabled)
         item.setData(0, DRAG, (side, placement_key(unit)))
-        item.setText(AMMO, str(unit.get("ammo", "")))
+        item.setText(AMMO, ammo_text(unit))
         item.setText(CLAUSE, clause_text(unit))
         item.setToolTip(UNIT, "\n".join(str(unit[k]) for k in ("printed_as", "note") if k in unit) or "")
         mine = [p for p in placed if p.ref.path == path]
@@ -417,15 +430,21 @@ class OobPanel(QWidget):
     def _ammo_edit(self, path: DataPath, text: str) -> Edit:
         unit = self._at(path)
         edit = Edit(f"Ammo of {describe(unit)}: {text or 'none'}")
-        if text == str(unit.get("ammo", "")):
+        if text == ammo_text(unit):
             return Edit("")
         if not text:
             return edit.remove(path, "ammo") if "ammo" in unit else Edit("")
-        if not text.isdigit():
-            self.message.setText(f"Ammo points are a number (24.1), not {text!r}")
+        written = AMMO_TEXT.fullmatch(text)
+        if written is None or (written["split"] and "squad" not in unit):
+            self.message.setText(
+                f"Ammo points are a number (24.1), not {text!r}; a squad with two LMGs: "
+                "'18 pool' (one number for both) or '20 each' (R81)"
+            )
             return Edit("")
+        points = int(written["points"])
+        value = flow(**{written["split"]: points}) if written["split"] else points
         after = "number" if "number" in unit else next(k for k in UNIT_KINDS if k in unit)
-        return edit.set(path, "ammo", int(text), after=after)
+        return edit.set(path, "ammo", value, after=after)
 
     def _clause_edit(self, path: DataPath, text: str) -> Edit:
         unit = self._at(path)
