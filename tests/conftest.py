@@ -40,6 +40,16 @@ def write(tmp_path: Path):
 
 
 REPO = Path(__file__).resolve().parents[1]
+# The rulebook transcription is not part of the repository: ICEDITOR_RULEBOOK names it, else ../shared beside the clone.
+RULEBOOK = Path(os.environ.get("ICEDITOR_RULEBOOK") or REPO.parent / "shared" / "rules" / "iron-cross-rulebook.txt")
+
+
+@pytest.fixture(scope="session")
+def rulebook() -> str:
+    """The rulebook's text; a test quoting it skips, naming the path and ICEDITOR_RULEBOOK, where there is none."""
+    if not RULEBOOK.is_file():
+        pytest.skip(f"rulebook transcription not found at {RULEBOOK} (set ICEDITOR_RULEBOOK to its path)")
+    return RULEBOOK.read_text(encoding="utf-8")
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ printed numbers (2.21-2.23, 8.1, 8.7, 10.23, 11.2, 14.12, 16.0, 24.1, 24.4-24.9)
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,12 +15,6 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 ROOT = Path(__file__).resolve().parents[1]
-RULEBOOK = Path(
-    os.environ.get(
-        "ICEDITOR_RULEBOOK",
-        Path(__file__).resolve().parent.parent.parent / "shared" / "rules" / "iron-cross-rulebook.txt",
-    )
-)
 SIDES = ("russian", "german")
 
 
@@ -176,10 +169,8 @@ def test_printed_sources_name_a_rule_or_scenario() -> None:
         assert re.search(r"\b\d+\.\d+\b|Chart", text), text
 
 
-def test_quotations_are_the_rulebooks_words() -> None:
-    if not RULEBOOK.is_file():
-        pytest.skip(f"rulebook transcription not found at {RULEBOOK} (set ICEDITOR_RULEBOOK)")
-    assert misquotes(COUNTERS, RULEBOOK.read_text(encoding="utf-8")) == []
+def test_quotations_are_the_rulebooks_words(rulebook: str) -> None:
+    assert misquotes(COUNTERS, rulebook) == []
 
 
 # --- squad clauses of the scenarios (24.1, 24.4-24.9) ------------------------------------------

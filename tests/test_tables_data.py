@@ -12,7 +12,6 @@ import pytest
 
 from tests.test_counters_data import (
     COUNTERS,
-    RULEBOOK,
     load,
     misquotes,
     provenance_texts,
@@ -85,10 +84,8 @@ def test_every_value_is_sourced(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_quotations_are_the_rulebooks_words(name: str) -> None:
-    if not RULEBOOK.is_file():
-        pytest.skip(f"rulebook transcription not found at {RULEBOOK} (set ICEDITOR_RULEBOOK)")
-    assert misquotes(TABLES[name], RULEBOOK.read_text(encoding="utf-8")) == []
+def test_quotations_are_the_rulebooks_words(name: str, rulebook: str) -> None:
+    assert misquotes(TABLES[name], rulebook) == []
 
 
 @pytest.mark.parametrize("name", NAMES)
