@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.geometry.los_kernel import SightKernel
-from engine.geometry.sight import FirerState, Sight
+from engine.geometry.sight import FirerState, HouseRule, Sight, SightTerrain
 from engine.model.board import Board
 
 from .boardarg import hex_arg, load_board_arg
@@ -43,6 +43,18 @@ def _state(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--firer-state", choices=[s.value for s in FirerState], default="up", help="10.31 c: a DOWN firer"
     )
+    parser.add_argument(
+        "--house-rule",
+        action="append",
+        default=[],
+        choices=[r.value for r in HouseRule],
+        help="play a house rule instead of the letter of 10.31 (low-ground: terrain lower than both units "
+        "neither blocks nor counts; docs/rulings.md R72); repeatable",
+    )
+
+
+def _kernel(board: Board, args: argparse.Namespace) -> SightKernel:
+    return SightKernel(board, SightTerrain.from_effects(house_rules={HouseRule(r) for r in args.house_rule}))
 
 
 def run(args: argparse.Namespace) -> int | None:
@@ -50,13 +62,13 @@ def run(args: argparse.Namespace) -> int | None:
         board = load_board_arg(args.map)
         source, target = hex_arg(board, args.source, args.map), hex_arg(board, args.target, args.map)
         blockers = Counter(hex_arg(board, label, args.map) for label in args.afv + args.wreck)
-        sight = SightKernel(board).sight(source, target, FirerState(args.firer_state), blockers)
+        sight = _kernel(board, args).sight(source, target, FirerState(args.firer_state), blockers)
         _emit(sight_json(board, sight), args.format, _sight_text(board, sight))
         return 0
     if args.command == "viewshed":
         board = load_board_arg(args.map)
         source = hex_arg(board, args.source, args.map)
-        fan = SightKernel(board).fan(source, FirerState(args.firer_state))
+        fan = _kernel(board, args).fan(source, FirerState(args.firer_state))
         visible = [board.label(h) for h, blocked in sorted(fan.items()) if not blocked and h != source]
         data = {
             "from": args.source,

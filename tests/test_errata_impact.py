@@ -179,11 +179,11 @@ def bundled() -> dict[str, ErrataImpact]:
 # (hexes, LOS pairs now blocked, now clear, zones, objectives, turn counts changed)
 HEADLINES = {
     "s1-demyansk-pocket": (4, 4373, 48, 1, 0, 0),
-    "s2-khristishche": (14, 1681, 2517, 1, 5, 0),
+    "s2-khristishche": (14, 1681, 2516, 1, 5, 0),
     "s3-closing-the-ring": (4, 4373, 48, 0, 0, 1),
-    "s4-tula": (14, 1681, 2517, 0, 1, 0),
-    "s5-through-the-marshes": (20, 10316, 539, 0, 0, 1),
-    "s6-spartakovka": (18, 10411, 3337, 1, 5, 0),
+    "s4-tula": (14, 1681, 2516, 0, 1, 0),
+    "s5-through-the-marshes": (20, 10320, 503, 0, 0, 1),
+    "s6-spartakovka": (18, 10411, 3329, 1, 5, 0),
 }
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from engine.geometry.lattice import Contact, touches
 from engine.geometry.los_kernel import SightKernel
 from engine.geometry.los_reference import reference_sight
-from engine.geometry.sight import FirerState, Sight
+from engine.geometry.sight import FirerState, HouseRule, Sight, SightTerrain
 from engine.geometry.viewshed import Viewsheds
 from engine.hexgrid import Hex, parse_label
 from engine.model.board import Board, assemble
@@ -29,11 +29,24 @@ def board_of(hexes: dict[str, dict[str, Any]]) -> Board:
     return assemble([MapSheet("test", GRID, terrain, [], [])])
 
 
-def los(board: Board, a: str, b: str, firer: str = "up", blockers: dict[str, int] | None = None) -> Sight:
-    """The kernel's answer, checked against the reference on every call."""
+LETTER = SightTerrain.from_effects()
+LOW_GROUND = SightTerrain.from_effects(house_rules={HouseRule.LOW_GROUND})
+
+
+def los(
+    board: Board,
+    a: str,
+    b: str,
+    firer: str = "up",
+    blockers: dict[str, int] | None = None,
+    terrain: SightTerrain = LETTER,
+) -> Sight:
+    """The kernel's answer, checked against the reference and the kernel's fan on every call."""
     counts = {board.hex(k): v for k, v in (blockers or {}).items()}
-    fast = SightKernel(board).sight(board.hex(a), board.hex(b), FirerState(firer), counts)
-    assert fast == reference_sight(board, board.hex(a), board.hex(b), FirerState(firer), counts)
+    kernel = SightKernel(board, terrain)
+    fast = kernel.sight(board.hex(a), board.hex(b), FirerState(firer), counts)
+    assert fast == reference_sight(board, board.hex(a), board.hex(b), FirerState(firer), counts, terrain)
+    assert kernel.fan(board.hex(a), FirerState(firer), counts)[board.hex(b)] == fast.blocked
     return fast
 
 
@@ -199,25 +212,43 @@ def test_range_counts_the_target_not_the_firer() -> None:
     assert los(board, "1201", "1205").range == 4
 
 
+HILLTOPS = {"1201": {"level": 1, "hill": "K"}, "1205": {"level": 1, "hill": "K"}}
+
+
 @pytest.mark.parametrize(
-    "keys",
-    [{"building": 1}, {"trees": 4}, {"marsh": True}],
-    ids=["building", "trees", "marsh"],
+    ("dip", "firer", "rule"),
+    [({"trees": 4}, "up", "10.31 b"), ({"marsh": True}, "down", "10.31 c"), ({"building": 1}, "up", "10.31 a")],
+    ids=["four-trees", "marsh-down-firer", "building"],
 )
-def test_obstacles_below_both_units_do_not_block_a_same_level_line(keys: dict[str, Any]) -> None:
-    """Ruling R72: between two units on a level 1 hill, a building, woods or marsh in a level 0
-    hex lies below the line (the Sighting Chart puts them at 1/2 or less); on the units' own
-    level the same terrain blocks (10.31 a, b, c)."""
-    ends = {"1201": {"level": 1, "hill": "K"}, "1205": {"level": 1, "hill": "K"}}
-    dip = los(board_of({**ends, "1203": keys}), "1201", "1205", "down")
-    assert not dip.blocked and dip.trees_along == 0 and dip.marsh_along == ()
-    ridge = los(
-        board_of({**ends, "1202": {"level": 1}, "1203": {**keys, "level": 1}, "1204": {"level": 1}}),
-        "1201",
-        "1205",
-        "down",
-    )
-    assert ridge.blocked and ridge.blocking_hex == parse_label("1203")
+def test_10_31_same_level_hilltops_across_a_dip_by_the_letter(dip: dict[str, Any], firer: str, rule: str) -> None:
+    """10.31: 'If both hexes are on the same elevation, LOS is blocked if: a) the line crosses or
+    touches a Building symbol ...; b) the line passes through hexes containing more than three Tree
+    symbols ...; c) if the firing unit is in the DOWN state and the line passes through a Marsh
+    hex.' No elevation exception: two units on level 1 hills do not see across a level 0 hex with
+    4 Trees, nor a DOWN firer over a level 0 Marsh (ruling R72)."""
+    sight = los(board_of({**HILLTOPS, "1203": dip}), "1201", "1205", firer)
+    assert (sight.blocked, sight.rule, sight.blocking_hex) == (True, rule, parse_label("1203"))
+    assert sight.trees_along == dip.get("trees", 0) and len(sight.marsh_along) == int(dip.get("marsh", False))
+
+
+@pytest.mark.parametrize("dip", [{"building": 1}, {"trees": 4}, {"marsh": True}], ids=["building", "trees", "marsh"])
+def test_low_ground_house_rule_spares_what_lies_below_both_units(dip: dict[str, Any]) -> None:
+    """The low-ground house rule (off unless named; ruling R72): a building, woods or marsh in a
+    hex lower than both units neither blocks nor counts along the LOS (11.16 b, 23.2 d, e); on the
+    units' own level the same terrain blocks as 10.31 prints."""
+    below = los(board_of({**HILLTOPS, "1203": dip}), "1201", "1205", "down", terrain=LOW_GROUND)
+    assert not below.blocked and below.trees_along == 0 and below.marsh_along == ()
+    ridge = {**HILLTOPS, "1202": {"level": 1}, "1203": {**dip, "level": 1}, "1204": {"level": 1}}
+    level = los(board_of(ridge), "1201", "1205", "down", terrain=LOW_GROUND)
+    assert level.blocked and level.blocking_hex == parse_label("1203")
+
+
+def test_trees_along_a_line_between_levels_count_by_the_letter() -> None:
+    """11.16 b: 'minus one for each Tree/AFV/Wreck along the LOS (10.3)': a Tree in a hex lower
+    than both units still counts, unless the low-ground house rule is in play."""
+    board = board_of({"1201": {"level": 2, "hill": "K"}, "1203": {"trees": 1}, "1205": {"level": 1, "hill": "K"}})
+    assert los(board, "1201", "1205").trees_along == 1
+    assert los(board, "1201", "1205", terrain=LOW_GROUND).trees_along == 0
 
 
 # -- 10.32 --------------------------------------------------------------------------------------
@@ -280,13 +311,15 @@ def maps(draw: st.DrawFn) -> Board:
 def test_kernel_agrees_with_the_reference(
     board: Board, a: Hex, b: Hex, firer: FirerState, blockers: dict[Hex, int]
 ) -> None:
-    assert SightKernel(board).sight(a, b, firer, blockers) == reference_sight(board, a, b, firer, blockers)
+    for terrain in (LETTER, LOW_GROUND):
+        fast = SightKernel(board, terrain).sight(a, b, firer, blockers)
+        assert fast == reference_sight(board, a, b, firer, blockers, terrain)
 
 
 @settings(max_examples=25, deadline=None)
-@given(maps(), st.sampled_from(list(FirerState)))
-def test_fans_and_matrix_agree_with_single_lines(board: Board, firer: FirerState) -> None:
-    kernel = SightKernel(board)
+@given(maps(), st.sampled_from(list(FirerState)), st.sampled_from([LETTER, LOW_GROUND]))
+def test_fans_and_matrix_agree_with_single_lines(board: Board, firer: FirerState, terrain: SightTerrain) -> None:
+    kernel = SightKernel(board, terrain)
     matrix = kernel.matrix(firer)
     for a in kernel.order[::7]:
         fan = kernel.fan(a, firer)

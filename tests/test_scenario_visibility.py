@@ -26,7 +26,7 @@ EXPECTED = {
     ("s2", "german-north-buildings", "russian-entry"): (49, 336),
     ("s3", "german-entry", "russian-deployment"): (3086, 9261),
     ("s3", "german-late-entry-east", "russian-deployment"): (1280, 5292),
-    ("s4", "german-deployment", "russian-deployment"): (26636, 64827),
+    ("s4", "german-deployment", "russian-deployment"): (26629, 64827),
     ("s5", "german-entry", "russian-t34a-entry"): (30, 441),
     ("s5", "german-turn-2-entry", "russian-bt7m-deployment"): (594, 1703),
     ("s6", "german-group-1-deployment", "russian-group-1-deployment"): (770, 5400),

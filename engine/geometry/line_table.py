@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from engine.hexgrid import Hex
 
 from .lattice import Contact, canonical, half_band, local_to_lattice, touches
-from .sight import MAX_TREES_ALONG, FirerState, SightTerrain
+from .sight import FirerState, SightTerrain
 
 FOOTPRINT_BIT = 6
 Array = NDArray[Any]  # numpy arrays: int64 cells and offsets, bool flags, float heights
@@ -110,7 +110,7 @@ class DeltaTable:
         same_level = elev[self.positions[targets]] == elev[self.positions[sources]]
         out = np.zeros(len(targets), dtype=bool)
         if same_level.any():
-            out[same_level] = self._same_level(sources[same_level], targets[same_level], firer, hexes)
+            out[same_level] = self._same_level(sources[same_level], targets[same_level], firer, hexes, terrain)
         if not same_level.all():
             out[~same_level] = self._two_levels(sources[~same_level], targets[~same_level], hexes, terrain)
         return out
@@ -135,22 +135,27 @@ class DeltaTable:
         """Whether the line touches the Building symbol in hex cells x (10.31 a)."""
         return np.asarray((self.steps[f"symbol_{lane}"][s_idx] & hexes.symbol[x]) != 0)
 
-    def _same_level(self, sources: Array, targets: Array, firer: FirerState, hexes: HexArrays) -> Array:
+    def _same_level(
+        self, sources: Array, targets: Array, firer: FirerState, hexes: HexArrays, terrain: SightTerrain
+    ) -> Array:
         """10.31 for lines whose ends are on one level."""
         _, s_idx, s_seg, s_len, c_idx, c_seg, c_len = self._lines(sources, targets)
         a, b, c = self._cells(sources, s_idx, s_len, c_idx, c_len)
         elev = hexes.elev
         level = elev[self.positions[sources]]
         s_level, c_level = np.repeat(level, s_len), np.repeat(level, c_len)
-        # what stands in a hex lower than both units is below the line (R72)
-        up_a, up_b = elev[a] >= s_level, elev[b] >= s_level
+        # by the letter every hex on the line may block; the low-ground house rule spares lower ones
+        if terrain.low_ground:
+            up_a, up_b = elev[a] >= s_level, elev[b] >= s_level
+        else:
+            up_a = up_b = np.ones(len(a), dtype=bool)
         step_block = (elev[a] > s_level) | (elev[b] > s_level)  # a: a higher Hill hex
         step_block |= (self._symbol(a, "a", s_idx, hexes) & up_a) | (self._symbol(b, "b", s_idx, hexes) & up_b)
         if firer is FirerState.DOWN:
             step_block |= ((hexes.marsh[a] == 1) & up_a) | ((hexes.marsh[b] == 1) & up_b)  # c
         count = _sum(np.maximum(hexes.count[a] * up_a, hexes.count[b] * up_b), s_seg, s_len)  # b, hexside rule
         return np.asarray(
-            _any(step_block, s_seg, s_len) | _any(elev[c] > c_level, c_seg, c_len) | (count > MAX_TREES_ALONG)
+            _any(step_block, s_seg, s_len) | _any(elev[c] > c_level, c_seg, c_len) | (count > terrain.max_trees_along)
         )
 
     def _two_levels(self, sources: Array, targets: Array, hexes: HexArrays, terrain: SightTerrain) -> Array:

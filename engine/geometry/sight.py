@@ -7,19 +7,16 @@ whether it touches each Building symbol; `judge` then applies 10.31-10.34 to tha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 
 from engine.hexgrid import Hex, hex_distance
 from engine.model.board import Board
-from engine.model.tables import TerrainEffects, terrain_effects
+from engine.model.tables import TerrainEffects, sighting_rules, terrain_effects
 
 from .lattice import Contact, Touch, symbol_scale
-
-# 10.31 b: "more than three Tree symbols, AFV units, or Wreck markers, in any combination"
-MAX_TREES_ALONG = 3
 
 
 class FirerState(StrEnum):
@@ -27,18 +24,32 @@ class FirerState(StrEnum):
     DOWN = "down"
 
 
+class HouseRule(StrEnum):
+    """Departures from the letter of 10.3 that players may agree on; none applies unless named."""
+
+    LOW_GROUND = "low-ground"
+    """What stands in a hex lower than both units lies below their line: it neither blocks
+    (10.31 a-c) nor counts along the LOS (11.16 b, 23.2 d, e). The letter of 10.31 has no such
+    exception (ruling R72)."""
+
+
 @dataclass(frozen=True)
 class SightTerrain:
-    """The table values LOS uses: obstacle levels (10.32 a) and the Building symbol (10.31 a)."""
+    """The table values LOS uses: obstacle levels (10.32 a), the Building symbol (10.31 a), the
+    Trees/AFVs/Wrecks a same-level line may pass (10.31 b), and the house rules in play."""
 
     woods_obstacle: float
     building_obstacle: float
     woods_min_trees: int
     footprint: tuple[tuple[float, float], ...]
     join_width: float
+    max_trees_along: int
+    low_ground: bool = False  # HouseRule.LOW_GROUND
 
     @classmethod
-    def from_effects(cls, effects: TerrainEffects | None = None) -> SightTerrain:
+    def from_effects(
+        cls, effects: TerrainEffects | None = None, house_rules: Collection[HouseRule] = ()
+    ) -> SightTerrain:
         effects = effects or terrain_effects()
         return cls(
             effects.row("woods").obstacle_level,
@@ -46,6 +57,8 @@ class SightTerrain:
             effects.woods_min_trees,
             effects.footprint,
             effects.join_width,
+            sighting_rules().max_trees_along,
+            HouseRule.LOW_GROUND in house_rules,
         )
 
     @cached_property
@@ -109,8 +122,8 @@ def judge(
     n = hex_distance(source, target)
 
     def below(h: Hex) -> bool:
-        """A hex lower than both units: the line passes above whatever stands in it (R72)."""
-        return board.terrain(h).elevation < low
+        """Under the low-ground house rule, a hex lower than both units: the line passes above it."""
+        return terrain.low_ground and board.terrain(h).elevation < low
 
     def count(h: Hex) -> int:
         return 0 if below(h) else board.terrain(h).trees + blockers.get(h, 0)
@@ -145,7 +158,8 @@ def judge(
                 found = ("10.32 b", h)
         if firer_level == target_level:
             above = [h for h in step if not below(h)]
-            found = _same_level(board, above, contact, firer_level, symbol_hit, firer, trees, max(step, key=count))
+            too_many = trees > terrain.max_trees_along
+            found = _same_level(board, above, contact, firer_level, symbol_hit, firer, too_many, max(step, key=count))
         if block is None and found is not None:
             block = found
     return Sight(
@@ -186,11 +200,11 @@ def _same_level(
     level: int,
     symbol_hit: SymbolHit,
     firer: FirerState,
-    trees: int,
+    too_many_trees: bool,
     densest: Hex,
 ) -> tuple[str, Hex] | None:
-    """10.31 for one step of the line (its hexes not lower than the units), with `trees`
-    counted up to and including it."""
+    """10.31 for one step of the line (its hexes that can block: all of them by the letter);
+    `too_many_trees`: the Trees/AFVs/Wrecks counted up to and including it exceed 10.31 b's limit."""
     for h in step:
         t = board.terrain(h)
         # a: "crosses or touches a Building symbol or Hill hex of a higher elevation"
@@ -198,7 +212,7 @@ def _same_level(
             return "10.31 a", h
     if contact is Contact.CORNER:
         return None
-    if trees > MAX_TREES_ALONG:
+    if too_many_trees:
         return "10.31 b", densest
     if firer is FirerState.DOWN:
         for h in step:

@@ -1,5 +1,5 @@
 """The rule tables (tables/*.yaml) as plain values: the Movement & Combat Effects Chart,
-the Movement Point Allowance Chart and the building symbol used for LOS.
+the Movement Point Allowance Chart, the building symbol and the Sighting Chart's numbers used for LOS.
 
 Every number the engine uses for terrain comes from here, never from code, so a user who
 owns the printed charts replaces an `assumed` value by editing one data file.
@@ -125,6 +125,19 @@ def terrain_effects_from(data: dict[str, Any]) -> TerrainEffects:
 def terrain_effects(path: Path | None = None) -> TerrainEffects:
     """The bundled Movement & Combat Effects Chart (or the one at `path`)."""
     return terrain_effects_from(_load(path or data_path("tables", "terrain-effects.yaml")).data)
+
+
+@dataclass(frozen=True)
+class SightingRules:
+    """The printed numbers of 10.31 kept in tables/sighting.yaml."""
+
+    max_trees_along: int  # 10.31 b: "more than three" blocks
+
+
+@cache
+def sighting_rules(path: Path | None = None) -> SightingRules:
+    values = plain(_load(path or data_path("tables", "sighting.yaml")).data)
+    return SightingRules(int(values["same_level"]["max_trees_along"]))
 
 
 @cache

@@ -27,8 +27,11 @@ class Terrain:
 
     @property
     def is_woods(self) -> bool:
-        """A Woods (tree) hex has two or more Tree symbols (8.54; errata: one Tree is not a tree hex)."""
-        return self.trees >= 2
+        """A Woods (tree) hex: at least the chart's `woods_min_trees` Tree symbols (8.54: "2 or more";
+        errata: one Tree is not a tree hex)."""
+        from .tables import terrain_effects  # tables -> mapsheet -> terrain: imported when first asked
+
+        return self.trees >= terrain_effects().woods_min_trees
 
     @property
     def elevation(self) -> int:

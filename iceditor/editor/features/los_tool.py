@@ -17,8 +17,9 @@ from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QGraphicsLineItem, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from engine.geometry.los_kernel import SightKernel
-from engine.geometry.sight import MAX_TREES_ALONG, Sight, SightTerrain
+from engine.geometry.sight import Sight, SightTerrain
 from engine.hexgrid import Hex
+from engine.model.tables import sighting_rules
 
 from ..mapview import HexSetItem, centre
 from ..overlays import (
@@ -39,7 +40,7 @@ ORDER = 60
 # What each blocking rule says, for the tag on the blocking hex (10.31, 10.32).
 RULE_WORDS = {
     "10.31 a": "Building symbol or higher Hill hex",
-    "10.31 b": f"more than {MAX_TREES_ALONG} Trees/AFVs/Wrecks along",
+    "10.31 b": f"more than {sighting_rules().max_trees_along} Trees/AFVs/Wrecks along",
     "10.31 c": "Marsh hex, firer DOWN",
     "10.32 b": "obstacle touching or above the line",
 }
