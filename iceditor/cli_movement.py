@@ -1,7 +1,8 @@
 """`iceditor reach`, `iceditor path` and `iceditor turns`: movement on a map or a scenario's maps (8.1, 8.5, 8.6).
 
-Exit 0 for any computed answer (also "no path" and "never"), 2 for input the rules or the
-files do not allow (unknown hex or zone, unreadable file, a PINNED AFV, a CW with no MPs).
+Exit 0 for any computed answer (also "never"), 1 when `path` finds no legal path (it names the
+hexes that bar the way and the rule), 2 for input the rules or the files do not allow (unknown
+hex or zone, unreadable file, a PINNED AFV, a CW with no MPs).
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ from engine.hexgrid import Hex
 from engine.model.board import Board
 from engine.model.scenario import Scenario
 
-from .boardarg import BadInput, hex_arg, load_board_arg, load_scenario_arg
+from .boardarg import MAP_HELP, SCENARIO_HELP, BadInput, file_arg, hex_arg, load_board_arg, load_scenario_arg
 from .output import print_json
+
+NO_PATH = 1  # the exit code of `path` when no legal path joins the hexes
 
 
 def add_parsers(commands: Any) -> None:
@@ -42,15 +45,16 @@ def add_parsers(commands: Any) -> None:
         help="the hexes a unit can enter this phase, with the cheapest MP cost of each",
         description="Where a unit can move in one phase from HEX (8.1, 8.5, 8.61). MAP: a map or a scenario file.",
     )
-    reach_parser.add_argument("map", type=Path, metavar="MAP")
+    reach_parser.add_argument("map", type=file_arg, metavar="MAP", help=MAP_HELP)
     reach_parser.add_argument("hex", metavar="HEX")
     _mover_options(reach_parser, single_phase=True)
     path_parser = commands.add_parser(
         "path",
         help="the cheapest path in MPs between two hexes",
-        description="The cheapest path from FROM to TO, however many phases it takes (8.5, 8.61).",
+        description="The cheapest path from FROM to TO, however many phases it takes (8.5, 8.61). Exit 1 when "
+        "there is none: the answer names the hexes that bar the way and the rule that closes them.",
     )
-    path_parser.add_argument("map", type=Path, metavar="MAP")
+    path_parser.add_argument("map", type=file_arg, metavar="MAP", help=MAP_HELP)
     path_parser.add_argument("origin", metavar="FROM")
     path_parser.add_argument("goal", metavar="TO")
     _mover_options(path_parser, single_phase=True)
@@ -62,7 +66,7 @@ def add_parsers(commands: Any) -> None:
             "scenario or a zone expression, e.g. '{hill: J}' or '{hexes: [\"4307\"]}' (docs/formats.md)."
         ),
     )
-    turns_parser.add_argument("scenario", type=Path, metavar="SCENARIO")
+    turns_parser.add_argument("scenario", type=file_arg, metavar="SCENARIO", help=SCENARIO_HELP)
     turns_parser.add_argument("origin", metavar="FROM")
     turns_parser.add_argument("goal", metavar="TO")
     turns_parser.add_argument("--enter", action="store_true", help="the unit enters the map in a hex of FROM (24.1)")
@@ -139,10 +143,12 @@ def _path(args: argparse.Namespace) -> int:
         path = cheapest_path(board, origin, goal, mover, **_occupied(board, args))
     except NoPathError as exc:
         if args.format == "json":
-            _json({"from": args.origin, "to": args.goal, "cost": None, "hexes": [], "steps": []})
+            barrier = [board.label(h) for h in exc.barrier]
+            none = {"cost": None, "hexes": [], "steps": [], "reason": str(exc), "rule": exc.rule, "barrier": barrier}
+            _json({"from": args.origin, "to": args.goal} | none)
         else:
             print(f"{args.origin} -> {args.goal}: {exc}")
-        return 0
+        return NO_PATH
     steps = [{"hex": board.label(h), "cost": _mp(mp)} for h, mp in zip(path.hexes[1:], path.steps, strict=True)]
     if args.format == "json":
         hexes = [board.label(h) for h in path.hexes]

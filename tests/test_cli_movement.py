@@ -1,4 +1,4 @@
-"""`iceditor reach`, `path` and `turns`: output shapes and exit codes (0 computed, 2 bad input)."""
+"""`iceditor reach`, `path` and `turns`: output shapes and exit codes (0 computed, 1 no path, 2 bad input)."""
 
 from __future__ import annotations
 
@@ -91,12 +91,41 @@ def test_path_text(capsys, map_file: str) -> None:
     ]
 
 
-def test_no_path_is_an_answer(capsys, map_file: str) -> None:
-    """Legend 'P': no AFV enters a building; a computed 'no path' exits 0 with cost null."""
-    out = run_json(capsys, "path", map_file, "1001", "1104", "--unit", "afv")
-    assert out == {"from": "1001", "to": "1104", "cost": None, "hexes": [], "steps": []}
-    assert main(["path", map_file, "1001", "1104", "--unit", "afv"]) == 0
-    assert "no legal path" in capsys.readouterr().out
+def test_no_path_names_the_closed_hex_and_the_rule(capsys, map_file: str) -> None:
+    """Legend 'P': no AFV enters a building; 'no path' exits 1, naming the hex and the rule (cost null)."""
+    assert main(["path", map_file, "1001", "1104", "--unit", "afv", "--format", "json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    reason = (
+        "no legal path for afv UP NORMAL, movement phase: it may not enter building 1104 "
+        "('P', prohibited to the unit type, on the Movement & Combat Effects Chart, 8.5)"
+    )
+    assert out == {
+        "from": "1001",
+        "to": "1104",
+        "cost": None,
+        "hexes": [],
+        "steps": [],
+        "reason": reason,
+        "rule": "8.5",
+        "barrier": ["1104"],
+    }
+    assert main(["path", map_file, "1001", "1104", "--unit", "afv"]) == 1
+    assert capsys.readouterr().out == f"1001 -> 1104: {reason}\n"
+
+
+def test_no_path_out_of_a_ring_names_the_ring(capsys, map_file: str) -> None:
+    """8.61, 12.4: an AFV ringed by AFVs and Wrecks (1001's neighbours: 1002, 1101, 1102) goes nowhere."""
+    argv = ["path", map_file, "1001", "1005", "--unit", "afv", "--afv", "1002", "--wreck", "1101", "--wreck", "1102"]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert out == (
+        "1001 -> 1005: no legal path for afv UP NORMAL, movement phase: every way out of the 1 hex it can reach "
+        "from 1001 is barred by hexes it may not enter: 1002 (an AFV may not enter a hex holding another AFV, "
+        "8.61); 1101 1102 (an AFV may not enter a hex holding a Wreck, 12.4)\n"
+    )
+    assert main([*argv, "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert (data["rule"], data["barrier"]) == ("8.61, 12.4", ["1002", "1101", "1102"])
 
 
 @pytest.mark.parametrize(

@@ -58,7 +58,13 @@ class MovementError(ValueError):
 
 
 class NoPathError(MovementError):
-    """No sequence of legal moves joins the two hexes."""
+    """No sequence of legal moves joins the two hexes; `barrier`: the hexes the unit may not enter that
+    bar the way (the goal itself, or a ring around the start), `rule`: the rules that forbid them."""
+
+    def __init__(self, message: str, barrier: tuple[Hex, ...] = (), rule: str | None = None) -> None:
+        super().__init__(message)
+        self.barrier = barrier
+        self.rule = rule
 
 
 class MovementFactorNeeded(MovementError):
@@ -302,8 +308,52 @@ def cheapest_path(
     try:
         hexes = nx.dijkstra_path(graph, origin, goal, weight="cost")
     except (nx.NetworkXNoPath, nx.NodeNotFound):
-        raise NoPathError(f"no legal path for {mover.describe()}") from None
+        raise _no_path(board, graph, origin, goal, mover, afvs, wrecks) from None
     return Path(tuple(hexes), tuple(graph[a][b]["cost"] for a, b in pairwise(hexes)))
+
+
+BARRIER_SHOWN = 12  # hexes of a barrier named in the message; the error carries them all
+
+
+def _no_path(
+    board: Board,
+    graph: nx.DiGraph,
+    origin: Hex,
+    goal: Hex,
+    mover: Mover,
+    afvs: Collection[Hex],
+    wrecks: Collection[Hex],
+) -> NoPathError:
+    """Why no path joins origin to goal: the goal is closed to the unit, or every hex the unit could
+    step to next from the hexes it can reach is."""
+
+    def why(h: Hex) -> tuple[str, str, str]:
+        """What closes h to the unit ({hexes}: where), why, and the rule."""
+        if h in wrecks:
+            return "{hexes}", "an AFV may not enter a hex holding a Wreck", "12.4"
+        if h in afvs:
+            return "{hexes}", "an AFV may not enter a hex holding another AFV", "8.61"
+        row = terrain_row(board.terrain(h), terrain_effects())
+        return f"{row} {{hexes}}", "'P', prohibited to the unit type, on the Movement & Combat Effects Chart", "8.5"
+
+    def say(hexes: Sequence[Hex]) -> str:
+        what, because, rule = why(hexes[0])
+        shown = " ".join(board.label(h) for h in hexes[:BARRIER_SHOWN])
+        more = f" and {len(hexes) - BARRIER_SHOWN} more" if len(hexes) > BARRIER_SHOWN else ""
+        return f"{what.format(hexes=shown + more)} ({because}, {rule})"
+
+    head = f"no legal path for {mover.describe()}"
+    if goal not in graph or not any(a != goal for a in graph.predecessors(goal)):
+        return NoPathError(f"{head}: it may not enter {say([goal])}", (goal,), why(goal)[2])
+    reached = nx.descendants(graph, origin) | {origin}
+    barrier = tuple(sorted({n for h in reached for n in board.neighbours(h)} - reached))
+    by_reason: dict[tuple[str, str, str], list[Hex]] = {}
+    for h in barrier:
+        by_reason.setdefault(why(h), []).append(h)
+    parts = "; ".join(say(hexes) for hexes in by_reason.values())
+    where = f"the {len(reached)} hex{'es' if len(reached) != 1 else ''} it can reach from {board.label(origin)}"
+    message = f"{head}: every way out of {where} is barred by hexes it may not enter: {parts}"
+    return NoPathError(message, barrier, ", ".join(dict.fromkeys(rule for *_, rule in by_reason)))
 
 
 def turns_needed(
