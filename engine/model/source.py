@@ -1,19 +1,31 @@
 """YAML documents with the source position of every value.
 
-Files are data, never code: the document is composed by PyYAML's (C)SafeLoader, which builds
-only plain scalars, lists and mappings. Each value's position is kept so that a problem
-found anywhere (schema, reference, rule) names the line and column it comes from.
+Files are data, never code, and may be hostile: the document is built straight from the
+event stream of PyYAML's (C)SafeLoader, which parses without recursion, so the limits below
+are enforced before anything is built: nesting depth, what aliases expand to (a "billion
+laughs" file of a few hundred bytes would otherwise expand to 10^9 values), file size, and
+numbers (finite, of a length Python converts). Only plain scalars, lists and mappings are
+built. Each value's position is kept so that a problem found anywhere (schema, reference,
+rule) names the line and column it comes from.
 """
 
 from __future__ import annotations
 
+import copy
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from .yaml_messages import syntax_message
+
 JsonPath = tuple[str | int, ...]
+
+MAX_BYTES = 16 * 1024 * 1024  # the bundled files are under 100 kB
+MAX_DEPTH = 40  # nesting of lists and mappings; the bundled files nest at most 11 deep
+MAX_ALIAS_VALUES = 10_000  # values that aliases (*name) may add to a file, all aliases together
 
 
 @dataclass(frozen=True)
@@ -23,7 +35,7 @@ class Position:
 
 
 class SourceError(Exception):
-    """A file that cannot be read, or is not YAML at all."""
+    """A file that cannot be read, is not YAML at all, or is empty."""
 
     def __init__(self, file: str, message: str, line: int = 1, column: int = 1) -> None:
         super().__init__(f"{file}:{line}:{column}: {message}")
@@ -33,6 +45,15 @@ class SourceError(Exception):
         self.column = column
 
 
+@dataclass(frozen=True)
+class Duplicate:
+    """A mapping key given twice: where the repeat is, and where the key was first given."""
+
+    path: JsonPath
+    position: Position
+    first: Position
+
+
 @dataclass
 class SourceDocument:
     """A parsed YAML document and where each of its values stands in the file."""
@@ -40,7 +61,7 @@ class SourceDocument:
     file: str
     data: Any
     positions: dict[JsonPath, Position] = field(default_factory=dict)
-    duplicates: list[tuple[JsonPath, Position]] = field(default_factory=list)
+    duplicates: list[Duplicate] = field(default_factory=list)
 
     def position(self, path: JsonPath) -> Position:
         """The position of the value at `path`, or of its nearest ancestor that exists."""
@@ -55,8 +76,8 @@ def pointer(path: JsonPath) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
-def _mark(node: yaml.Node) -> Position:
-    return Position(node.start_mark.line + 1, node.start_mark.column + 1)
+def _mark(event: Any) -> Position:
+    return Position(event.start_mark.line + 1, event.start_mark.column + 1)
 
 
 def _key(value: Any) -> str:
@@ -66,57 +87,194 @@ def _key(value: Any) -> str:
     return str(value)
 
 
-_PLAIN_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:omap")
-
-
-def _build(node: yaml.Node, path: JsonPath, doc: SourceDocument, constructor: yaml.SafeLoader) -> Any:
-    doc.positions[path] = _mark(node)
-    if isinstance(node, yaml.CollectionNode) and node.tag not in _PLAIN_TAGS:
-        raise yaml.constructor.ConstructorError(
-            None, None, f"the tag {node.tag!r} is not allowed: files are plain data", node.start_mark
-        )
-    if isinstance(node, yaml.MappingNode):
-        constructor.flatten_mapping(node)
-        result: dict[str, Any] = {}
-        for key_node, value_node in node.value:
-            key = _key(constructor.construct_object(key_node, deep=True))
-            if key in result:
-                doc.duplicates.append(((*path, key), _mark(key_node)))
-            result[key] = _build(value_node, (*path, key), doc, constructor)
-        return result
-    if isinstance(node, yaml.SequenceNode):
-        return [_build(item, (*path, i), doc, constructor) for i, item in enumerate(node.value)]
-    return constructor.construct_object(node, deep=True)
-
+_PLAIN_TAGS = (None, "!", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:omap")
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 
 # libyaml's parser when PyYAML was built with it (same safe constructor, several times faster).
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+class _Builder:
+    """Builds one document from the loader's events, refusing what the limits do not allow."""
+
+    def __init__(self, loader: yaml.SafeLoader, file: str) -> None:
+        self.loader: Any = loader  # its parser's methods are untyped in types-PyYAML
+        self.doc = SourceDocument(file, None)
+        self.anchors: dict[str, tuple[Any, int, Position]] = {}  # name -> value, its size in values, where
+        self.open_anchors: dict[str, Position] = {}  # anchors whose value is being built
+        self.alias_values = 0
+
+    def error(self, message: str, at: Position) -> SourceError:
+        return SourceError(self.doc.file, message, at.line, at.column)
+
+    def document(self) -> SourceDocument:
+        loader = self.loader
+        loader.get_event()  # stream start
+        if loader.check_event(yaml.StreamEndEvent):
+            raise SourceError(self.doc.file, "the file is empty (no YAML, only blank lines or comments)")
+        loader.get_event()  # document start
+        self.doc.data, _ = self.value((), 0)
+        loader.get_event()  # document end
+        if not loader.check_event(yaml.StreamEndEvent):
+            second = _mark(loader.peek_event())
+            raise self.error(
+                f"a second YAML document starts on line {second.line} (`---`): a file holds one document", second
+            )
+        if self.doc.data is None:
+            raise SourceError(self.doc.file, "the file is empty (its only document holds no value)")
+        return self.doc
+
+    def value(self, path: JsonPath, depth: int) -> tuple[Any, int]:
+        """The next value in the stream and how many values it holds."""
+        event: Any = self.loader.get_event()
+        at = _mark(event)
+        self.doc.positions[path] = at
+        if isinstance(event, yaml.AliasEvent):
+            return self.alias(str(event.anchor), at)
+        if depth > MAX_DEPTH:
+            raise self.error(f"lists and mappings nested more than {MAX_DEPTH} deep: no file of the game does", at)
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            self.open_anchors[anchor] = at
+        if isinstance(event, yaml.ScalarEvent):
+            value, size = self.scalar(event, at), 1
+        elif isinstance(event, yaml.SequenceStartEvent):
+            self.plain_tag(event, at)
+            value, size = self.sequence(path, depth)
+        else:
+            self.plain_tag(event, at)
+            value, size = self.mapping(path, depth)
+        if anchor is not None:
+            del self.open_anchors[anchor]
+            self.anchors[anchor] = (value, size, at)
+        return value, size
+
+    def alias(self, name: str, at: Position) -> tuple[Any, int]:
+        if name in self.open_anchors:
+            start = self.open_anchors[name]
+            raise self.error(
+                f"*{name} stands inside the value it refers to (&{name} on line {start.line}): "
+                "a value cannot contain itself",
+                at,
+            )
+        if name not in self.anchors:
+            raise self.error(f"*{name} refers to no anchor: write &{name} on the value above it", at)
+        value, size, _ = self.anchors[name]
+        self.alias_values += size
+        if self.alias_values > MAX_ALIAS_VALUES:
+            raise self.error(
+                f"aliases (*name) expand to more than {MAX_ALIAS_VALUES} values; the file would be far "
+                "larger than it looks (an alias bomb?): write the values out",
+                at,
+            )
+        # A copy, so that editing one use of an anchored value does not edit the others.
+        return copy.deepcopy(value), size
+
+    def plain_tag(self, event: Any, at: Position) -> None:
+        if event.tag not in _PLAIN_TAGS:
+            raise self.error(f"the tag {event.tag!r} is not allowed: files are plain data", at)
+
+    def sequence(self, path: JsonPath, depth: int) -> tuple[list[Any], int]:
+        items: list[Any] = []
+        size = 1
+        while not self.loader.check_event(yaml.SequenceEndEvent):
+            item, n = self.value((*path, len(items)), depth + 1)
+            items.append(item)
+            size += n
+        self.loader.get_event()
+        return items, size
+
+    def mapping(self, path: JsonPath, depth: int) -> tuple[dict[str, Any], int]:
+        result: dict[str, Any] = {}
+        first_seen: dict[str, Position] = {}
+        merged: list[dict[str, Any]] = []
+        size = 1
+        while not self.loader.check_event(yaml.MappingEndEvent):
+            key_event = self.loader.peek_event()
+            at = _mark(key_event)
+            if not isinstance(key_event, yaml.ScalarEvent):
+                raise self.error("a key must be a plain value (a name or a number), not a list or mapping", at)
+            self.loader.get_event()
+            if self.tag_of(key_event) == _MERGE_TAG:
+                value, n = self.value((*path, "<<"), depth + 1)
+                merged += self.merge_sources(value, at)
+                size += n
+                continue
+            key = _key(self.scalar(key_event, at))
+            if key in first_seen:
+                self.doc.duplicates.append(Duplicate((*path, key), at, first_seen[key]))
+            first_seen.setdefault(key, at)
+            result[key], n = self.value((*path, key), depth + 1)
+            size += n
+        self.loader.get_event()
+        for source in merged:  # `<<: *base`: keys the mapping does not give itself
+            for key, value in source.items():
+                result.setdefault(key, value)
+        return result, size
+
+    def merge_sources(self, value: Any, at: Position) -> list[dict[str, Any]]:
+        sources = value if isinstance(value, list) else [value]
+        if not all(isinstance(s, dict) for s in sources):
+            raise self.error("a merge key (<<) takes a mapping or a list of mappings", at)
+        return sources
+
+    def tag_of(self, event: Any) -> str:
+        if event.tag is None or event.tag == "!":
+            return str(self.loader.resolve(yaml.ScalarNode, event.value, event.implicit))
+        return str(event.tag)
+
+    def scalar(self, event: Any, at: Position) -> Any:
+        node = yaml.ScalarNode(self.tag_of(event), event.value, event.start_mark, event.end_mark, event.style)
+        try:
+            value = self.loader.construct_object(node, deep=True)
+        except ValueError:
+            # int() refuses more than 4300 digits; a date like 2001-13-45 is no date.
+            raise self.error(f"{excerpt(event.value)} cannot be read as a {node.tag.rsplit(':', 1)[-1]}", at) from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise self.error(
+                f"{excerpt(event.value)} is not a finite number (infinite, not-a-number, or too large): "
+                "every number in these files is an ordinary finite value",
+                at,
+            )
+        return value
+
+
+def excerpt(value: Any, limit: int = 60) -> str:
+    """A value as a message quotes it: short, so that no message carries a file's contents."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 5] + " ..." + text[-1]
+
+
 def parse_yaml(text: str, file: str) -> SourceDocument:
-    """Parse one YAML document; raise SourceError naming file, line and column if it is not YAML."""
+    """Parse one YAML document; raise SourceError naming file, line and column if it is not YAML,
+    is empty, or breaks the limits above."""
     loader = _Loader(text)
     try:
-        node = loader.get_single_node()
-        doc = SourceDocument(file, None)
-        doc.data = _build(node, (), doc, loader) if node is not None else None
+        return _Builder(loader, file).document()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        message = " ".join(str(part) for part in (exc.context, exc.problem) if part)
+        message, line, column = syntax_message(exc, text)
         raise SourceError(file, f"not valid YAML: {message}", line, column) from None
     except yaml.YAMLError as exc:
         raise SourceError(file, f"not valid YAML: {exc}") from None
     finally:
         loader.dispose()
-    return doc
 
 
-def load_yaml(path: Path | str) -> SourceDocument:
-    """Read and parse a YAML file; raise SourceError if it cannot be read or parsed."""
+def check_yaml(text: str, file: str) -> None:
+    """Raise SourceError if `text` is not a file iceditor reads: what a round-trip loader (the
+    editor's ruamel.yaml) calls first, so that it never builds a hostile file."""
+    parse_yaml(text, file)
+
+
+def read_text(path: Path | str) -> str:
+    """A file's text; SourceError if it cannot be read, is not UTF-8, or is too large."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as stream:
+            data = stream.read(MAX_BYTES + 1)  # bounded: a device such as /dev/zero never ends
+        if len(data) > MAX_BYTES:
+            raise SourceError(str(path), f"larger than {MAX_BYTES // 1024 // 1024} MB, the most iceditor reads")
+        return data.decode("utf-8")
     except FileNotFoundError:
         raise SourceError(str(path), "no such file") from None
     except IsADirectoryError:
@@ -125,4 +283,8 @@ def load_yaml(path: Path | str) -> SourceDocument:
         raise SourceError(str(path), f"not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:
         raise SourceError(str(path), f"cannot be read: {exc.strerror}") from None
-    return parse_yaml(text, str(path))
+
+
+def load_yaml(path: Path | str) -> SourceDocument:
+    """Read and parse a YAML file; raise SourceError if it cannot be read or parsed."""
+    return parse_yaml(read_text(path), str(path))
