@@ -9,16 +9,15 @@ erratum, if any, applied on top. Nothing here imports Qt.
 
 from __future__ import annotations
 
+import copy
 import io
-import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ruamel.yaml import YAML
+from ruamel.yaml import YAML, YAMLError
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
@@ -27,11 +26,14 @@ from engine.model.board import Board, assemble, resolve_errata_path, resolve_map
 from engine.model.errata import Errata, errata_from_document
 from engine.model.mapsheet import LoadError, MapSheet, map_from_document
 from engine.model.schema import schema_name
-from engine.model.source import SourceDocument, SourceError, load_yaml, parse_yaml
-from engine.model.terrain import CLEAR, HEX_KEYS, Terrain, coerce
+from engine.model.source import SourceDocument, SourceError, load_yaml, parse_yaml, read_text
+from engine.model.terrain import CLEAR, HEX_KEYS, Terrain, coerce, terrain_from_keys
 from engine.problems import Problem
 from engine.validate.runner import map_problems
 from engine.validate.session import ValidationSession
+
+from .file_writing import atomic_write, remove_stale_temps
+from .kept_lines import keep_unedited_lines
 
 
 def _yaml(width: int = 100) -> YAML:
@@ -47,56 +49,68 @@ def _yaml(width: int = 100) -> YAML:
 
 @dataclass
 class SourceFile:
-    """One YAML file as the user wrote it, and whether it has unsaved edits."""
+    """One YAML file as the user wrote it, its edits, and what the file on disk holds.
+
+    A save writes the edits over the file as it was read, keeping every line not edited byte for
+    byte (kept_lines.py): a document edited back to how it was read saves the original bytes,
+    and a file whose text would not change is not written."""
 
     path: Path
     data: Any
-    dirty: bool = False
+    dirty: bool = False  # edited since opened or saved (its text may still be the disk's: `unsaved`)
     # Scenarios hold long quoted sentences: never re-wrapped. Maps wrap their road lists at
     # the width the bundled maps are written to.
     width: int = 4096
+    original: str | None = None  # the file's text when opened (None: not on disk yet)
+    on_disk: str | None = None  # its text on disk now: `original`, or what the editor last wrote
+    newline: str = "\n"  # how its lines end on disk (the texts here end them with `\n`)
+    _baseline: str | None = field(default=None, repr=False)
 
-    @classmethod
-    def read(cls, path: Path) -> SourceFile:
-        return cls(path, _yaml().load(path.read_text(encoding="utf-8")))
+    def current(self) -> Any:
+        """The round-trip data of the file as edited."""
+        return self.data
 
     def text(self) -> str:
+        """The file as a save writes it."""
+        edited = self._dump(self.current())
+        if self.original is None:
+            return edited
+        if self._baseline is None:  # the writer's own text of the file as read
+            self._baseline = self._dump(_yaml().load(self.original))
+        return keep_unedited_lines(self.original, self._baseline, edited)
+
+    def _dump(self, data: Any) -> str:
         out = io.StringIO()
-        _yaml(self.width).dump(self.data, out)
+        _yaml(self.width).dump(data, out)
         return out.getvalue()
 
     def document(self) -> SourceDocument:
         """The file as the engine reads it (positions for problems), from the current edits."""
         return parse_yaml(self.text(), str(self.path))
 
-    def save(self, path: Path | None = None) -> None:
-        """Write atomically: a temporary file in the same folder, flushed, then renamed over."""
+    def unsaved(self) -> bool:
+        """Whether saving would change the file on disk (an edit undone leaves nothing to save)."""
+        return self.dirty and self.text() != self.on_disk
+
+    def save(self, path: Path | None = None, text: str | None = None) -> Path:
+        """Write atomically (file_writing.py); the file written (a link's target). `text`: the
+        file's `text()`, when the caller has it already."""
         target = path or self.path
-        atomic_write(target, self.text())
-        self.path, self.dirty = target, False
-
-
-def atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+        text = self.text() if text is None else text
+        written = atomic_write(target, text, self.newline)
+        self.path, self.dirty, self.on_disk = target, False, text
+        return written
 
 
 @dataclass
 class MapFile(SourceFile):
+    """A map file: its edits live in `sheet`, and are written over a copy of `data`, the file as
+    read, when the file's text is asked for (`current`): an edit undone leaves no trace in it."""
+
     sheet: MapSheet | None = None
     width: int = 100
     edits: int = 0  # changes made to the file so far (its map checks are kept until the next)
     _checked: tuple[int, list[Problem]] | None = field(default=None, repr=False)
-    dropped_comments: dict[str, dict[Any, Any]] = field(default_factory=dict, repr=False)  # see _set_list
 
     def holds(self, h: Hex) -> bool:
         """Whether the hex is on this map's grid (without building the grid's set of hexes)."""
@@ -110,29 +124,8 @@ class MapFile(SourceFile):
         return self._checked[1]
 
     def set_terrain(self, h: Hex, terrain: Terrain) -> None:
-        """Write a hex's terrain into the file (its `hexes:` entry, flow style like the rest)."""
+        """Paint a hex of the map (the file's `hexes:` entry follows when it is written)."""
         assert self.sheet is not None
-        label = self.sheet.label(h)
-        hexes = self.data.get("hexes")
-        if hexes is None:
-            hexes = self.data["hexes"] = CommentedMap()
-        keys = terrain.as_hex_keys()
-        if not keys:
-            hexes.pop(label, None)
-        else:
-            entry = hexes.get(label)
-            if not isinstance(entry, CommentedMap):
-                entry = CommentedMap()
-                entry.fa.set_flow_style()
-                hexes[DoubleQuotedScalarString(label)] = entry
-            for key in HEX_KEYS:
-                if key not in keys:
-                    entry.pop(key, None)
-                elif key not in entry or coerce(key, entry[key]) != coerce(key, keys[key]):
-                    # a value that stays keeps the form it is written in (`building: 1`); a new
-                    # building id is quoted as the maps write them ("2")
-                    value = keys[key]
-                    entry[key] = DoubleQuotedScalarString(value) if key == "building" else value
         if terrain == CLEAR:
             self.sheet.terrain.pop(h, None)
         else:
@@ -141,18 +134,90 @@ class MapFile(SourceFile):
         self.edits += 1
 
     def set_roads(self, roads: Roads) -> None:
-        """Write the map's road chains and bridges into the file (`roads:`, `bridges:`). Entries that
-        stay keep their place and comments; new ones are written in flow style like the rest."""
+        """Give the map its road chains and bridges (`roads:`, `bridges:` follow when it is written)."""
         assert self.sheet is not None
-        label = self.sheet.label
-        chains = [_flow(label(h) for h in chain) for chain in roads.chains]
-        _set_list(self.data, "roads", chains, self.dropped_comments.setdefault("roads", {}))
-        bridges = [DoubleQuotedScalarString(label(h)) for h in roads.bridges]
-        _set_list(self.data, "bridges", bridges, self.dropped_comments.setdefault("bridges", {}), flow=True)
         self.sheet.roads = [list(chain) for chain in roads.chains]
         self.sheet.bridges = list(roads.bridges)
         self.dirty = True
         self.edits += 1
+
+    def current(self) -> Any:
+        """The file as read with the sheet's changes written in: only the hexes whose terrain
+        differs from the file's entry, and the road and bridge lists if they differ."""
+        assert self.sheet is not None
+        data = copy.deepcopy(self.data)
+        label = self.sheet.label
+        hexes = data.get("hexes")
+        written = {str(key): _entry_terrain(entry) for key, entry in (hexes or {}).items()}
+        painted = {label(h): terrain for h, terrain in self.sheet.terrain.items()}
+        changed = [(name, t) for name, t in painted.items() if written.get(name, CLEAR) != t]
+        changed += [(name, CLEAR) for name, t in written.items() if name not in painted and t != CLEAR]
+        if changed and hexes is None:
+            hexes = data["hexes"] = CommentedMap()
+        for name, terrain in changed:
+            _write_hex(hexes, name, terrain)
+        chains = [_flow(label(h) for h in chain) for chain in self.sheet.roads]
+        if chains != [[str(x) for x in chain] for chain in data.get("roads") or []]:
+            _set_list(data, "roads", chains)
+        bridges = [DoubleQuotedScalarString(label(h)) for h in self.sheet.bridges]
+        if bridges != [str(x) for x in data.get("bridges") or []]:
+            _set_list(data, "bridges", bridges, flow=True)
+        return data
+
+
+def _entry_terrain(entry: Any) -> Terrain | None:
+    """The terrain a `hexes:` entry gives (None: an entry the editor cannot read, always rewritten)."""
+    try:
+        return terrain_from_keys(dict(entry) if entry is not None else None)
+    except (TypeError, ValueError):
+        return None
+
+
+def _write_hex(hexes: CommentedMap, label: str, terrain: Terrain) -> None:
+    """Make a hex's entry say `terrain` (flow style like the rest). Keys that still hold keep the
+    form they are written in, a default written out (`level: 0`) included; a hex made Clear loses
+    its entry, and the comment lines above it go to the next entry (a group's heading stays)."""
+    key = next((k for k in hexes if str(k) == label), None)
+    keys = terrain.as_hex_keys()
+    if not keys:
+        if key is not None:
+            _pass_comment_on(hexes, key)
+            del hexes[key]
+        return
+    entry = hexes.get(key) if key is not None else None
+    if not isinstance(entry, CommentedMap):
+        entry = CommentedMap()
+        hexes[key if key is not None else DoubleQuotedScalarString(label)] = entry
+    if not entry:  # new, or `{}`: flow style like the rest
+        entry.fa.set_flow_style()
+    for name in HEX_KEYS:
+        if name not in keys:
+            if name in entry and _holds_default(name, entry[name]):
+                continue
+            entry.pop(name, None)
+        elif name not in entry or coerce(name, entry[name]) != coerce(name, keys[name]):
+            # a new building id is quoted as the maps write them ("2")
+            entry[name] = DoubleQuotedScalarString(keys[name]) if name == "building" else keys[name]
+
+
+def _holds_default(name: str, value: Any) -> bool:
+    try:
+        return CLEAR.changed({name: value}) == CLEAR
+    except (TypeError, ValueError):
+        return False
+
+
+def _pass_comment_on(hexes: CommentedMap, key: Any) -> None:
+    """The comment lines above `key` (ruamel keeps them with it) go above the entry after it."""
+    above = hexes.ca.items.get(key, [None, None])[1]
+    if not above:
+        return
+    keys = list(hexes)
+    following = keys[keys.index(key) + 1] if keys.index(key) + 1 < len(keys) else None
+    if following is None:
+        return
+    slot = hexes.ca.items.setdefault(following, [None, None, None, None])
+    slot[1] = list(above) + list(slot[1] or [])
 
 
 class Roads(NamedTuple):
@@ -168,10 +233,10 @@ def _flow(labels: Iterable[str]) -> CommentedSeq:
     return seq
 
 
-def _set_list(data: CommentedMap, key: str, items: list[Any], dropped: dict[Any, Any], *, flow: bool = False) -> None:
+def _set_list(data: CommentedMap, key: str, items: list[Any], *, flow: bool = False) -> None:
     """Make `data[key]` hold `items`, changing only the entries that differ (ruamel moves the
-    comments of the later entries with them). The comment of a deleted entry is kept in `dropped`
-    and given back if the same entry returns (an undo)."""
+    comments of the later entries with them; an entry moved takes its comment along)."""
+    dropped: dict[Any, Any] = {}
     seq = data.get(key)
     if seq is None:
         if items:
@@ -219,10 +284,15 @@ class EditorDocument:
 
     @property
     def dirty(self) -> bool:
+        """Edited since opened or saved (`unsaved_files` says whether anything would change on disk)."""
         return any(f.dirty for f in self.files())
 
     def files(self) -> list[SourceFile]:
         return ([self.scenario] if self.scenario else []) + list(self.maps)
+
+    def unsaved_files(self) -> list[SourceFile]:
+        """The files a save would change on disk: edited, and not edited back to what they hold."""
+        return [f for f in self.files() if f.unsaved()]
 
     # -- terrain --------------------------------------------------------------------------
     def printed(self, h: Hex) -> Terrain:
@@ -312,12 +382,16 @@ class EditorDocument:
 
     # -- saving ---------------------------------------------------------------------------
     def save(self) -> list[Path]:
-        """Save every file with unsaved edits (each atomically); the paths written."""
-        written = []
+        """Save every file a save would change (each atomically; maps before the scenario that
+        names them); the paths written. The files edited back to what is on disk are not written."""
+        unsaved = self.unsaved_files()
         for f in self.files():
-            if f.dirty:
-                f.save()
-                written.append(f.path)
+            if f not in unsaved:
+                f.dirty = False
+        written = []
+        for f in sorted(unsaved, key=lambda f: f is self.scenario):
+            f.save()
+            written.append(f.path)
         return written
 
 
@@ -340,8 +414,7 @@ def open_document(path: Path, texts: Mapping[Path, str] | None = None) -> Editor
         return _open_scenario(path, doc, given)
     if kind == "map":
         sheet = map_from_document(doc)
-        map_file = _map_file(path, sheet, given)
-        return EditorDocument([map_file], assemble([sheet]))
+        return EditorDocument([given.map_file(path, sheet)], assemble([sheet]))
     raise LoadError(str(path), [_not_editable(doc, kind)])
 
 
@@ -352,10 +425,47 @@ class _GivenTexts(dict[Path, str]):
         text = self.get(path.resolve())
         return load_yaml(path) if text is None else parse_yaml(text, str(path))
 
-    def source(self, path: Path) -> tuple[Any, bool]:
-        """The file's round-trip data, and whether it differs from the disk (its text was given)."""
-        text = self.get(path.resolve())
-        return _yaml().load(path.read_text(encoding="utf-8") if text is None else text), text is not None
+    def source(self, path: Path) -> SourceFile:
+        """The file as opened: its round-trip data, and whether that differs from the disk. What a
+        save cut short left beside it goes (file_writing.py)."""
+        remove_stale_temps(path)
+        disk = _disk_text(path)
+        newline = "\r\n" if disk is not None and "\r\n" in disk else "\n"
+        if disk is not None:
+            disk = disk.replace("\r\n", "\n")
+        text = self.get(path.resolve(), disk)
+        assert text is not None  # the engine has read it (`load`)
+        return SourceFile(path, _yaml().load(text), text != disk, original=disk, on_disk=disk, newline=newline)
+
+    def map_file(self, path: Path, sheet: MapSheet) -> MapFile:
+        """A map file as opened: the sheet from its text, the data as on disk (an edit is written
+        over the file as read, `MapFile.current`)."""
+        opened = self.source(path)
+        data = opened.data
+        if opened.original is not None and opened.dirty:
+            try:
+                data = _yaml().load(opened.original)
+            except YAMLError:  # the disk's copy is broken: the given text stands for the whole file
+                opened.original = None
+        return MapFile(
+            path,
+            data,
+            opened.dirty,
+            original=opened.original,
+            on_disk=opened.on_disk,
+            newline=opened.newline,
+            sheet=sheet,
+        )
+
+
+def _disk_text(path: Path) -> str | None:
+    """The file's text on disk (None: no file there yet, a new map)."""
+    try:
+        return read_text(path)
+    except SourceError:
+        if path.exists():
+            raise
+        return None
 
 
 def _open_scenario(path: Path, doc: SourceDocument, given: _GivenTexts) -> EditorDocument:
@@ -365,18 +475,13 @@ def _open_scenario(path: Path, doc: SourceDocument, given: _GivenTexts) -> Edito
     maps = []
     for name in scenario.maps:
         map_path = resolve_map_path(name, scenario.folder)
-        maps.append(_map_file(map_path, map_from_document(given.load(map_path)), given))
+        maps.append(given.map_file(map_path, map_from_document(given.load(map_path))))
     errata_path = resolve_errata_path(scenario.errata, scenario.folder)
     errata = errata_from_document(load_yaml(errata_path)) if errata_path else None
     board = assemble([m.sheet for m in maps if m.sheet is not None], errata)
-    document = EditorDocument(maps, board, SourceFile(path, *given.source(path)), errata, errata_path)
+    document = EditorDocument(maps, board, given.source(path), errata, errata_path)
     document.session = ValidationSession(doc, board=board)
     return document
-
-
-def _map_file(path: Path, sheet: MapSheet, given: _GivenTexts) -> MapFile:
-    data, edited = given.source(path)
-    return MapFile(path, data, edited, sheet=sheet)
 
 
 def _not_editable(doc: SourceDocument, kind: str | None) -> Problem:
