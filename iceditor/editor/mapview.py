@@ -7,11 +7,10 @@ overlays. A terrain edit repaints only the hexes it touched (Board.set_terrain's
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF, QWheelEvent
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QWheelEvent
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsObject,
@@ -22,36 +21,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.hexgrid import DIRECTIONS, Hex, corner_offsets, hex_to_point, point_to_hex
+from engine.hexgrid import DIRECTIONS, Hex
 from engine.model.board import Board
 from engine.model.terrain import Terrain
 
-HEX_SIZE = 24.0  # pixels from a hex centre to a corner
+from .hex_layout import HEX_SIZE, centre, hex_at, hex_polygon
+from .map_symbols import BUILDING as BUILDING  # the map's colours, for what draws like it (tool icons)
+from .map_symbols import GROUND as GROUND
+from .map_symbols import GULLY as GULLY
+from .map_symbols import HILL as HILL
+from .map_symbols import MARSH as MARSH
+from .map_symbols import ROAD as ROAD
+from .map_symbols import TREE as TREE
+from .map_symbols import paint_bridge, paint_terrain, road_pen
+
 LAYERS = ("terrain", "roads", "labels", "zones", "units", "overlays")
-
-# Colours of the map (what a wargamer expects from a printed sheet: pale ground, green woods).
-GROUND = QColor("#efe8d0")
-HILL = {1: QColor("#dcc79a"), 2: QColor("#c9a86a")}
-MARSH = QColor("#9fc7c0")
-GULLY = QColor("#8a6d4b")
-TREE = QColor("#3f7a35")
-BUILDING = QColor("#7b6f66")
-ROAD = QColor("#a0522d")
-GRID = QColor("#8c8474")
-
-
-def centre(h: Hex) -> QPointF:
-    x, y = hex_to_point(h, HEX_SIZE)
-    return QPointF(x, y)
-
-
-def hex_polygon(h: Hex, scale: float = 1.0) -> QPolygonF:
-    c = centre(h)
-    return QPolygonF([QPointF(c.x() + dx * scale, c.y() + dy * scale) for dx, dy in corner_offsets(HEX_SIZE)])
-
-
-def hex_at(point: QPointF) -> Hex:
-    return point_to_hex(point.x(), point.y(), HEX_SIZE)
 
 
 class HexItem(QGraphicsItem):
@@ -70,69 +54,10 @@ class HexItem(QGraphicsItem):
         return self._bounds
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        paint_terrain(painter, self.board, self.hex, self.board.terrain(self.hex), self._shape)
+        paint_terrain(painter, self.hex, self.board.terrain(self.hex), self.around)
 
-
-def paint_terrain(painter: QPainter, board: Board, h: Hex, t: Terrain, shape: QPolygonF) -> None:
-    """Draw one hex (used by the view and by the print-ready render)."""
-    painter.setPen(QPen(GRID, 0.6))
-    painter.setBrush(QBrush(HILL.get(t.elevation, GROUND) if t.elevation else GROUND))
-    painter.drawPolygon(shape)
-    c = centre(h)
-    if t.upper_level is not None:  # a crest: the upper level shaded in the upper half (10.34)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QBrush(HILL.get(t.upper_level, GROUND)))
-        painter.drawPolygon(hex_polygon(h, 0.45))
-    if t.marsh:
-        painter.setPen(QPen(MARSH.darker(130), 1.2))
-        for dy in (-6, 0, 6):
-            painter.drawLine(QPointF(c.x() - 9, c.y() + dy), QPointF(c.x() + 9, c.y() + dy))
-    if t.gully:
-        painter.setPen(QPen(GULLY, 3))
-        painter.drawLine(QPointF(c.x() - 14, c.y() + 4), QPointF(c.x() + 14, c.y() - 4))
-    if t.building is not None:
-        painter.setPen(QPen(BUILDING.darker(150), 1))
-        painter.setBrush(QBrush(BUILDING))
-        painter.drawPath(building_path(board, h, t))
-    if t.trees:
-        painter.setPen(QPen(TREE.darker(140), 0.8))
-        painter.setBrush(QBrush(TREE))
-        for i in range(t.trees):  # one Tree symbol each, on a small circle round the centre
-            angle = 2 * math.pi * i / max(t.trees, 1) - math.pi / 2
-            r = 0 if t.trees == 1 else HEX_SIZE * 0.42
-            painter.drawEllipse(QPointF(c.x() + r * math.cos(angle), c.y() + r * math.sin(angle)), 4.5, 4.5)
-
-
-def building_path(board: Board, h: Hex, t: Terrain) -> QPainterPath:
-    """The Building symbol as the LOS rules see it: the footprint, joined to the same building's
-    neighbours (tables/terrain-effects.yaml `building_footprint`; a hex's own `footprint`)."""
-    from engine.model.tables import terrain_effects
-
-    effects = terrain_effects()
-    c = centre(h)
-    path = QPainterPath()
-    path.setFillRule(Qt.FillRule.WindingFill)  # the bands overlap the footprint: one solid symbol
-    outline = t.footprint or effects.footprint
-    path.addPolygon(QPolygonF([QPointF(c.x() + x * HEX_SIZE, c.y() + y * HEX_SIZE) for x, y in outline]))
-    path.closeSubpath()
-    half = effects.join_width * HEX_SIZE / 2
-    for d in DIRECTIONS:
-        if board.terrain(h + d).building == t.building:
-            n = centre(h + d)
-            mid = QPointF((c.x() + n.x()) / 2, (c.y() + n.y()) / 2)
-            length = math.hypot(n.x() - c.x(), n.y() - c.y())
-            px, py = -(n.y() - c.y()) / length * half, (n.x() - c.x()) / length * half
-            band = QPolygonF(
-                [
-                    QPointF(c.x() + px, c.y() + py),
-                    QPointF(mid.x() + px, mid.y() + py),
-                    QPointF(mid.x() - px, mid.y() - py),
-                    QPointF(c.x() - px, c.y() - py),
-                ]
-            )
-            path.addPolygon(band)
-            path.closeSubpath()
-    return path.simplified()
+    def around(self, h: Hex) -> Terrain | None:
+        return self.board.terrain(h) if h in self.board.hexes else None
 
 
 class RoadItem(QGraphicsItem):
@@ -150,25 +75,47 @@ class RoadItem(QGraphicsItem):
 
 
 def paint_roads(painter: QPainter, board: Board) -> None:
-    painter.setPen(QPen(ROAD, 3.5, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
+    painter.setPen(road_pen())
     painter.setBrush(Qt.BrushStyle.NoBrush)
     for road in board.roads:
         path = QPainterPath(centre(road[0]))
         for h in road[1:]:
             path.lineTo(centre(h))
         painter.drawPath(path)
-    painter.setPen(QPen(QColor("#303030"), 1.5))
     for b in board.bridges:
-        c = centre(b)
-        painter.drawRect(QRectF(c.x() - 6, c.y() - 4, 12, 8))
+        paint_bridge(painter, centre(b))
+
+
+NUMBER_SIZE = 7.0  # a hex number's height (em) in scene units: its size on the printed sheet
+LEGIBLE_PX = 7.0  # on screen, hex numbers that would be smaller are hidden, as map tools hide labels
+LARGEST_PX = 12.0  # zoomed in, the numbers stop growing
+NUMBER = QColor("#3b3527")
+NAME_SIZE = 11.0  # hill names and building ids, in scene units
+
+
+def font_of_size(size: float, bold: bool = False) -> QFont:
+    """A font `size` scene units high (scene units are pixels at 100%, 96 per inch)."""
+    font = QFont("DejaVu Sans")
+    font.setPointSizeF(size * 72 / 96)
+    font.setBold(bold)
+    return font
+
+
+def number_rect(h: Hex, size: float = NUMBER_SIZE) -> QRectF:
+    """Where a hex's number is written: across the top of the hex, inside it."""
+    c = centre(h)
+    return QRectF(c.x() - HEX_SIZE * 0.6, c.y() - HEX_SIZE * 0.84, HEX_SIZE * 1.2, size * 1.25)
 
 
 class LabelItem(QGraphicsItem):
-    """Printed hex labels (XXYY), painted only where exposed."""
+    """Printed hex numbers (XXYY), painted only where exposed, at a size that follows the zoom:
+    hidden below a legible size, no larger than LARGEST_PX on screen. For print (`zoom_aware`
+    off) they keep their size on the sheet."""
 
     def __init__(self, board: Board, bounds: QRectF, parent: QGraphicsItem) -> None:
         super().__init__(parent)
         self.board, self._bounds = board, bounds
+        self.zoom_aware = True
         self.setZValue(2)
         # without it the option's exposedRect is the whole map: every repaint drew every label
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
@@ -176,22 +123,39 @@ class LabelItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return self._bounds
 
+    def size_at(self, scale: float) -> float | None:
+        """The numbers' height in scene units at `scale` screen pixels per scene unit; None: hidden."""
+        if not self.zoom_aware:
+            return NUMBER_SIZE
+        if NUMBER_SIZE * scale < LEGIBLE_PX:
+            return None
+        return min(NUMBER_SIZE, LARGEST_PX / scale)
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        painter.setFont(QFont("DejaVu Sans", 5))
-        painter.setPen(QColor("#5a5446"))
+        size = self.size_at(QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()))
+        if size is None:
+            return
+        font = font_of_size(size)
+        painter.setFont(font)
+        width = QFontMetricsF(font).horizontalAdvance("0000") + 2
         exposed = option.exposedRect  # type: ignore[attr-defined]
         for h in self.board.hexes:
-            c = centre(h)
-            if exposed.contains(c):
-                painter.drawText(
-                    QRectF(c.x() - 14, c.y() - HEX_SIZE * 0.86, 28, 8),
-                    Qt.AlignmentFlag.AlignHCenter,
-                    self.board.label(h),
-                )
+            if not exposed.contains(centre(h)):
+                continue
+            rect = number_rect(h, size)
+            text = self.board.label(h)
+            if self.board.terrain(h).building is not None:  # a pale plate: legible on a roof
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(QBrush(QColor(255, 252, 240, 200)))
+                plate = QRectF(rect.center().x() - width / 2, rect.top(), width, size * 1.2)
+                painter.drawRoundedRect(plate, 1.5, 1.5)
+            painter.setPen(NUMBER)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignHCenter, text)
 
 
 class NamesItem(QGraphicsItem):
-    """Hill names and building ids, each written once, in the hex nearest the middle of its area."""
+    """Hill names and building ids, each written once, in the middle of the hex nearest the middle
+    of its area: below that hex's number, never over it."""
 
     def __init__(self, board: Board, bounds: QRectF, parent: QGraphicsItem) -> None:
         super().__init__(parent)
@@ -201,19 +165,27 @@ class NamesItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return self._bounds
 
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        font = QFont("DejaVu Sans", 9)
-        font.setBold(True)
-        painter.setFont(font)
+    def names(self) -> list[tuple[str, QRectF, QColor]]:
+        """Each name with the rectangle its text covers and its colour (hills brown, buildings white on the roof)."""
+        metrics = QFontMetricsF(font_of_size(NAME_SIZE, bold=True))
+        out = []
         for prefix, colour, areas in (
-            ("Hill ", QColor("#6b4f1d"), self.board.hills()),
+            ("Hill ", QColor("#5b4215"), self.board.hills()),
             ("", QColor("#ffffff"), self.board.buildings()),
         ):
-            painter.setPen(colour)
             for name, hexes in areas.items():
                 c = centre(_middle(hexes))
                 text = f"{prefix}{name}"
-                painter.drawText(QRectF(c.x() - 40, c.y() - 8, 80, 16), Qt.AlignmentFlag.AlignCenter, text)
+                box = metrics.tightBoundingRect(text)
+                rect = QRectF(c.x() - box.width() / 2, c.y() - box.height() / 2, box.width(), box.height())
+                out.append((text, rect, colour))
+        return out
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        painter.setFont(font_of_size(NAME_SIZE, bold=True))
+        for text, rect, colour in self.names():
+            painter.setPen(colour)
+            painter.drawText(rect.adjusted(-4, -4, 4, 4), Qt.AlignmentFlag.AlignCenter, text)
 
 
 def _middle(hexes: frozenset[Hex]) -> Hex:
