@@ -178,9 +178,11 @@ def _checks(output: str) -> int:
 
 
 def _zone(path: Path, name: str | None, output: str) -> int:
+    """The zones that resolve, listed; each that does not, reported as zone-empty reports it (exit 1)."""
     from engine.geometry.zones import ZoneError, resolve_named
     from engine.model.mapsheet import LoadError
     from engine.model.scenario import load_scenario
+    from engine.validate.checks.zone_resolves import CHECK as ZONE_EMPTY
 
     try:
         scenario = load_scenario(path)
@@ -196,22 +198,34 @@ def _zone(path: Path, name: str | None, output: str) -> int:
     except (FileNotFoundError, ValueError) as exc:
         print(f"{path}: error: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
-    names = [name] if name else list(scenario.zones)
+    if name is not None and name not in scenario.zones:
+        zones = ", ".join(scenario.zones) or "none"
+        raise BadInput(f"{path}: error: no zone named {name!r} (zones: {zones})")
     result: dict[str, list[str]] = {}
-    for zone_name in names:
+    problems: list[Problem] = []
+    for zone_name in [name] if name else list(scenario.zones):
         try:
-            result[zone_name] = sorted(board.label(h) for h in resolve_named(zone_name, ctx))
+            hexes = resolve_named(zone_name, ctx)
         except ZoneError as exc:
-            print(f"{path}: error: zone {zone_name!r}: {exc} [zone-empty]", file=sys.stderr)
-            return EXIT_UNREADABLE if name else EXIT_ERRORS
+            where = exc.path if exc.path[:1] == ("zones",) else ("zones", zone_name, "area")
+            problems.append(ZONE_EMPTY.problem(scenario.doc, where, f"zone {zone_name!r}: {exc}"))
+            continue
+        if not hexes:
+            problems.append(
+                ZONE_EMPTY.problem(scenario.doc, ("zones", zone_name, "area"), f"zone {zone_name!r} resolves to no hex")
+            )
+        result[zone_name] = sorted(board.label(h) for h in hexes)
     if output == "json":
-        print_json({"scenario": str(path), "zones": result})
+        print_json({"scenario": str(path), "zones": result, "problems": [p.as_json() for p in problems]})
     elif name:
-        print(" ".join(result[name]))
+        if name in result:
+            print(" ".join(result[name]))
     else:
         for zone_name, hexes in result.items():
-            print(f"{zone_name}: {len(hexes)} hexes")
-    return EXIT_OK
+            print(f"{zone_name}: {len(hexes)} hex{'es' if len(hexes) != 1 else ''}")
+    for problem in problems:
+        print(problem.text(), file=sys.stderr)
+    return EXIT_ERRORS if problems else EXIT_OK
 
 
 def _provenance(files: list[Path], assumed_only: bool, output: str) -> int:
