@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from engine.model.map_folders import folders_allowed
 from engine.model.source import SourceDocument, SourceError
 from engine.problems import Problem, Severity, by_severity, count_errors
 
@@ -78,6 +79,15 @@ def build_parser() -> argparse.ArgumentParser:
     provenance.add_argument("--format", choices=("text", "markdown"), default="text")
     for module in COMMAND_MODULES:
         module.add_parsers(commands)
+    for command in commands.choices.values():  # any command may read a scenario's maps and errata
+        command.add_argument(
+            "--allow-dir",
+            action="append",
+            type=Path,
+            default=[],
+            metavar="DIR",
+            help="let scenarios name map and errata files under DIR too (besides their own folder)",
+        )
     return parser
 
 
@@ -91,18 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:  # `iceditor` alone opens the editor on Scenario 1
         args = build_parser().parse_args(["edit"])
     try:
-        if args.command == "validate":
-            return _validate(args)
-        if args.command == "checks":
-            return _checks(args.format)
-        if args.command == "zone":
-            return _zone(args.scenario, args.name, args.format)
-        if args.command == "provenance":
-            return _provenance(args.files, args.assumed, args.format)
-        for module in COMMAND_MODULES:
-            status = module.run(args)
-            if status is not None:
-                return status
+        with folders_allowed(args.allow_dir):
+            return _run(args)
     except BadInput as exc:
         print(exc, file=sys.stderr)
         return EXIT_UNREADABLE
@@ -111,6 +111,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a bug must still not end in a traceback for the user
         print(f"iceditor: internal error: {type(exc).__name__}: {exc} (please report it)", file=sys.stderr)
         return 3
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.command == "validate":
+        return _validate(args)
+    if args.command == "checks":
+        return _checks(args.format)
+    if args.command == "zone":
+        return _zone(args.scenario, args.name, args.format)
+    if args.command == "provenance":
+        return _provenance(args.files, args.assumed, args.format)
+    for module in COMMAND_MODULES:
+        status = module.run(args)
+        if status is not None:
+            return status
     return EXIT_OK
 
 

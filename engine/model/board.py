@@ -29,6 +29,7 @@ from engine.hexgrid import (
 from engine.resources import data_path
 
 from .errata import Change, Errata, load_errata
+from .map_folders import MapPathError, allowed_file, extra_folders
 from .mapsheet import MapSheet, load_map
 from .terrain import CLEAR, Terrain
 
@@ -232,15 +233,19 @@ def apply_errata(board: Board, errata: Errata) -> list[AppliedChange]:
 
 
 def resolve_map_path(name: str, relative_to: Path | None = None) -> Path:
-    """A map named in a scenario: a path (relative to the scenario), or a bundled map name."""
-    candidates: list[Path] = []
-    for base in ([relative_to] if relative_to else []) + [Path.cwd()]:
-        candidates += [base / name, base / f"{name}.yaml", base.parent / "maps" / f"{name}.yaml"]
-    candidates.append(data_path("maps", f"{name}.yaml"))
-    for path in candidates:
-        if path.is_file():
-            return path
-    raise FileNotFoundError(f"map {name!r} not found (looked for {', '.join(str(c) for c in candidates)})")
+    """A map named in a scenario: a bundled map name (`map2`), or a file (with or without
+    `.yaml`) under the folders the scenario may read (engine/model/map_folders.py)."""
+    folder = relative_to or Path.cwd()
+    path = Path(name)
+    candidates = [path, path.with_name(f"{path.name}.yaml")]
+    if not path.is_absolute():
+        candidates = [folder / c for c in candidates] + [folder / ".." / "maps" / f"{name}.yaml"]
+        candidates += [extra / c for extra in extra_folders() for c in (path, Path(f"{name}.yaml"))]
+        candidates.append(data_path("maps", f"{name}.yaml"))
+    for candidate in candidates:
+        if candidate.is_file():
+            return allowed_file(candidate, folder, f"map {name!r}")
+    raise MapPathError(f"map {name!r} not found: it is neither a bundled map (map1, map2, map3) nor a file in {folder}")
 
 
 def default_errata_path() -> Path:
@@ -248,15 +253,14 @@ def default_errata_path() -> Path:
 
 
 def resolve_errata_path(errata: bool | str | Path, relative_to: Path | None = None) -> Path | None:
-    """The errata file a scenario names: the printed errata for `true`, none for `false`."""
+    """The errata file a scenario names: the printed errata for `true`, none for `false`, else a
+    file under the folders the scenario may read."""
     if errata is True:
         return default_errata_path()
     if not errata:
         return None
-    path = Path(errata)
-    if not path.is_absolute() and relative_to is not None and (relative_to / path).is_file():
-        path = relative_to / path
-    return path
+    folder = relative_to or Path.cwd()
+    return allowed_file(folder / errata, folder, f"errata file {str(errata)!r}")
 
 
 def load_board(names: Iterable[str], errata: bool | str | Path = True, relative_to: Path | None = None) -> Board:

@@ -1,0 +1,60 @@
+"""Which files a scenario may name as its maps and errata.
+
+A scenario is data someone else may have written: `maps: ["/etc/passwd"]` must not make the
+validator read that file and print it into a CI log. A scenario's maps and errata are the
+bundled ones (`map2`, `errata: true`), or files under the scenario's own folder, the `maps/`
+folder beside it (a repository laid out like iceditor's own: `scenarios/`, `maps/`), or a
+folder the user allows explicitly (`--allow-dir`). Paths are compared after following
+symbolic links, so a link inside the folder cannot lead out of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import Path
+
+from engine.resources import data_root
+
+_ALLOWED: ContextVar[tuple[Path, ...]] = ContextVar("allowed_folders", default=())
+
+
+class MapPathError(FileNotFoundError):
+    """A map or errata file that the scenario may not name, or that does not exist."""
+
+
+@contextmanager
+def folders_allowed(folders: Iterable[Path | str]) -> Iterator[None]:
+    """Within the block, scenarios may also name files under these folders (`--allow-dir`)."""
+    token = _ALLOWED.set(tuple(Path(f).resolve() for f in folders))
+    try:
+        yield
+    finally:
+        _ALLOWED.reset(token)
+
+
+def extra_folders() -> tuple[Path, ...]:
+    """The folders allowed by `folders_allowed` (the command line's --allow-dir)."""
+    return _ALLOWED.get()
+
+
+def scenario_folders(relative_to: Path | None) -> list[Path]:
+    """The folders whose files a scenario in `relative_to` may name, most specific first."""
+    folders = [relative_to.resolve(), (relative_to / ".." / "maps").resolve()] if relative_to else []
+    return [*folders, *extra_folders(), data_root().resolve()]
+
+
+def allowed_file(path: Path, relative_to: Path | None, what: str) -> Path:
+    """`path` if it is a file in one of the scenario's folders; MapPathError otherwise.
+    `what` names the file as the scenario does (`map '../x.yaml'`)."""
+    resolved = path.resolve()
+    folders = scenario_folders(relative_to)
+    if not any(resolved.is_relative_to(folder) for folder in folders):
+        raise MapPathError(
+            f"{what} is outside the scenario's folder: a scenario names bundled maps (map1) or "
+            "files under its own folder or the maps/ folder beside it (allow another folder with --allow-dir)"
+        )
+    if not resolved.is_file():
+        raise MapPathError(f"{what} not found")
+    return path
