@@ -35,6 +35,11 @@ def sourced_values(doc: SourceDocument) -> Iterator[Sourced]:
 
 
 def _walk(doc: SourceDocument, data: Any, path: JsonPath) -> Iterator[Sourced]:
+    if isinstance(data, dict) and isinstance(data.get("assumed"), dict):
+        # a scenario's top-level fields the source does not give: {game_length: why, ...}
+        for key, why in data["assumed"].items():
+            where = doc.position((*path, key)).line
+            yield Sourced(doc.file, where, (*path, key), str(data.get(key)), "assumed", str(why))
     if isinstance(data, dict):
         for kind in ("assumed", "printed"):
             if isinstance(data.get(kind), str) and not (path == () or (path == ("provenance",) and kind == "printed")):

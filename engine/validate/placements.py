@@ -238,7 +238,7 @@ def _instructions(scenario: Scenario, side: str, key: str) -> Iterator[tuple[dic
         yield item, ("sides", side, key, i)
 
 
-def _names_ref(scenario: Scenario, item: dict[str, Any], ref: UnitRef, counters: Counters) -> str | None:
+def names_ref(scenario: Scenario, item: dict[str, Any], ref: UnitRef, counters: Counters) -> str | None:
     """`unit` if the instruction lists the unit itself, `group` if it names its group, else None."""
     if any(names(key_of(u), ref, counters) for u in item.get("units") or []):
         return "unit"
@@ -250,7 +250,7 @@ def deployment_zones(scenario: Scenario, ref: UnitRef, counters: Counters) -> li
     group; none for a unit that enters the map (24.1)."""
     found: dict[str, list[tuple[Any, JsonPath]]] = {"unit": [], "group": []}
     for item, path in _instructions(scenario, ref.side, "deployment"):
-        how = _names_ref(scenario, item, ref, counters)
+        how = names_ref(scenario, item, ref, counters)
         if how:
             found[how].append((item["zone"], (*path, "zone")))
     return found["unit"] or found["group"]
@@ -283,7 +283,7 @@ def not_entering(scenario: Scenario, refs: list[UnitRef], counters: Counters) ->
     if not refs:
         return []
     room = [
-        (item, {kind: _capacity(value) for kind, value in item["limit"].items()})
+        (item, {kind: capacity(value) for kind, value in item["limit"].items()})
         for item, _ in _instructions(scenario, refs[0].side, "entries")
         if item.get("limit")
     ]
@@ -292,7 +292,7 @@ def not_entering(scenario: Scenario, refs: list[UnitRef], counters: Counters) ->
         kind = LIMIT_KINDS[ref.kind]
         for item, capacity in room:
             count, types = capacity.get(kind, (0, None))
-            if count and (types is None or ref.type in types) and _names_ref(scenario, item, ref, counters):
+            if count and (types is None or ref.type in types) and names_ref(scenario, item, ref, counters):
                 capacity[kind] = (count - 1, types)
                 break
         else:
@@ -300,7 +300,7 @@ def not_entering(scenario: Scenario, refs: list[UnitRef], counters: Counters) ->
     return left
 
 
-def _capacity(value: Any) -> tuple[int, list[str] | None]:
+def capacity(value: Any) -> tuple[int, list[str] | None]:
     """A limit's count and the types it allows (None: any), `2` or `{count: 1, types: [MMG]}`."""
     return (value["count"], value["types"]) if isinstance(value, dict) else (value, None)
 

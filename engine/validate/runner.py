@@ -10,7 +10,7 @@ from engine.model.mapsheet import LoadError, MapSheet, load_map, map_from_docume
 from engine.model.schema import schema_name, schema_problems
 from engine.model.source import SourceDocument, SourceError, load_yaml
 from engine.problems import Problem, count_errors
-from engine.resources import bundled_maps, bundled_scenarios, data_path
+from engine.resources import bundled_examples, bundled_maps, bundled_scenarios, data_path
 
 from .registry import runners
 from .scenario import scenario_problems
@@ -24,6 +24,7 @@ def bundled_files() -> list[Path]:
         *sorted(data_path("tables").glob("*.yaml")),
         *sorted(data_path("counters").glob("*.yaml")),
         *bundled_scenarios(),
+        *bundled_examples(),
     ]
 
 

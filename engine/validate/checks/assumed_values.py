@@ -21,7 +21,8 @@ CHECK = Check(
 def count_assumed(data: Any) -> int:
     """Values marked `assumed:`; a map marked assumed as a whole counts each hex, road and bridge."""
     if isinstance(data, dict):
-        own = 1 if "assumed" in data else 0
+        # a scenario's top-level `assumed:` maps each field it does not print to the reason
+        own = len(data["assumed"]) if isinstance(data.get("assumed"), dict) else int("assumed" in data)
         if data.get("format") == "iron-cross-map/1" and "assumed" in (data.get("provenance") or {}):
             own += len(data.get("hexes") or {}) + len(data.get("roads") or []) + len(data.get("bridges") or [])
         return own + sum(count_assumed(v) for k, v in data.items() if k != "provenance")
