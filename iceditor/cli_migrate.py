@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int | None:
         raise BadInput("iceditor migrate: error: --stdout takes one FILE")
     pending = 0
     for path in args.files:
-        text, migration = _migrated(path)
+        migration = _migrated(path)
         if args.stdout:
             sys.stdout.write(migration.text)
             return 0
@@ -58,12 +58,12 @@ def run(args: argparse.Namespace) -> int | None:
     return 1 if args.check and pending else 0
 
 
-def _migrated(path: Path) -> tuple[str, Migration]:
+def _migrated(path: Path) -> Migration:
     try:
         text = read_text(path)
         doc = parse_yaml(text, str(path))
         if schema_name(doc) != "scenario":
             raise BadInput(f"{path}: error: not a scenario file (its first key is not format: iron-cross-scenario/1)")
-        return text, migrate_scenario(doc, text, bundled_counters())
+        return migrate_scenario(doc, text, bundled_counters())
     except (SourceError, LoadError) as exc:
         raise BadInput(f"{load_failure(path, exc)}\n{path}: not migrated: fix the file first") from None

@@ -152,7 +152,7 @@ def test_corrections_and_assumed_on_ips_mines_and_side_lines(tmp_path: Path) -> 
         printed_as="IP1 x 2,", correction={"printed": "IP1 x 2,", "reads": "IP1 x 2;", "why": "a stray comma"}
     )
     german["mines"] = {"ap_factors": 4, "at_factors": 0, "assumed": "the AP factor count is smudged; 4 read"}
-    german["correction"] = {"printed": "GERMAN SET UP", "reads": "GERMAN SET-UP", "why": "the hyphen of every set-up line"}
+    german["correction"] = {"printed": "GERMAN SET UP", "reads": "GERMAN SET-UP", "why": "the hyphen of set-up lines"}
     found = problems(data, tmp_path)
     assert codes(found) == []
 

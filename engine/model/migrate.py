@@ -47,7 +47,8 @@ def migrate_scenario(doc: SourceDocument, text: str, counters: Counters) -> Migr
         split = _ammo_split(scenario, ref, counters)
         if split is not None:
             points = int(ref.data["ammo"])
-            why = f'{ref.side.capitalize()} Squad {ref.type} fields two LMGs; printed "({points}{" each" if split == "each" else ""})" (R81)'
+            printed = f"{points} each" if split == "each" else f"{points}"
+            why = f'{ref.side.capitalize()} Squad {ref.type} fields two LMGs; printed "({printed})" (R81)'
             edits.append((doc.position((*ref.path, "ammo")), str(points), f"{{{split}: {points}}}", why))
     lines = text.split("\n")
     changes = []
