@@ -40,6 +40,9 @@ class ScenarioPanels(QObject):
     """The scenario panels of one window (see the module's docstring)."""
 
     rejected = Signal(str)  # an edit taken back: why
+    # after an edit, undo or redo that changed the scenario's own data, or another document shown;
+    # a terrain edit does not (a panel that shows only the scenario's data need not rebuild)
+    data_changed = Signal()
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
@@ -48,6 +51,7 @@ class ScenarioPanels(QObject):
         self.tool_actions: list[QAction] = []
         self._handlers: list[Callable[[DataPath], bool]] = []
         self._document = window.document
+        self._scenario = self._reading()  # what the panels last showed
         window.document_changed.connect(self._document_changed)  # before the panels' own refresh
         window.problem_list.itemClicked.connect(self._problem_chosen)
         window.problem_list.itemActivated.connect(self._problem_chosen)
@@ -58,15 +62,24 @@ class ScenarioPanels(QObject):
         """The document is a scenario: the panels show it."""
         return self.window.document.scenario is not None
 
+    def _reading(self) -> Scenario | None:
+        session = self.window.document.session
+        return session.context.scenario if self.active and session is not None else None
+
     def _document_changed(self) -> None:
-        if self.window.document is self._document:
-            return
-        self._document = self.window.document
-        for dock in self.docks:
-            dock.toggleViewAction().setVisible(self.active)
-            dock.setVisible(self.active)
-        for action in self.tool_actions:
-            action.setEnabled(self.active)
+        scenario = self._reading()
+        replaced = self.window.document is not self._document
+        if replaced:
+            self._document = self.window.document
+            for dock in self.docks:
+                dock.toggleViewAction().setVisible(self.active)
+                dock.setVisible(self.active)
+            for action in self.tool_actions:
+                action.setEnabled(self.active)
+        # every data edit reads the scenario afresh (document.scenario_changed); a terrain edit keeps it
+        if replaced or scenario is not self._scenario:
+            self._scenario = scenario
+            self.data_changed.emit()
 
     @property
     def data(self) -> Any:

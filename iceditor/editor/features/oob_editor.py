@@ -523,5 +523,5 @@ def install(window: MainWindow) -> None:
     panel = OobPanel(window, shared)
     shared.add_dock("Order of battle", panel)
     shared.on_pointer(panel.select)
-    window.document_changed.connect(panel.refresh)
+    shared.data_changed.connect(panel.refresh)  # terrain edits leave the order of battle as it is
     window.problems_changed.connect(lambda problems: panel.show_problems())

@@ -75,6 +75,8 @@ class ZonePanel(QWidget):
         splitter.addWidget(self._starts_box())
         self._preview_timer = QTimer(self, singleShot=True, interval=120)
         self._preview_timer.timeout.connect(self.preview)
+        self.in_view = True  # until its tab goes behind another (set_shown)
+        self._stale = False  # edits came while out of view
         self.refresh()
 
     def _zones_box(self) -> QWidget:
@@ -143,6 +145,22 @@ class ZonePanel(QWidget):
         for item in (self.zone_hexes, self.start_hexes):
             if shiboken6.isValid(item):  # the scene goes first when the window closes
                 item.setVisible(shown)
+        self.in_view = shown
+        if shown:
+            self.catch_up()
+
+    def edited(self) -> None:
+        """After an edit, an undo or a redo: refreshed now while in view, else once it comes into
+        view (the preview resolves the zone on the board again: 30 ms an edit on Scenario 6). A map
+        shown instead clears the panel at once."""
+        if self.in_view or not self.shared.active:
+            self.refresh()
+        else:
+            self._stale = True
+
+    def catch_up(self) -> None:
+        if self._stale:
+            self.refresh()
 
     # -- the zones ------------------------------------------------------------------------------
     def zones(self) -> Any:
@@ -150,6 +168,7 @@ class ZonePanel(QWidget):
 
     def refresh(self) -> None:
         """After an edit, an undo or a redo: the names, the zone's text (unless being edited), the starts."""
+        self._stale = False
         if not self.shared.active:
             self.zone_list.clear()
             self.zone_hexes.set_hexes([])
@@ -355,6 +374,7 @@ class ZonePanel(QWidget):
 
     # -- problems -------------------------------------------------------------------------------
     def select(self, path: DataPath) -> bool:
+        self.catch_up()  # the names and starts as the data has them now
         if len(path) >= 2 and path[0] == "zones":
             show_dock(self)
             self.select_zone(str(path[1]))
@@ -376,4 +396,4 @@ def install(window: MainWindow) -> None:
     dock = shared.add_dock("Zones", panel)
     dock.visibilityChanged.connect(panel.set_shown)
     shared.on_pointer(panel.select)
-    window.document_changed.connect(panel.refresh)
+    window.document_changed.connect(panel.edited)
