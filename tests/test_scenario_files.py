@@ -119,7 +119,7 @@ def test_formats_md_scenario_example_validates() -> None:
     text = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
     blocks = text.split("```yaml\n")[1:]
     blocks = [b.split("```")[0] for b in blocks]
-    example = next(b for b in blocks if "iron-cross-scenario/1" in b)
+    example = next(b for b in blocks if "iron-cross-scenario/2" in b)
     victory = next(b for b in blocks if b.startswith("victory:"))
     data = yaml.safe_load(example.replace("victory: ...\n", victory))
     data["restrictions"] = [
@@ -396,7 +396,7 @@ def test_s6_stug_and_squad_e() -> None:
         ("StugIIIb", 1),
         ("StugIIIb", 2),
     ]
-    assert group_2["units"][0]["squad"] == "E" and group_2["units"][0]["ammo"] == 20
+    assert group_2["units"][0]["squad"] == "E" and group_2["units"][0]["ammo"] == {"each": 20}  # R81
 
 
 def test_s2_squad_d_is_deployed_as_squad_c() -> None:
