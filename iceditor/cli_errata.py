@@ -11,7 +11,14 @@ from typing import Any
 
 from engine.model.terrain import Terrain
 from engine.resources import bundled_scenarios, shown_name
-from engine.validate.errata_impact import MOVER, ErrataImpact, ErrataImpactError, ObjectiveChange, errata_impact
+from engine.validate.errata_impact import (
+    MOVER,
+    ErrataImpact,
+    ErrataImpactError,
+    NotCompared,
+    ObjectiveChange,
+    errata_impact,
+)
 
 from .boardarg import BadInput, load_scenario_arg
 from .output import print_json
@@ -33,6 +40,9 @@ docs/rulings.md (R69-R71).
   hexes differ; a building the errata merge into another exists without them only.
 - **turn counts**: the fewest turns an unopposed NORMAL UP infantry unit needs from each
   deployment zone or entry option to each objective (8.1; rulings R44, R46), where they differ.
+- **not compared**: a named zone or an objective that resolves to no hex with the errata nor
+  without them (`iceditor validate` reports it, zone-empty) is listed with the reason, never
+  counted as unchanged.
 """
 
 
@@ -116,18 +126,32 @@ def impact_text(r: ErrataImpact) -> str:
         f"LOS, both ends UP: {r.sight_changes} of {r.pairs} pairs change: "
         f"{r.now_blocked} now blocked, {r.now_clear} now clear",
     ]
+    if r.examples:
+        blocked = sum(e.now_blocked for e in r.examples)
+        kinds = ((blocked, "blocked"), (len(r.examples) - blocked, "clear"))
+        lines.append("  examples, " + " and ".join(f"the {n} shortest now {what}" for n, what in kinds if n) + ":")
     for e in r.examples:
         how = f"now blocked at {e.blocking_hex}" if e.now_blocked else f"now clear, was blocked at {e.blocking_hex}"
-        lines.append(f"  {e.source} -> {e.target} (range {e.range}): {how} ({e.rule})")
+        lines.append(f"    {e.source} -> {e.target} (range {e.range}): {how} ({e.rule})")
     lines.append(f"zones changed: {len(r.zones)} of {r.zones_compared}")
     for z in r.zones:
         lines.append(f"  {z.name}: {z.problem or _delta(z.added, z.removed)}")
+    lines += _not_compared("zones", r.zones_not_compared)
     lines.append(f"objectives changed: {len(r.objectives)} of {r.objectives_compared}")
     for o in r.objectives:
         lines.append(f"  {o.name}{_only(o)}: {_delta(o.added, o.removed)}")
+    lines += _not_compared("objectives", r.objectives_not_compared)
     lines.append(f"turn counts changed ({MOVER.describe()}): {len(r.turns)} of {r.turns_compared}")
     lines += [f"  {t.start} -> {t.objective}: {_turns(t.before)} -> {_turns(t.after)}" for t in r.turns]
     return "\n".join(lines)
+
+
+def _not_compared(what: str, items: tuple[NotCompared, ...]) -> list[str]:
+    if not items:
+        return []
+    return [f"{what} not compared, no hex with or without errata: {len(items)}"] + [
+        f"  {n.name}: {n.problem}" for n in items
+    ]
 
 
 # -- markdown ---------------------------------------------------------------------------------
@@ -141,8 +165,8 @@ def impact_markdown(r: ErrataImpact) -> str:
         f"| hexes | {len(r.hexes)} |",
         f"| LOS pairs, both ends UP | {r.sight_changes:,} of {r.pairs:,}: {r.now_blocked:,} now blocked, "
         f"{r.now_clear:,} now clear |",
-        f"| named zones | {len(r.zones)} of {r.zones_compared} |",
-        f"| objectives | {len(r.objectives)} of {r.objectives_compared} |",
+        f"| named zones | {len(r.zones)} of {r.zones_compared}{_also(r.zones_not_compared)} |",
+        f"| objectives | {len(r.objectives)} of {r.objectives_compared}{_also(r.objectives_not_compared)} |",
         f"| turn counts ({MOVER.describe()}) | {len(r.turns)} of {r.turns_compared} |",
     ]
     out += _table(
@@ -176,11 +200,20 @@ def impact_markdown(r: ErrataImpact) -> str:
         [[o.name + _only(o), " ".join(o.added), " ".join(o.removed)] for o in r.objectives],
     )
     out += _table(
+        "Not compared: no hex with the errata nor without them:",
+        ["zone or objective", "why"],
+        [[n.name, n.problem] for n in (*r.zones_not_compared, *r.objectives_not_compared)],
+    )
+    out += _table(
         f"Turn counts ({MOVER.describe()}):",
         ["from", "to", "turns without errata", "with errata"],
         [[t.start, t.objective, _turns(t.before), _turns(t.after)] for t in r.turns],
     )
     return "\n".join(out) + "\n"
+
+
+def _also(items: tuple[NotCompared, ...]) -> str:
+    return f" ({len(items)} more with no hex with or without errata, not compared)" if items else ""
 
 
 def _table(caption: str, header: list[str], rows: list[list[str]]) -> list[str]:
@@ -230,6 +263,7 @@ def impact_json(r: ErrataImpact) -> dict[str, Any]:
             "changed": [
                 {"objective": o.name, "added": o.added, "removed": o.removed, "only": o.only} for o in r.objectives
             ],
+            "not_compared": [{"objective": n.name, "problem": n.problem} for n in r.objectives_not_compared],
         },
         "turns": {
             "unit": MOVER.describe(),
@@ -237,5 +271,6 @@ def impact_json(r: ErrataImpact) -> dict[str, Any]:
             "changed": [
                 {"from": t.start, "objective": t.objective, "before": t.before, "after": t.after} for t in r.turns
             ],
+            "not_compared": [{"zone": n.name, "problem": n.problem} for n in r.zones_not_compared],
         },
     }

@@ -213,3 +213,35 @@ def test_errata_impact_doc_is_current(capsys, monkeypatch) -> None:
     monkeypatch.setattr(cli_errata, "errata_impact", lambda scenario, errata: bundled()[Path(scenario.file).stem])
     assert main(["errata", "impact", "--format", "markdown"]) == 0
     assert (REPO / "docs" / "errata-impact.md").read_text(encoding="utf-8") == capsys.readouterr().out
+
+
+def test_what_resolves_on_neither_board_is_not_compared_and_said_so(column: tuple[Path, Path], capsys) -> None:
+    """A zone on a Hill Q the map lacks, and an objective on hex 1109 (column 11 is off the one-column
+    map): no hex with the errata nor without them, so reported as not compared, never as unchanged."""
+    scenario, errata = column
+    text = scenario.read_text(encoding="utf-8")
+    text = text.replace("  far-end:", "  hill-q: {area: {hill: Q}}\n  far-end:")
+    text = text.replace('zone: {hexes: ["1007"]}', 'zone: {hexes: ["1007", "1109"]}')
+    scenario.write_text(text, encoding="utf-8")
+    r = errata_impact(load_scenario(scenario), errata)
+    assert r.zones_compared == 4 and [z.name for z in r.zones] == ["cover", "high-ground", "hill-h"]
+    assert [(n.name, n.problem) for n in r.zones_not_compared] == [
+        ("hill-q", "no hill 'Q' on Column (columns 10-10, rows 1-9) (hills: H)")
+    ]
+    assert r.objectives_compared == 2
+    ((name, problem),) = [(n.name, n.problem) for n in r.objectives_not_compared]
+    assert name == "hex 1109" and "1109" in problem
+    assert main(["errata", "impact", str(scenario), str(errata)]) == 0
+    out = capsys.readouterr().out
+    assert "zones changed: 3 of 4\n" in out
+    assert "zones not compared, no hex with or without errata: 1\n  hill-q: no hill 'Q'" in out
+    assert f"objectives not compared, no hex with or without errata: 1\n  hex 1109: {problem}\n" in out
+    assert "  examples, the 3 shortest now blocked and the 3 shortest now clear:\n    1004 -> 1006" in out
+    assert main(["errata", "impact", str(scenario), str(errata), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["zones"]["not_compared"] == [{"zone": "hill-q", "problem": r.zones_not_compared[0].problem}]
+    assert data["objectives"]["not_compared"] == [{"objective": "hex 1109", "problem": problem}]
+    assert main(["errata", "impact", str(scenario), str(errata), "--format", "markdown"]) == 0
+    markdown = capsys.readouterr().out
+    assert "| named zones | 3 of 4 (1 more with no hex with or without errata, not compared) |" in markdown
+    assert f"| hex 1109 | {problem} |" in markdown

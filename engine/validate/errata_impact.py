@@ -22,7 +22,7 @@ from engine.model.scenario import Scenario
 from engine.model.terrain import Terrain
 
 from .context import ScenarioContext
-from .objectives import objectives
+from .objectives import objectives, unresolved_objectives
 from .starts import Start, starts
 
 # Turn counts are compared for the unit the scenarios field most: NORMAL UP infantry (8.11).
@@ -74,6 +74,14 @@ class ObjectiveChange:
 
 
 @dataclass(frozen=True)
+class NotCompared:
+    """A named zone or an objective that resolves to no hex on either board: nothing to compare."""
+
+    name: str
+    problem: str  # why not, with the errata (the board the scenario is played on)
+
+
+@dataclass(frozen=True)
 class TurnChange:
     start: str  # "russian main: entry turn 1, russian-entry"
     objective: str  # "hex 4307", "Building 1"
@@ -91,10 +99,12 @@ class ErrataImpact:
     now_blocked: int
     now_clear: int
     examples: tuple[SightChange, ...]
-    zones_compared: int
+    zones_compared: int  # the named zones that resolve on one board at least
     zones: tuple[ZoneChange, ...]
+    zones_not_compared: tuple[NotCompared, ...]
     objectives_compared: int
     objectives: tuple[ObjectiveChange, ...]
+    objectives_not_compared: tuple[NotCompared, ...]
     turns_compared: int
     turns: tuple[TurnChange, ...]
 
@@ -119,6 +129,8 @@ def errata_impact(scenario: Scenario, errata: Path | str | None = None) -> Errat
     )
     now_blocked, now_clear, examples = _sight(board_before, board_after)
     zones = [_zone_change(name, before, after) for name in scenario.zones]
+    unresolved = [z for z in zones if isinstance(z, NotCompared)]
+    compared = [z for z in zones if isinstance(z, ZoneChange)]
     targets = (_objectives(before), _objectives(after))
     names = list(dict.fromkeys([*targets[1], *targets[0]]))
     turns_compared, turns = _turns(before, after, targets)
@@ -132,14 +144,16 @@ def errata_impact(scenario: Scenario, errata: Path | str | None = None) -> Errat
         now_blocked=now_blocked,
         now_clear=now_clear,
         examples=examples,
-        zones_compared=len(zones),
-        zones=tuple(z for z in zones if z.added or z.removed or z.problem),
+        zones_compared=len(compared),
+        zones=tuple(z for z in compared if z.added or z.removed or z.problem),
+        zones_not_compared=tuple(unresolved),
         objectives_compared=len(names),
         objectives=tuple(
             _objective_change(name, *targets, board_after)
             for name in names
             if targets[0].get(name) != targets[1].get(name)
         ),
+        objectives_not_compared=_objectives_not_compared(before, after),
         turns_compared=turns_compared,
         turns=turns,
     )
@@ -186,7 +200,7 @@ def _sight(before: Board, after: Board) -> tuple[int, int, tuple[SightChange, ..
 # -- zones ------------------------------------------------------------------------------------
 
 
-def _zone_change(name: str, before: ScenarioContext, after: ScenarioContext) -> ZoneChange:
+def _zone_change(name: str, before: ScenarioContext, after: ScenarioContext) -> ZoneChange | NotCompared:
     found: list[frozenset[Hex] | str] = []
     for ctx in (before, after):
         assert ctx.zones is not None
@@ -196,10 +210,10 @@ def _zone_change(name: str, before: ScenarioContext, after: ScenarioContext) -> 
             found.append(str(exc))
     old, new = found
     label = _board(after).label
+    if isinstance(old, str) and isinstance(new, str):
+        return NotCompared(name, new)
     if isinstance(old, str) or isinstance(new, str):
-        problem = f"without errata: {old}" if isinstance(old, str) else f"with errata: {new}"
-        both_fail = isinstance(old, str) and isinstance(new, str)
-        return ZoneChange(name, (), (), None if both_fail else problem)
+        return ZoneChange(name, (), (), f"without errata: {old}" if isinstance(old, str) else f"with errata: {new}")
     return ZoneChange(name, tuple(sorted(map(label, new - old))), tuple(sorted(map(label, old - new))))
 
 
@@ -211,6 +225,12 @@ Objectives = dict[str, frozenset[Hex]]
 
 def _objectives(ctx: ScenarioContext) -> Objectives:
     return {o.name: o.hexes for o in objectives(ctx)}
+
+
+def _objectives_not_compared(before: ScenarioContext, after: ScenarioContext) -> tuple[NotCompared, ...]:
+    """The objectives that resolve to no hex with the errata nor without them (zone-empty reports them)."""
+    without = {o.name for o in unresolved_objectives(before)}
+    return tuple(NotCompared(o.name, o.problem or "") for o in unresolved_objectives(after) if o.name in without)
 
 
 def _objective_change(name: str, before: Objectives, after: Objectives, board: Board) -> ObjectiveChange:

@@ -23,10 +23,28 @@ class Objective:
     name: str  # "hex 4307", "Hill K", "Building 1", "south-of-east-west-road"
     hexes: frozenset[Hex]
     path: JsonPath  # where the victory conditions name it
+    problem: str | None = None  # why it resolves to no hex (zone-empty reports it in the file)
 
 
 def objectives(ctx: ScenarioContext) -> list[Objective]:
     """The victory conditions' objectives in the order the file names them, each once (by its hexes)."""
+    unique: dict[frozenset[Hex], Objective] = {}
+    for objective in _named(ctx):
+        if objective.hexes:
+            unique.setdefault(objective.hexes, objective)
+    return list(unique.values())
+
+
+def unresolved_objectives(ctx: ScenarioContext) -> list[Objective]:
+    """The objectives the victory conditions name that resolve to no hex, each once, with the reason."""
+    found = _named(ctx)
+    resolved = {o.name for o in found if o.hexes}
+    unresolved = {o.name: o for o in found if not o.hexes and o.name not in resolved}
+    return list(unresolved.values())
+
+
+def _named(ctx: ScenarioContext) -> list[Objective]:
+    """Every objective as the victory conditions name it, those that resolve to no hex included."""
     zones, board = ctx.zones, ctx.board
     if zones is None or board is None:
         return []
@@ -41,11 +59,7 @@ def objectives(ctx: ScenarioContext) -> list[Objective]:
         for award in maximum_points(points, board, maps).awards:
             path: JsonPath = ("victory", "points", "awards", award.index)
             found += [Objective(f"Building {b}", buildings[b], path) for b in award.buildings]
-    unique: dict[frozenset[Hex], Objective] = {}
-    for objective in found:
-        if objective.hexes:
-            unique.setdefault(objective.hexes, objective)
-    return list(unique.values())
+    return found
 
 
 def _condition(zones: ZoneContext, condition: dict[str, Any], path: JsonPath) -> Iterator[Objective]:
@@ -71,24 +85,29 @@ def _split(expr: Mapping[str, Any], zones: ZoneContext, path: JsonPath, name: st
             yield from _split(part, zones, path, name)
     elif key == "hexes":
         for label in arg:
-            yield from _resolved(f"hex {label}", {"hexes": [label]}, zones, path)
+            yield _resolved(f"hex {label}", {"hexes": [label]}, zones, path)
     elif key == "hill" and arg == "any":
-        for hill, hexes in board.hills().items():
-            yield Objective(f"Hill {hill}", hexes, path)
+        hills = board.hills()
+        yield from (Objective(f"Hill {hill}", hexes, path) for hill, hexes in hills.items())
+        if not hills:
+            yield Objective("any hill", frozenset(), path, "the maps have no hill")
     elif key == "hill":
-        yield from _resolved(f"Hill {arg}", expr, zones, path)
+        yield _resolved(f"Hill {arg}", expr, zones, path)
     elif (key == "building" and arg in ("any", "multi_hex")) or expr == {"terrain": "building"}:
-        for building, hexes in board.buildings().items():
-            if arg != "multi_hex" or len(hexes) > 1:
-                yield Objective(f"Building {building}", hexes, path)
+        kind = "multi-hex building" if arg == "multi_hex" else "building"
+        buildings = {b: hexes for b, hexes in board.buildings().items() if arg != "multi_hex" or len(hexes) > 1}
+        yield from (Objective(f"Building {b}", hexes, path) for b, hexes in buildings.items())
+        if not buildings:
+            yield Objective(f"any {kind}", frozenset(), path, f"the maps have no {kind}")
     elif key == "building":
-        yield from _resolved(f"Building {arg}", expr, zones, path)
+        yield _resolved(f"Building {arg}", expr, zones, path)
     else:
-        yield from _resolved(name or f"the {key} area", expr, zones, path)
+        yield _resolved(name or (f"zone {arg}" if key == "zone" else f"the {key} area"), expr, zones, path)
 
 
-def _resolved(name: str, expr: Mapping[str, Any], zones: ZoneContext, path: JsonPath) -> Iterator[Objective]:
+def _resolved(name: str, expr: Mapping[str, Any], zones: ZoneContext, path: JsonPath) -> Objective:
     try:
-        yield Objective(name, resolve(expr, zones), path)
-    except ZoneError:
-        return  # zone-empty reports it
+        hexes = resolve(expr, zones)
+    except ZoneError as exc:
+        return Objective(name, frozenset(), path, str(exc))
+    return Objective(name, hexes, path, None if hexes else "resolves to no hex")
