@@ -1,7 +1,10 @@
-"""A test set-up drawn on the map's units layer: each unit a small labelled square in its side's
-colour (a stack fanned out so every counter shows), DOWN units marked, facing units with a
-wedge towards the hex they face (8.7); IP and mine markers, hidden hexes outlined, the
-Infiltration Hex marked. Items only draw: the set-up panel and tool edit the scenario."""
+"""A test set-up drawn on the map's units layer: each unit a counter in its side's colour
+with its unit written on it (type, squad letter or number, and its member, PR or count) and
+its state on a strip along the bottom (UP, or DOWN on black, 3.12); a unit that faces a
+hexside has a wedge on the edge towards the hex it faces (8.7). A stack fans out down and to
+the right so every counter shows, below the hex number. IP and mine markers are small chits
+at the hex's right, hidden hexes are outlined, the Infiltration Hex marked INF. Items only
+draw: the set-up panel and tool edit the scenario."""
 
 from __future__ import annotations
 
@@ -10,19 +13,30 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsSceneContextMenuEvent, QStyleOptionGraphicsItem, QWidget
 
 from engine.hexgrid import Hex
 
-from .mapview import HEX_SIZE, centre, hex_polygon
+from .hex_layout import HEX_SIZE, centre, hex_polygon
+from .mapview import font_of_size
 from .scenario_data import DataPath
 
 SIDE_COLOURS = {"german": QColor("#9fb0bf"), "russian": QColor("#d39a66")}
-COUNTER = 17.0  # a counter's side in pixels (a hex is 2 * HEX_SIZE across)
-FAN = 3.5  # how far each counter of a stack sits from the one below
+COUNTER = 24.0  # a counter's side in pixels (a hex is 2 * HEX_SIZE across)
+FAN = QPointF(2.5, 8.0)  # each counter of a stack from the one below: the lower one's top line shows
+FIRST = QPointF(-3.0, 1.0)  # the bottom counter's centre from the hex's: clear of the hex number above
+CHIT = QRectF(-7, -4.5, 14, 9)  # an IP, mines or INF marker, round its anchor
+MARKER_AT = {  # a marker's anchor from the hex centre, beside the stack
+    "improved_position": QPointF(HEX_SIZE * 0.6, -HEX_SIZE * 0.2),
+    "mines": QPointF(HEX_SIZE * 0.55, HEX_SIZE * 0.3),
+    "infiltration": QPointF(HEX_SIZE * 0.55, HEX_SIZE * 0.3),
+}
+MARKER_COLOURS = {"improved_position": QColor("#e6d3a3"), "mines": QColor("#f3c7c0"), "infiltration": QColor("#cfe0f5")}
+LEGIBLE_PX = 3.5  # counter texts smaller than this on screen are left out (the colours and state still show)
 PROBLEM = QColor("#d01c1c")
 SELECTED = QColor("#ffd21f")
+INK = QColor("#111111")
 
 
 @dataclass(frozen=True)
@@ -49,38 +63,36 @@ class PieceItem(QGraphicsItem):
         self.selected = False
         self.menu: Callable[[PieceItem, QGraphicsSceneContextMenuEvent], None] | None = None
         self.setToolTip(piece.tip)
-        self.setZValue(
-            {"hidden": 0, "improved_position": 1, "mines": 1, "infiltration": 1}.get(piece.kind, 2 + stacked)
-        )
+        # hidden hexes under the counters, markers over them (a chit beside a stack stays readable)
+        self.setZValue({"hidden": 0, "unit": 1 + stacked}.get(piece.kind, 100))
 
     def anchor(self) -> QPointF:
         """The centre of what is drawn, before any drag."""
         c = centre(self.piece.hex)
         if self.piece.kind == "unit":
-            shift = FAN * self.stacked - 5
-            return QPointF(c.x() + shift, c.y() + shift)
-        if self.piece.kind == "improved_position":
-            return QPointF(c.x() - HEX_SIZE * 0.5, c.y() + HEX_SIZE * 0.5)
-        if self.piece.kind == "mines":
-            return QPointF(c.x() + HEX_SIZE * 0.5, c.y() + HEX_SIZE * 0.5)
-        if self.piece.kind == "infiltration":
-            return QPointF(c.x(), c.y() - HEX_SIZE * 0.5)
+            return c + FIRST + FAN * self.stacked
+        if self.piece.kind in MARKER_AT:
+            return c + MARKER_AT[self.piece.kind]
         return c
+
+    def _outline(self) -> QRectF:
+        a = self.anchor()
+        if self.piece.kind == "unit":
+            half = COUNTER / 2
+            return QRectF(a.x() - half, a.y() - half, COUNTER, COUNTER)
+        return CHIT.translated(a)
 
     def boundingRect(self) -> QRectF:
         if self.piece.kind == "hidden":
             return hex_polygon(self.piece.hex).boundingRect().adjusted(-2, -2, 2, 2)
-        a = self.anchor()
-        r = COUNTER
-        return QRectF(a.x() - r, a.y() - r, 2 * r, 2 * r)
+        return self._outline().adjusted(-COUNTER * 0.5, -COUNTER * 0.5, COUNTER * 0.5, COUNTER * 0.5)
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
         if self.piece.kind == "hidden":
             path.addPolygon(hex_polygon(self.piece.hex))
         else:
-            a, half = self.anchor(), COUNTER / 2
-            path.addRect(QRectF(a.x() - half, a.y() - half, COUNTER, COUNTER))
+            path.addRect(self._outline())
         return path
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
@@ -94,30 +106,43 @@ class PieceItem(QGraphicsItem):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawPolygon(hex_polygon(self.piece.hex, 0.86))
             return
-        a = self.anchor()
-        half = COUNTER / 2
-        rect = QRectF(a.x() - half, a.y() - half, COUNTER, COUNTER)
+        scale = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+        rect = self._outline()
+        if self.piece.kind != "unit":
+            painter.setPen(QPen(outline, width))
+            painter.setBrush(QBrush(MARKER_COLOURS.get(self.piece.kind, QColor("white"))))
+            painter.drawRoundedRect(rect, 2, 2)
+            _write(painter, rect, "".join(self.piece.text), 5.5, scale, bold=True)
+            return
         painter.setPen(QPen(outline, width))
-        if self.piece.kind == "unit":
-            painter.setBrush(QBrush(colour))
-            painter.drawRect(rect)
-            if self.piece.down:  # DOWN (3.12): the lower right corner blacked
-                painter.setPen(Qt.PenStyle.NoPen)
-                painter.setBrush(QBrush(QColor("#222222")))
-                corner = rect.bottomRight()
-                painter.drawPolygon(QPolygonF([corner, corner - QPointF(7, 0), corner - QPointF(0, 7)]))
-            if self.piece.facing is not None:
-                self._wedge(painter, a)
-        else:
-            painter.setBrush(QBrush(QColor("white")))
-            painter.drawEllipse(rect.adjusted(1, 1, -1, -1))
-        painter.setPen(QColor("#111111"))
-        painter.setFont(QFont("DejaVu Sans", 4))
+        painter.setBrush(QBrush(colour))
+        painter.drawRect(rect)
+        strip = QRectF(rect.left(), rect.bottom() - COUNTER * 0.27, COUNTER, COUNTER * 0.27)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QBrush(INK if self.piece.down else colour.lighter(125)))
+        painter.drawRect(strip.adjusted(width / 2, 0, -width / 2, -width / 2))
         top, bottom = self.piece.text
-        painter.drawText(QRectF(rect.left(), rect.top() + 1, COUNTER, half), Qt.AlignmentFlag.AlignCenter, top)
-        painter.drawText(
-            QRectF(rect.left(), rect.top() + half - 1, COUNTER, half), Qt.AlignmentFlag.AlignCenter, bottom
+        line = FAN.y() - 0.5  # the top line shows above the next counter of a stack
+        first = QRectF(rect.left() + 1, rect.top() + 0.5, COUNTER - 2, line)
+        _write(painter, first, top, 7.0, scale, True)
+        _write(
+            painter,
+            QRectF(first.left(), first.bottom(), first.width(), strip.top() - first.bottom()),
+            bottom,
+            6.0,
+            scale,
         )
+        _write(
+            painter,
+            strip,
+            "DOWN" if self.piece.down else "UP",
+            5.0,
+            scale,
+            True,
+            QColor("white") if self.piece.down else INK,
+        )
+        if self.piece.facing is not None:
+            self._wedge(painter, self.anchor())
 
     def _wedge(self, painter: QPainter, a: QPointF) -> None:
         """A wedge on the counter's edge towards the hex it faces: its frontal hexside (8.7)."""
@@ -125,13 +150,36 @@ class PieceItem(QGraphicsItem):
         c, f = centre(self.piece.hex), centre(self.piece.facing)
         angle = math.atan2(f.y() - c.y(), f.x() - c.x())
         ux, uy = math.cos(angle), math.sin(angle)
-        base = QPointF(a.x() + ux * COUNTER * 0.5, a.y() + uy * COUNTER * 0.5)
-        tip = QPointF(a.x() + ux * COUNTER * 0.95, a.y() + uy * COUNTER * 0.95)
-        side = QPointF(-uy * 4, ux * 4)
-        painter.setPen(QPen(QColor("#111111"), 0.6))
-        painter.setBrush(QBrush(QColor("#111111")))
+        reach = COUNTER * 0.5 / max(abs(ux), abs(uy))  # from the centre to the square's edge
+        base = QPointF(a.x() + ux * reach, a.y() + uy * reach)
+        tip = QPointF(base.x() + ux * 6, base.y() + uy * 6)
+        side = QPointF(-uy * 4.5, ux * 4.5)
+        painter.setPen(QPen(QColor("white"), 0.8))
+        painter.setBrush(QBrush(INK))
         painter.drawPolygon(QPolygonF([tip, base + side, base - side]))
 
     def contextMenuEvent(self, event: QGraphicsSceneContextMenuEvent) -> None:
         if self.menu is not None:
             self.menu(self, event)
+
+
+def _write(
+    painter: QPainter,
+    rect: QRectF,
+    text: str,
+    size: float,
+    scale: float,
+    bold: bool = False,
+    colour: QColor = INK,
+) -> None:
+    """Write `text` centred in `rect`, `size` units high or less so that it fits; nothing when it
+    would be too small to read at `scale` screen pixels per unit."""
+    if not text:
+        return
+    width = QFontMetricsF(font_of_size(size, bold)).horizontalAdvance(text)
+    size *= min(1.0, rect.width() / width) if width else 1.0
+    if size * scale < LEGIBLE_PX:
+        return
+    painter.setFont(font_of_size(size, bold))
+    painter.setPen(colour)
+    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
