@@ -16,12 +16,14 @@ from pathlib import Path
 from engine.model.map_folders import folders_allowed
 from engine.model.source import SourceDocument, SourceError
 from engine.problems import Problem, Severity, by_severity, count_errors
+from engine.resources import given_or_bundled
 
-from . import cli_editor, cli_errata, cli_migrate, cli_movement, cli_sight, cli_snapshot
-from .boardarg import BadInput
+from . import cli_editor, cli_errata, cli_list, cli_migrate, cli_movement, cli_sight, cli_snapshot
+from .boardarg import SCENARIO_HELP, BadInput, file_arg
 from .output import print_json, print_table
 
 EXIT_OK, EXIT_ERRORS, EXIT_UNREADABLE = 0, 1, 2
+FILE_HELP = "a path, or a bundled name (map2, errata, s1, combat...: iceditor list)"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -38,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="check maps, errata, tables, counters and scenarios",
         description="Check files against their schema and the rules. With no FILE: all bundled data.",
     )
-    validate.add_argument("files", nargs="*", type=Path, metavar="FILE")
+    validate.add_argument("files", nargs="*", type=given_or_bundled, metavar="FILE", help=FILE_HELP)
     validate.add_argument(
         "--format",
         choices=("text", "json", "github", "sarif"),
@@ -66,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="list the hexes of a scenario's zone",
         description="Resolve a named zone of a scenario (on its maps, with its errata) and list its hexes.",
     )
-    zone.add_argument("scenario", type=Path, metavar="SCENARIO")
+    zone.add_argument("scenario", type=file_arg, metavar="SCENARIO", help=SCENARIO_HELP)
     zone.add_argument("name", nargs="?", metavar="NAME", help="a zone name; omit to list the scenario's zones")
     zone.add_argument("--format", choices=("text", "json"), default="text")
     provenance = commands.add_parser(
@@ -74,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="list every value with its source: printed (rule, chart) or assumed (reason)",
         description="List sourced values. With no FILE: all bundled data (scenarios: assumed values only).",
     )
-    provenance.add_argument("files", nargs="*", type=Path, metavar="FILE")
+    provenance.add_argument("files", nargs="*", type=given_or_bundled, metavar="FILE", help=FILE_HELP)
     provenance.add_argument("--assumed", action="store_true", help="only the assumed values")
     provenance.add_argument("--format", choices=("text", "markdown"), default="text")
     for module in COMMAND_MODULES:
@@ -91,13 +93,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# Modules adding commands (los, viewshed, reach, path, turns, errata, edit): each has
+# Modules adding commands (los, viewshed, reach, path, turns, errata, edit, list...): each has
 # add_parsers(subparsers) and run(args) -> exit code, or None for a command it does not own.
-COMMAND_MODULES = (cli_sight, cli_movement, cli_errata, cli_editor, cli_snapshot, cli_migrate)
+COMMAND_MODULES = (cli_sight, cli_movement, cli_errata, cli_editor, cli_snapshot, cli_migrate, cli_list)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help (0), or a wrong command line: argparse has said why (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
     if args.command is None:  # `iceditor` alone opens the editor on Scenario 1
         args = build_parser().parse_args(["edit"])
     try:

@@ -8,6 +8,8 @@ from typing import Any
 
 from engine.resources import bundled_scenarios
 
+from .boardarg import file_arg
+
 
 def add_parsers(commands: Any) -> None:
     edit = commands.add_parser(
@@ -15,7 +17,7 @@ def add_parsers(commands: Any) -> None:
         help="open a scenario or map in the editor",
         description="Open a scenario or map file in the editor window (with no FILE: Scenario 1).",
     )
-    edit.add_argument("file", nargs="?", type=Path, metavar="FILE")
+    edit.add_argument("file", nargs="?", type=file_arg, metavar="FILE", help="a path, or a bundled name (s6, map2)")
 
 
 def default_file() -> Path:

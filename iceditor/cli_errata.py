@@ -20,7 +20,7 @@ from engine.validate.errata_impact import (
     errata_impact,
 )
 
-from .boardarg import BadInput, load_scenario_arg
+from .boardarg import SCENARIO_HELP, BadInput, file_arg, load_scenario_arg
 from .output import print_json
 
 MARKDOWN_HEADER = """\
@@ -62,8 +62,14 @@ def add_parsers(commands: Any) -> None:
             "(8.1) that change. With no SCENARIO: every bundled scenario."
         ),
     )
-    impact.add_argument("scenario", type=Path, nargs="?", metavar="SCENARIO")
-    impact.add_argument("errata", type=Path, nargs="?", metavar="ERRATA", help="an errata file (iron-cross-errata/1)")
+    impact.add_argument("scenario", type=file_arg, nargs="?", metavar="SCENARIO", help=SCENARIO_HELP)
+    impact.add_argument(
+        "errata",
+        type=file_arg,
+        nargs="?",
+        metavar="ERRATA",
+        help="an errata file (iron-cross-errata/1) or bundled name (errata)",
+    )
     impact.add_argument("--format", choices=("text", "json", "markdown"), default="text")
 
 
@@ -71,7 +77,7 @@ def run(args: argparse.Namespace) -> int | None:
     if args.command != "errata":
         return None
     if args.errata is not None and not args.errata.is_file():
-        raise BadInput(f"{args.errata}: error: no such errata file")
+        raise BadInput(f"{args.errata}: error: a folder, not an errata file")
     paths = [args.scenario] if args.scenario else bundled_scenarios()
     reports = [_impact(path, args.errata) for path in paths]
     if args.format == "json":
@@ -257,6 +263,7 @@ def impact_json(r: ErrataImpact) -> dict[str, Any]:
             "changed": [
                 {"zone": z.name, "added": z.added, "removed": z.removed, "problem": z.problem} for z in r.zones
             ],
+            "not_compared": [{"zone": n.name, "problem": n.problem} for n in r.zones_not_compared],
         },
         "objectives": {
             "compared": r.objectives_compared,
@@ -271,6 +278,5 @@ def impact_json(r: ErrataImpact) -> dict[str, Any]:
             "changed": [
                 {"from": t.start, "objective": t.objective, "before": t.before, "after": t.after} for t in r.turns
             ],
-            "not_compared": [{"zone": n.name, "problem": n.problem} for n in r.zones_not_compared],
         },
     }

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from engine.geometry.los_kernel import SightKernel
 from engine.geometry.sight import FirerState, HouseRule, Sight, SightTerrain
 from engine.model.board import Board
 
-from .boardarg import hex_arg, load_board_arg
+from .boardarg import MAP_HELP, file_arg, hex_arg, load_board_arg
 from .output import print_json
 
 
@@ -21,7 +20,7 @@ def add_parsers(commands: Any) -> None:
         help="line of sight between two hexes (10.3)",
         description="Line of sight from FROM (the firer) to TO on a map, or on a scenario's maps with its errata.",
     )
-    los.add_argument("map", type=Path, metavar="MAP", help="a map file or a scenario file")
+    los.add_argument("map", type=file_arg, metavar="MAP", help=MAP_HELP)
     los.add_argument("source", metavar="FROM")
     los.add_argument("target", metavar="TO")
     _state(los)
@@ -33,7 +32,7 @@ def add_parsers(commands: Any) -> None:
         help="every hex a hex can see (10.3)",
         description="The hexes of the map (or the scenario's maps) that a firer in HEX has LOS to.",
     )
-    viewshed.add_argument("map", type=Path, metavar="MAP", help="a map file or a scenario file")
+    viewshed.add_argument("map", type=file_arg, metavar="MAP", help=MAP_HELP)
     viewshed.add_argument("source", metavar="HEX")
     _state(viewshed)
     viewshed.add_argument("--format", choices=("text", "json"), default="text")

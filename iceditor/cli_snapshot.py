@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from engine.geometry.movement import MovementError, Mover, UnitClass, allowance
 from engine.hexgrid import Hex
 
-from .boardarg import BadInput, hex_arg
+from .boardarg import BadInput, file_arg, hex_arg
 
 if TYPE_CHECKING:
     from .editor.document import EditorDocument
@@ -37,7 +37,7 @@ def add_parsers(commands: Any) -> None:
         help="draw the editor window with a file (and an overlay) to a PNG",
         description="Open FILE in the editor offscreen, optionally show overlays, and save the window as a PNG.",
     )
-    snapshot.add_argument("file", type=Path, metavar="FILE", help="a scenario or map file")
+    snapshot.add_argument("file", type=file_arg, metavar="FILE", help="a scenario or map file, or a bundled name (s6)")
     snapshot.add_argument("--out", type=Path, required=True, metavar="PNG")
     snapshot.add_argument(
         "--overlay",
@@ -58,7 +58,7 @@ def add_parsers(commands: Any) -> None:
         help="export the map alone, print-ready, as SVG or PNG",
         description="Draw the map of FILE (a map, or a scenario's maps with its errata): hex labels, all terrain.",
     )
-    render.add_argument("file", type=Path, metavar="FILE", help="a scenario or map file")
+    render.add_argument("file", type=file_arg, metavar="FILE", help="a scenario or map file, or a bundled name (map2)")
     render.add_argument("--out", type=Path, required=True, metavar="PNG|SVG")
     render.add_argument("--dpi", type=int, default=300, help="PNG resolution (default 300)")
     render.add_argument(

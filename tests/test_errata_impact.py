@@ -160,12 +160,11 @@ def test_cli_bad_input_exits_2(column: tuple[Path, Path], write, capsys) -> None
     assert main(["errata", "impact", str(errata)]) == 2
     assert "not a scenario file" in capsys.readouterr().err
     assert main(["errata", "impact", str(scenario), str(scenario.parent / "none.yaml")]) == 2
-    assert "none.yaml: error: no such errata file" in capsys.readouterr().err
+    assert "none.yaml: no such file, nor a bundled name" in capsys.readouterr().err
     assert main(["errata", "impact", str(scenario), str(scenario.parent / "column.yaml")]) == 2
     assert "column.yaml is not a valid map or errata file" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as exit_:
-        main(["errata"])
-    assert exit_.value.code == 2 and "required: COMMAND" in capsys.readouterr().err
+    assert main(["errata"]) == 2
+    assert "required: COMMAND" in capsys.readouterr().err
 
 
 # -- the six scenarios ----------------------------------------------------------------------------

@@ -1,0 +1,93 @@
+"""`iceditor list`: the bundled data, with the names every command accepts for each file from any folder."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from engine.model.schema import schema_name
+from engine.model.source import load_yaml
+from engine.resources import NAMED_DIRS, bundled_names, data_root, shown_name
+
+from .output import print_json, print_table
+
+# The sections, in the order a reader looks for them: the bundled errata sit among the maps (maps/errata.yaml).
+SECTIONS = {
+    "map": "maps:",
+    "errata": "errata:",
+    "scenario": "scenarios:",
+    "example": "example scenarios (not printed):",
+    "table": "tables:",
+    "counters": "counters:",
+}
+KINDS = ("map", "errata", "scenario", "table", "counters")
+
+
+def add_parsers(commands: Any) -> None:
+    listing = commands.add_parser(
+        "list",
+        help="list the bundled maps, errata, scenarios, tables and counters, and their names",
+        description=(
+            "The bundled data files. Every command that reads a file also takes a bundled one by name, "
+            "from any folder: map2, s1 or s1-demyansk-pocket, errata, maps/map2.yaml."
+        ),
+    )
+    listing.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def run(args: argparse.Namespace) -> int | None:
+    if args.command != "list":
+        return None
+    entries = bundled_entries()
+    if args.format == "json":
+        print_json({"data": str(data_root()), "files": entries})
+        return 0
+    rows: list[list[str]] = []
+    for section, heading in SECTIONS.items():
+        found = [["  " + ", ".join(e["names"]), e["file"], _described(e)] for e in entries if _section(e) == section]
+        rows += [[heading, "", ""], *found] if found else []
+    print_table(rows)
+    print(f"\n(in {data_root()}) Every command that reads a file takes these names, from any folder.")
+    return 0
+
+
+def bundled_entries() -> list[dict[str, Any]]:
+    """Each bundled file: its kind, the names it answers to (shortest first), where it is, its title;
+    a scenario also its number and maps, a map its hex columns."""
+    entries = []
+    for folder in NAMED_DIRS:
+        names: dict[Path, list[str]] = {}
+        for name, path in bundled_names(folder).items():
+            if not name.endswith(".yaml"):  # the file name and the data path are the entry's "file"
+                names.setdefault(path, []).append(name)
+        for path, short in sorted(names.items()):
+            doc = load_yaml(path)
+            fields = doc.data if isinstance(doc.data, dict) else {}
+            entry = {
+                "kind": schema_name(doc) or "unknown",
+                "names": sorted(short, key=len),
+                "file": shown_name(path),
+                "path": str(path),
+                "title": str(fields.get("title") or fields.get("name") or ""),
+            }
+            if entry["kind"] == "scenario":
+                example = path.parent.name == "examples"  # a designer's example (scenarios/examples/)
+                entry |= {"number": fields.get("number"), "maps": fields.get("maps", []), "example": example}
+            if entry["kind"] == "map":
+                entry["columns"] = fields.get("grid", {}).get("columns")
+            entries.append(entry)
+    return sorted(entries, key=lambda e: KINDS.index(e["kind"]) if e["kind"] in KINDS else len(KINDS))
+
+
+def _section(entry: dict[str, Any]) -> str:
+    return "example" if entry.get("example") else str(entry["kind"])
+
+
+def _described(entry: dict[str, Any]) -> str:
+    if entry["kind"] == "scenario":
+        heading = "Example" if entry["example"] else "Scenario"
+        return f"{heading} {entry['number']}: {entry['title']} (on {', '.join(entry['maps'])})"
+    if entry["kind"] == "map" and entry["columns"]:
+        return f"{entry['title']} (hex columns {entry['columns'][0]}-{entry['columns'][1]})"
+    return str(entry["title"])
