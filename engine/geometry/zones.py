@@ -31,9 +31,10 @@ Path = tuple[str | int, ...]
 class ZoneError(ValueError):
     """An expression that cannot be resolved; `path` locates the culprit inside the expression."""
 
-    def __init__(self, message: str, path: Path = ()) -> None:
+    def __init__(self, message: str, path: Path = (), hex: str | None = None) -> None:
         super().__init__(message)
         self.path = path
+        self.hex = hex  # the label of a hex the message names
 
 
 @dataclass
@@ -103,7 +104,7 @@ def _hex(label: Any, ctx: ZoneContext, path: Path) -> Hex:
     try:
         return ctx.board.hex(str(label))
     except UnknownHexError as exc:
-        raise ZoneError(str(exc), path) from None
+        raise ZoneError(str(exc), path, hex=str(label)) from None
     except ValueError as exc:
         raise ZoneError(str(exc), path) from None
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 
@@ -41,11 +41,23 @@ def _registry() -> Registry:
     return Registry().with_resources(resources)
 
 
+def _ascending(validator: Any, wanted: bool, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """`x-ascending`: a [low, high] range, which JSON Schema cannot require to run upwards."""
+    if not (wanted and isinstance(instance, list)) or any(type(v) not in (int, float) for v in instance):
+        return
+    if instance != sorted(instance):
+        yield ValidationError(f"{excerpt(instance)} runs backwards: give the lower end first ({sorted(instance)})")
+
+
+_Validator = validators.extend(Draft202012Validator, {"x-ascending": _ascending})
+
+
 @cache
 def validator(name: str) -> Draft202012Validator:
     schema = _schemas()[name]
     Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema, registry=_registry())
+    validator: Draft202012Validator = _Validator(schema, registry=_registry())
+    return validator
 
 
 def schema_name(doc: SourceDocument) -> str | None:

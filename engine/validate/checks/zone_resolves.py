@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from engine.geometry.zones import ZoneError, resolve
+from engine.model.source import JsonPath
 from engine.problems import Problem, Severity
 from engine.validate.check import Check
 from engine.validate.context import ScenarioContext
@@ -33,9 +34,14 @@ def check_scenario(context: ScenarioContext) -> Iterator[Problem]:
             if exc.path[:1] == ("zones",) and path[:1] != ("zones",):
                 continue
             where = exc.path if exc.path[:1] == ("zones",) else (*path, *exc.path)
-            yield CHECK.problem(scenario.doc, where, f"zone: {exc}")
+            yield CHECK.problem(scenario.doc, where, f"{_zone_named(where)}: {exc}", hex=exc.hex)
             continue
         if not hexes:
             if path[:1] == ("zones",):
                 empty_names.add(str(path[1]))
-            yield CHECK.problem(scenario.doc, path, "zone resolves to no hex")
+            yield CHECK.problem(scenario.doc, path, f"{_zone_named(path)} resolves to no hex")
+
+
+def _zone_named(path: JsonPath) -> str:
+    """The zone as a designer finds it: by its name, or as the one given at that place."""
+    return f"zone {path[1]!r}" if path[:1] == ("zones",) else "the zone given here"
