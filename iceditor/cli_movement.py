@@ -12,8 +12,6 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from engine.geometry.movement import (
     Morale,
     MovementError,
@@ -31,6 +29,7 @@ from engine.geometry.zones import ZoneContext, ZoneError, resolve, resolve_named
 from engine.hexgrid import Hex
 from engine.model.board import Board
 from engine.model.scenario import Scenario
+from engine.model.source import SourceError, parse_yaml
 
 from .boardarg import MAP_HELP, SCENARIO_HELP, BadInput, file_arg, hex_arg, load_board_arg, load_scenario_arg
 from .output import print_json
@@ -194,13 +193,15 @@ def _zone_arg(text: str, scenario: Scenario, ctx: ZoneContext, path: Path) -> fr
     try:
         if text in scenario.zones:
             return resolve_named(text, ctx)
-        expression = yaml.safe_load(text)
+        expression = parse_yaml(text, "the zone argument").data
         if not isinstance(expression, dict):
             zones = ", ".join(scenario.zones) or "none"
             raise BadInput(f"{path}: error: {text!r} is neither a zone of the scenario ({zones}) nor a zone expression")
         return resolve(expression, ctx)
-    except (ZoneError, yaml.YAMLError) as exc:
+    except ZoneError as exc:
         raise BadInput(f"{path}: error: zone {text!r}: {exc}") from None
+    except SourceError as exc:  # one line, in a designer's words, as for a file
+        raise BadInput(f"{path}: error: zone {text!r}: {exc.message}") from None
 
 
 def _mp(value: float) -> float | int:

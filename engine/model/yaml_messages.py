@@ -40,7 +40,7 @@ def syntax_message(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, int, int]
         )
     if "flow" in context and start is not None:
         opener = _char(lines, start.line, start.column)
-        closer = _CLOSERS.get(opener, "the closing bracket")
+        closer = repr(_CLOSERS.get(opener.strip("'"), "]"))
         return (
             f"the {opener} opened on line {start.line + 1}, column {start.column + 1} is not closed: "
             f"expected ',' or {closer} before this point (add the missing {closer}, or a ',' between items)",
@@ -118,6 +118,7 @@ def _before(line: str, column: int) -> str:
 
 
 def _char(lines: list[str], line: int, column: int) -> str:
+    """The character at a position, quoted for a message."""
     if line < len(lines) and column < len(lines[line]):
         return repr(lines[line][column])
-    return "it"
+    return "the character"
