@@ -26,7 +26,7 @@ from engine.model.board import Board, assemble, resolve_errata_path, resolve_map
 from engine.model.errata import Errata, errata_from_document
 from engine.model.mapsheet import LoadError, MapSheet, map_from_document
 from engine.model.schema import schema_name
-from engine.model.source import SourceDocument, SourceError, load_yaml, parse_yaml, read_text
+from engine.model.source import SourceDocument, SourceError, check_yaml, load_yaml, parse_yaml, read_text
 from engine.model.terrain import CLEAR, HEX_KEYS, Terrain, coerce, terrain_from_keys
 from engine.problems import Problem
 from engine.validate.runner import map_problems
@@ -444,8 +444,9 @@ class _GivenTexts(dict[Path, str]):
         data = opened.data
         if opened.original is not None and opened.dirty:
             try:
+                check_yaml(opened.original, str(path))  # the engine's limits before ruamel builds it
                 data = _yaml().load(opened.original)
-            except YAMLError:  # the disk's copy is broken: the given text stands for the whole file
+            except (YAMLError, SourceError):  # the disk's copy is broken: the given text stands for the whole file
                 opened.original = None
         return MapFile(
             path,
