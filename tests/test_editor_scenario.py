@@ -534,3 +534,56 @@ def test_the_panels_follow_the_document_the_window_shows(open_window, workspace:
     assert oob.items[("sides", "russian", "groups", 3)].text(0) == "group-4"
     assert window.findChild(MetadataPanel).title.text() == "Spartakovka"
     assert window.findChild(VictoryPanel).maximum.text().startswith("Maximum: 34 VP")
+
+
+# -- format 2: control victory, deployment caps, pooled ammo (docs/formats.md; R81-R83) -------------
+
+EXAMPLE = "examples/hill-p-counterattack.yaml"
+
+
+def test_victory_panel_edits_control_and_adds_a_controls_result(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(EXAMPLE)
+    victory = panel(window, VictoryPanel)
+    assert victory.means.currentText() == "last_to_occupy"
+    assert victory.at_start.rowCount() == 1
+    victory.means.setCurrentText("(not defined)")
+    assert "control" not in data(window)["victory"]
+    assert "victory-control" in codes(window, qtbot)  # 24.9: controls results need the definition
+    window.undo_stack.undo()
+    assert data(window)["victory"]["control"]["means"] == "last_to_occupy"
+    victory.template_side.setCurrentText("german")
+    victory.template.setCurrentText("controls all of")
+    assert victory.add_result()
+    added = data(window)["victory"]["results"][-1]
+    assert added["winner"] == "german" and dict(added["when"]["controls"]) == {"side": "german", "zone": "hill-p"}
+    assert victory.add_holder()
+    assert [dict(h) for h in data(window)["victory"]["control"]["at_start"]][-1] == {"side": "german", "zone": "hill-p"}
+    victory.at_start.selectRow(1)
+    assert victory.remove_holder()
+    assert len(data(window)["victory"]["control"]["at_start"]) == 1
+
+
+def test_zones_panel_edits_a_deployment_cap(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(EXAMPLE)
+    zones = panel(window, ZonePanel)
+    row = zones.start_paths.index(("sides", "german", "deployment", 0))
+    cap = zones.starts.item(row, 5)
+    assert cap.text() == "members: {LMG: 1, R: 2}"
+    cap.setText("members: {LMG: 1, R: 1}")
+    german = data(window)["sides"]["german"]
+    qtbot.waitUntil(lambda: dict(german["deployment"][0]["limit"]["members"]) == {"LMG": 1, "R": 1})
+    row = zones.start_paths.index(("sides", "german", "deployment", 0))
+    zones.starts.item(row, 5).setText("")
+    qtbot.waitUntil(lambda: "limit" not in data(window)["sides"]["german"]["deployment"][0])
+    assert not zones.starts.item(row, 0).flags() & Qt.ItemFlag.ItemIsEditable  # only the cap is typed in
+
+
+def test_oob_ammo_says_pool_or_each(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """R81: "18 pool" is one number for both LMGs, "20 each" each LMG's."""
+    window = open_window(EXAMPLE)
+    oob = panel(window, OobPanel)
+    path = ("sides", "russian", "groups", 0, "units", 0)
+    squad = oob.items[path]
+    assert squad.text(AMMO) == "12 each"
+    squad.setText(AMMO, "12 pool")
+    qtbot.waitUntil(lambda: dict(data(window)["sides"]["russian"]["groups"][0]["units"][0]["ammo"]) == {"pool": 12})

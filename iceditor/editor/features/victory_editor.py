@@ -1,6 +1,8 @@
 """Victory conditions (24.1, 24.9): the results checked in order and the result otherwise, or the
 victory points: the awards with the most they can give on the board (engine/model/victory.py),
-and the schedule of results by VP total, edited in a table (Add band, Remove band)."""
+and the schedule of results by VP total, edited in a table (Add band, Remove band). Results are
+added from templates (Add result: occupies, no units in, units in, sole occupant, controls) and
+edited as YAML; control (what it means, who holds which zone at the start: R82) in its own box."""
 
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from engine.model.counters import SIDES
 from engine.model.victory import maximum_points
 
 from ..document import _yaml
-from ..scenario_data import DataPath, Edit, find, like_siblings, sequence
+from ..scenario_data import DataPath, Edit, block, find, flow, like_siblings, sequence
 from ..scenario_panels import ScenarioPanels, panels, show_dock
 from ..window import MainWindow
 from .zone_editor import yaml_text
@@ -39,6 +41,15 @@ from .zone_editor import yaml_text
 ORDER = 44
 RESULTS = ("german", "russian", "draw")
 POINTS: DataPath = ("victory", "points")
+CONTROL: DataPath = ("victory", "control")
+NO_CONTROL = "(not defined)"
+# Add result: each kind of condition, for the side chosen, on the scenario's first zone.
+TEMPLATES = {
+    "occupies each hex of": "occupies_each",
+    "no units in": "no_units_in",
+    "at least 1 unit in": "units_in",
+    "controls all of": "controls",
+}
 
 
 class VictoryPanel(QWidget):
@@ -52,6 +63,7 @@ class VictoryPanel(QWidget):
         self.printed.setStyleSheet("color: #5a5446; font-style: italic")
         layout.addWidget(self.printed)
         layout.addWidget(self._results_box())
+        layout.addWidget(self._control_box())
         layout.addWidget(self._points_box(), 1)
         self.message = QLabel(wordWrap=True, objectName="victory-message")
         self.message.setStyleSheet("color: #a02020")
@@ -75,7 +87,48 @@ class VictoryPanel(QWidget):
         self.otherwise.currentTextChanged.connect(self._otherwise_chosen)
         otherwise.addRow("Otherwise", self.otherwise)
         layout.addLayout(otherwise)
+        adding = QHBoxLayout()
+        self.template_side = QComboBox(objectName="victory-template-side")
+        self.template_side.addItems(SIDES)
+        self.template = QComboBox(objectName="victory-template")
+        self.template.addItems(list(TEMPLATES))
+        add = QPushButton("Add result", objectName="victory-add-result", toolTip="A result for the side chosen, on "
+                          "the scenario's first zone: edit its zone by double-clicking the condition")
+        add.clicked.connect(self.add_result)
+        remove = QPushButton("Remove result", objectName="victory-remove-result")
+        remove.clicked.connect(self.remove_result)
+        for widget in (self.template_side, self.template, add, remove):
+            adding.addWidget(widget)
+        adding.addStretch()
+        layout.addLayout(adding)
         return self.results_box
+
+    def _control_box(self) -> QWidget:
+        self.control_box = QGroupBox("Control (24.9)")
+        self.control_box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        layout = QVBoxLayout(self.control_box)
+        means = QFormLayout()
+        self.means = QComboBox(objectName="victory-control-means")
+        self.means.addItems([NO_CONTROL, "last_to_occupy"])
+        self.means.setToolTip("What control of a hex means for 'controls' results: the last side to occupy it")
+        self.means.currentTextChanged.connect(self._means_chosen)
+        means.addRow("Control is", self.means)
+        layout.addLayout(means)
+        self.at_start = _table(["Side", "Controls at the start"], "victory-control-at-start")
+        self.at_start.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
+        self.at_start.setColumnWidth(0, 100)
+        layout.addWidget(self.at_start)
+        buttons = QHBoxLayout()
+        add = QPushButton("Add holder", objectName="victory-add-holder",
+                          toolTip="A zone a side controls before any unit moves (R82)")
+        add.clicked.connect(self.add_holder)
+        remove = QPushButton("Remove holder", objectName="victory-remove-holder")
+        remove.clicked.connect(self.remove_holder)
+        buttons.addWidget(add)
+        buttons.addWidget(remove)
+        buttons.addStretch()
+        layout.addLayout(buttons)
+        return self.control_box
 
     def _points_box(self) -> QWidget:
         self.points_box = QGroupBox("Victory points")
@@ -116,9 +169,11 @@ class VictoryPanel(QWidget):
         victory = self.victory()
         self.printed.setPlainText(str(victory.get("printed", "")))
         self.results_box.setVisible("results" in victory)
+        self.control_box.setVisible("results" in victory)
         self.points_box.setVisible("points" in victory)
         if "results" in victory:
             self._show_results(victory)
+            self._show_control(victory.get("control"))
         if "points" in victory:
             self._show_points(victory["points"])
 
@@ -140,6 +195,24 @@ class VictoryPanel(QWidget):
         self.otherwise.blockSignals(True)
         self.otherwise.setCurrentText(str(otherwise.get("value") if isinstance(otherwise, dict) else otherwise))
         self.otherwise.blockSignals(False)
+
+    def _show_control(self, control: Any) -> None:
+        self.means.blockSignals(True)
+        self.means.setCurrentText(str(control["means"]) if control else NO_CONTROL)
+        self.means.blockSignals(False)
+        self.at_start.setRowCount(0)
+        zones = [str(z) for z in self.shared.data.get("zones") or {}]
+        for i, holder in enumerate((control or {}).get("at_start") or []):
+            self.at_start.insertRow(i)
+            path = (*CONTROL, "at_start", i)
+            self._combo(self.at_start, i, 0, list(SIDES), str(holder["side"]), path, "side")
+            zone = holder["zone"]
+            if isinstance(zone, str):
+                self._combo(self.at_start, i, 1, zones, zone, path, "zone")
+            else:
+                self.at_start.setItem(i, 1, QTableWidgetItem(yaml_text(zone).strip()))
+        _fit_rows(self.at_start)
+        self.at_start.setEnabled(bool(control))
 
     def _show_points(self, points: Any) -> None:
         self.side.blockSignals(True)
@@ -190,7 +263,7 @@ class VictoryPanel(QWidget):
         self, table: QTableWidget, row: int, column: int, choices: list[str], current: str, path: DataPath, key: str
     ) -> None:
         combo = QComboBox()
-        combo.addItems(choices)
+        combo.addItems(choices if current in choices else [current, *choices])
         combo.setCurrentText(current)
         combo.currentTextChanged.connect(
             lambda v: self._later(Edit(f"{'/'.join(map(str, path[1:]))}: {key} {v}").set(path, key, v))
@@ -220,6 +293,62 @@ class VictoryPanel(QWidget):
             self.message.setText("Select a band to remove; a schedule keeps one band at least")
             return False
         return self._push(Edit(f"Remove VP band {row + 1}").remove((*POINTS, "schedule"), row))
+
+    def add_result(self) -> bool:
+        zones = list(self.shared.data.get("zones") or {})
+        if not zones:
+            self.message.setText("Add a zone first (Zones panel): a result names the zone it is about")
+            return False
+        side, kind = self.template_side.currentText(), TEMPLATES[self.template.currentText()]
+        arg: dict[str, Any] = {"side": side, "zone": zones[0]}
+        if kind == "units_in":
+            arg["at_least"] = 1
+        when = {kind: flow(**arg)}
+        result = block([("winner", side), ("when", when)])
+        edit = Edit(f"Add result: {side} {self.template.currentText()} {zones[0]}")
+        edit.insert(("victory", "results"), None, result)
+        if kind == "controls" and "control" not in self.victory():
+            edit.set(("victory",), "control", block([("means", "last_to_occupy")]), after="results")
+        return self._push(edit)
+
+    def remove_result(self) -> bool:
+        row = self.results.currentRow()
+        results = self.victory().get("results") or []
+        if not 0 <= row < len(results) or len(results) == 1:
+            self.message.setText("Select a result to remove; the conditions keep one result at least")
+            return False
+        return self._push(Edit(f"Remove result {row + 1}").remove(("victory", "results"), row))
+
+    def _means_chosen(self, value: str) -> None:
+        if value == NO_CONTROL:
+            self._push(Edit("Control not defined").remove(("victory",), "control"))
+        elif "control" in self.victory():
+            self._push(Edit(f"Control is {value}").set(CONTROL, "means", value))
+        else:
+            self._push(Edit(f"Control is {value}").set(("victory",), "control", block([("means", value)])))
+
+    def add_holder(self) -> bool:
+        zones = list(self.shared.data.get("zones") or {})
+        if "control" not in self.victory() or not zones:
+            self.message.setText("Choose what control is, and add a zone, first")
+            return False
+        holder = flow(side=SIDES[0], zone=zones[0])
+        edit = Edit(f"{SIDES[0]} controls {zones[0]} at the start")
+        if "at_start" in self.victory()["control"]:
+            edit.insert((*CONTROL, "at_start"), None, holder)
+        else:
+            edit.set(CONTROL, "at_start", sequence([holder]))
+        return self._push(edit)
+
+    def remove_holder(self) -> bool:
+        row = self.at_start.currentRow()
+        holders = (self.victory().get("control") or {}).get("at_start") or []
+        if not 0 <= row < len(holders):
+            self.message.setText("Select the holder to remove")
+            return False
+        if len(holders) == 1:
+            return self._push(Edit("No one controls a hex at the start").remove(CONTROL, "at_start"))
+        return self._push(Edit(f"Remove holder {row + 1}").remove((*CONTROL, "at_start"), row))
 
     def _condition_edited(self, item: QTableWidgetItem) -> None:
         i = item.row()

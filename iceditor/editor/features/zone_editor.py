@@ -49,7 +49,7 @@ ZONE_OUTLINE = QColor("#1f4e9c")
 START = QColor(230, 120, 20, 110)
 START_OUTLINE = QColor("#a04a00")
 PHASES = ("movement", "reaction_movement")
-SIDE, GROUP, WHERE, TURN, PHASE = range(5)
+SIDE, GROUP, WHERE, TURN, PHASE, CAP = range(6)
 
 
 def yaml_text(value: Any) -> str:
@@ -124,18 +124,23 @@ class ZonePanel(QWidget):
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(QLabel("Deployments, entries and infiltration"))
-        self.starts = QTableWidget(0, 5, objectName="starts")
-        self.starts.setHorizontalHeaderLabels(["Side", "Group", "Zone", "Turn", "Phase"])
+        self.starts = QTableWidget(0, 6, objectName="starts")
+        self.starts.setHorizontalHeaderLabels(["Side", "Group", "Zone", "Turn", "Phase", "Cap"])
+        self.starts.horizontalHeaderItem(CAP).setToolTip(
+            "What may use this deployment or entry at most (24.1), double-click to edit: "
+            "members: {LMG: 1, R: 2}, units: 3, squads: 1, commanders: 1, crew_weapons: 1, afvs: 2"
+        )
         header = self.starts.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(WHERE, QHeaderView.ResizeMode.Stretch)
-        for column, width in ((SIDE, 60), (GROUP, 80), (TURN, 50), (PHASE, 115)):
+        for column, width in ((SIDE, 60), (GROUP, 80), (TURN, 50), (PHASE, 115), (CAP, 150)):
             self.starts.setColumnWidth(column, width)
         self.starts.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.starts.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.starts.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.starts.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked)
         self.starts.verticalHeader().hide()
         self.starts.currentCellChanged.connect(lambda *args: self.show_start())
+        self.starts.itemChanged.connect(self._cap_edited)
         layout.addWidget(self.starts)
         self.start_paths: list[DataPath] = []
         return box
@@ -294,6 +299,7 @@ class ZonePanel(QWidget):
     def refresh_starts(self) -> None:
         """One row per deployment, entry option and infiltration; cells edit the scenario."""
         row = self.starts.currentRow()
+        self.starts.blockSignals(True)
         self.starts.setRowCount(0)
         self.start_paths = []
         data = self.shared.data
@@ -307,6 +313,7 @@ class ZonePanel(QWidget):
         infiltration = data.get("infiltration")
         if infiltration:
             self._start_row(str(infiltration.get("side")), ("infiltration",), None, infiltration, None)
+        self.starts.blockSignals(False)
         if 0 <= row < self.starts.rowCount():
             self.starts.selectRow(row)
         self.show_start()
@@ -315,25 +322,29 @@ class ZonePanel(QWidget):
         row = self.starts.rowCount()
         self.starts.insertRow(row)
         self.start_paths.append(path)
-        self.starts.setItem(row, SIDE, QTableWidgetItem(side))
+        self.starts.setItem(row, SIDE, _fixed(side))
         owner = path[:4] if "options" in path else path
+        if who is not None:  # a deployment's or an entry's cap (docs/formats.md, R83, R15)
+            cap = QTableWidgetItem(_flow_text(who.get("limit")))
+            cap.setToolTip(self.starts.horizontalHeaderItem(CAP).toolTip())
+            self.starts.setItem(row, CAP, cap)
         if who is None:
-            self.starts.setItem(row, GROUP, QTableWidgetItem("(infiltrates)"))
+            self.starts.setItem(row, GROUP, _fixed("(infiltrates)"))
         elif "group" in who:
             groups = [str(g.get("name")) for g in self.shared.data["sides"][side].get("groups") or []]
             self._combo(row, GROUP, groups, str(who["group"]), lambda v, p=owner: self._set(p, "group", v))
         else:
-            self.starts.setItem(row, GROUP, QTableWidgetItem(f"{len(who.get('units') or [])} units"))
+            self.starts.setItem(row, GROUP, _fixed(f"{len(who.get('units') or [])} units"))
         zone = where.get("zone")
         names = [str(n) for n in self.zones()]
         if isinstance(zone, str):
             self._combo(row, WHERE, names, zone, lambda v, p=path: self._set(p, "zone", v))
         else:
-            item = QTableWidgetItem(yaml_text(zone).strip())
+            item = _fixed(yaml_text(zone).strip())
             item.setToolTip("an expression written in place; the file's text edits it")
             self.starts.setItem(row, WHERE, item)
         if option is None:
-            self.starts.setItem(row, TURN, QTableWidgetItem("set-up" if who is not None else "24.3"))
+            self.starts.setItem(row, TURN, _fixed("set-up" if who is not None else "24.3"))
             return
         turn = QSpinBox(minimum=1, maximum=99, value=int(option.get("turn", 1)), keyboardTracking=False)
         turn.valueChanged.connect(lambda v, p=path: self._set(p, "turn", v))
@@ -347,6 +358,34 @@ class ZonePanel(QWidget):
         combo.setCurrentText(current)
         combo.currentTextChanged.connect(chosen)
         self.starts.setCellWidget(row, column, combo)
+
+    def _cap_edited(self, item: QTableWidgetItem) -> None:
+        """A cap typed as YAML (`members: {LMG: 1, R: 2}`); empty removes it. The schema and
+        setup-deployment-cap check it, as they check the file."""
+        if item.column() != CAP:
+            return
+        path = self.start_paths[item.row()]
+        owner = path[:4] if "options" in path else path
+        text = item.text().strip()
+        try:
+            cap = _yaml().load(text) if text else None
+        except YAMLError as exc:
+            self.status.setText(f"Cap: not YAML: {str(exc).splitlines()[-1].strip()}")
+            QTimer.singleShot(0, self.refresh_starts)
+            return
+        if cap is not None and not isinstance(cap, dict):
+            self.status.setText("Cap: a mapping, e.g. members: {LMG: 1, R: 2} (24.1)")
+            QTimer.singleShot(0, self.refresh_starts)
+            return
+        where = "/".join(str(p) for p in owner[1:])
+        holder: Any = self.shared.data
+        for key in owner:
+            holder = holder[key]
+        if cap is None:
+            edit = Edit(f"{where}: no cap").remove(owner, "limit") if "limit" in holder else Edit("")
+        else:
+            edit = Edit(f"{where}: cap {text}").set(owner, "limit", cap, after="zone")
+        QTimer.singleShot(0, lambda: (edit and self.shared.push(edit)) or self.refresh_starts())
 
     def _set(self, path: DataPath, key: str, value: Any) -> None:
         where = "/".join(str(p) for p in path[1:])
@@ -388,6 +427,28 @@ class ZonePanel(QWidget):
         show_dock(self)
         self.starts.selectRow(starts[0])
         return True
+
+
+def _fixed(text: str) -> QTableWidgetItem:
+    """A cell that shows and does not edit (the Cap column edits)."""
+    item = QTableWidgetItem(text)
+    item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+    return item
+
+
+def _flow_text(value: Any) -> str:
+    """A cap as one line of YAML, `members: {LMG: 1, R: 2}`; empty for none."""
+    if not value:
+        return ""
+    return ", ".join(f"{k}: {_flow(v)}" for k, v in value.items())
+
+
+def _flow(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    return str(value)
 
 
 def install(window: MainWindow) -> None:
