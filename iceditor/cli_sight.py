@@ -102,7 +102,8 @@ def sight_json(board: Board, sight: Sight) -> dict[str, Any]:
         "firer_level": sight.firer_level,
         "target_level": sight.target_level,
         "profile": [
-            {"hex": label(p.hex), "distance": p.distance, "height": p.height, "blocks": p.blocks} for p in sight.profile
+            {"hex": label(p.hex), "distance": p.distance, "height": p.height, "blocks": p.blocks, "rule": p.rule}
+            for p in sight.profile
         ],
     }
 

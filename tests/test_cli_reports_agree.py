@@ -89,3 +89,15 @@ def test_no_check_writes_its_own_rule_into_a_message() -> None:
         }
         for text in _messages(module):
             assert not any(text.rstrip().endswith(f"({rule})") for rule in rules), (path.name, text)
+
+
+def test_los_json_profile_agrees_with_the_blocking_hex(capsys: pytest.CaptureFixture[str]) -> None:
+    """10.31 a: 4001 -> 4307 on Map 2 crosses Building 22's symbol in 4104 (an AFV there too): the
+    profile entry of the blocking hex says it blocks, and by which rule."""
+    argv = ["los", str(REPO / "maps" / "map2.yaml"), "4001", "4307", "--afv", "4104", "--format", "json"]
+    status, out, _ = run(capsys, *argv)
+    data = json.loads(out)
+    assert status == 0 and (data["blocked"], data["blocking_hex"], data["rule"]) == (True, "4104", "10.31 a")
+    entry = next(p for p in data["profile"] if p["hex"] == "4104")
+    assert (entry["blocks"], entry["rule"]) == (True, "10.31 a")
+    assert [p["hex"] for p in data["profile"] if p["blocks"]] == ["4104"]

@@ -316,6 +316,34 @@ def test_kernel_agrees_with_the_reference(
         assert fast == reference_sight(board, a, b, firer, blockers, terrain)
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    maps(),
+    st.sampled_from(small_hexes),
+    st.sampled_from(small_hexes),
+    st.sampled_from(list(FirerState)),
+    st.dictionaries(st.sampled_from(small_hexes), st.integers(1, 2), max_size=3),
+)
+def test_the_profile_names_the_hex_that_blocks(
+    board: Board, a: Hex, b: Hex, firer: FirerState, blockers: dict[Hex, int]
+) -> None:
+    """The first profile entry that blocks is the blocking hex, by the same rule; a clear line has none."""
+    sight = SightKernel(board).sight(a, b, firer, blockers)
+    blocking = [p for p in sight.profile if p.blocks]
+    assert bool(blocking) == sight.blocked
+    if blocking:
+        assert (blocking[0].hex, blocking[0].rule) == (sight.blocking_hex, sight.rule)
+
+
+def test_a_same_level_blocker_blocks_in_the_profile() -> None:
+    """10.31 a, b: units on one level; the building hex, and the hex where a fourth Tree is met, block."""
+    building = los(board_of({"1204": {"building": 1}}), "1201", "1207")
+    assert [(p.hex, p.rule) for p in building.profile if p.blocks] == [(parse_label("1204"), "10.31 a")]
+    trees = los(board_of({"1203": {"trees": 2}, "1205": {"trees": 2}, "1206": {"trees": 1}}), "1201", "1208")
+    assert (trees.rule, trees.blocking_hex) == ("10.31 b", parse_label("1205"))
+    assert [(p.hex, p.rule) for p in trees.profile if p.blocks] == [(parse_label("1205"), "10.31 b")]
+
+
 @settings(max_examples=25, deadline=None)
 @given(maps(), st.sampled_from(list(FirerState)), st.sampled_from([LETTER, LOW_GROUND]))
 def test_fans_and_matrix_agree_with_single_lines(board: Board, firer: FirerState, terrain: SightTerrain) -> None:

@@ -8,7 +8,7 @@ whether it touches each Building symbol; `judge` then applies 10.31-10.34 to tha
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 
@@ -68,12 +68,19 @@ class SightTerrain:
 
 @dataclass(frozen=True)
 class ProfilePoint:
-    """A potential obstacle on the Sighting Chart (10.32 b): a hex at its range from the firer."""
+    """A hex the line meets, at its range from the firer, as high as the Sighting Chart stands it
+    (10.32 a), and the rule by which it blocks the line, if it does: 10.32 b (above the line between
+    units on different levels) or 10.31 a-c (units on one level; 10.31 b at the hex where the
+    Trees/AFVs/Wrecks along first exceed the limit)."""
 
     hex: Hex
     distance: int
     height: float
-    blocks: bool
+    rule: str | None = None
+
+    @property
+    def blocks(self) -> bool:
+        return self.rule is not None
 
 
 @dataclass(frozen=True)
@@ -136,6 +143,7 @@ def judge(
     marsh: list[Hex] = []
     profile: list[ProfilePoint] = []
     trees = 0
+    past_tree_limit = False  # 10.31 b: marked at the one hex where the count first exceeds the limit
     block: tuple[str, Hex] | None = None
     for contact, step in steps:
         if contact is Contact.CORNER:
@@ -147,19 +155,24 @@ def judge(
             trees += max(count(h) for h in step)  # 10.31 b: along a hexside, the hex with more
             marsh += [h for h in step if board.terrain(h).marsh and not below(h)][:1]
         found = None
+        points: dict[Hex, ProfilePoint] = {}
         for h in step:
             height = _obstacle_height(board, h, contact, symbol_hit, terrain)
             distance = hex_distance(low_end, h)
             blocks = firer_level != target_level and _above_line(
                 height, distance, n, min(firer_level, target_level), max(firer_level, target_level)
             )
-            profile.append(ProfilePoint(h, hex_distance(source, h), height, blocks))
+            points[h] = ProfilePoint(h, hex_distance(source, h), height, "10.32 b" if blocks else None)
             if blocks and found is None:
                 found = ("10.32 b", h)
         if firer_level == target_level:
             above = [h for h in step if not below(h)]
             too_many = trees > terrain.max_trees_along
             found = _same_level(board, above, contact, firer_level, symbol_hit, firer, too_many, max(step, key=count))
+            if found is not None and not (found[0] == "10.31 b" and past_tree_limit):
+                points[found[1]] = replace(points[found[1]], rule=found[0])
+            past_tree_limit = past_tree_limit or too_many
+        profile += points.values()
         if block is None and found is not None:
             block = found
     return Sight(
