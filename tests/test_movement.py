@@ -232,24 +232,29 @@ def test_8_52_pinned_units_do_not_use_the_road_rate(write) -> None:
     assert reach(board, board.hex("1001"), pinned).costs[board.hex("1002")] == 2
 
 
-def test_8_52_along_the_road_the_other_terrain_does_not_count(write) -> None:
-    """8.52: '1/2 MP per hex, regardless of the terrain': a street through a building is open to AFVs along it.
-
-    Off the street the building stays prohibited (R34).
-    """
+def test_8_52_along_the_road_the_other_terrain_does_not_count_but_p_stands(write) -> None:
+    """8.52: '1/2 MP per hex, regardless of the terrain, when moving ... along the road': the rate, not
+    an opening. A street through a building stays 'P' (prohibited) to AFVs along it, as off it;
+    infantry pays the road rate there (R34)."""
     board = make_board(write, 'hexes:\n  "1002": {building: 1}\nroads:\n  - ["1001", "1002", "1003"]\n')
-    assert cost(board, "1001", "1002", Mover(AFV)) == 0.5
-    assert cost(board, "1001", "1002", Mover(AFV, DOWN)) == 2
+    assert cost(board, "1001", "1002", Mover(AFV)) is None
+    assert cost(board, "1001", "1002", Mover(AFV, DOWN)) is None
     assert cost(board, "1102", "1002", Mover(AFV)) is None
+    assert cost(board, "1001", "1002", Mover(INFANTRY)) == 0.5
+    assert cost(board, "1001", "1002", Mover(INFANTRY, DOWN)) == 2  # Road row, DOWN
 
 
-def test_note_a_bridge_is_a_road_hex_along_the_road_and_a_gully_across(write) -> None:
-    """Chart note a: 'A Bridge hex is a Road hex that crosses a Gully and is treated as a Road hex' (R34)."""
+def test_note_a_bridge_is_a_road_hex_along_the_road_and_off_it(write) -> None:
+    """Chart note a: 'A Bridge hex is a Road hex that crosses a Gully and is treated as a Road hex':
+    along the road the road rate or the Bridge row; entered off the road it costs as a Road hex
+    entered off the road, its other terrain (Clear here), not the Gully row (R34)."""
     board = make_board(write, ROADS)
     assert cost(board, "1101", "1102", Mover(AFV)) == 0.5  # along the road
     assert cost(board, "1101", "1102", Mover(AFV, DOWN)) == 2  # Bridge row, DOWN
-    assert cost(board, "1103", "1102", Mover(AFV)) == 5  # up the gully, under the bridge: Gully row
-    assert cost(board, "1002", "1102", Mover(INFANTRY)) == 2
+    assert cost(board, "1103", "1102", Mover(AFV)) == 1  # off the road: Clear, not the gully's 5
+    assert cost(board, "1002", "1102", Mover(INFANTRY)) == 1
+    assert cost(board, "1102", "1103", Mover(AFV)) == 5  # the gully beside it is still a gully
+    assert entry_cost(board, board.hex("1102"), Mover(AFV)) == 1
 
 
 HILL = """\
@@ -497,10 +502,40 @@ def test_entry_cost_is_the_hex_own_terrain(write) -> None:
     assert entry_cost(board, board.hex("1204"), Mover(AFV)) == terrain_effects().row("woods").move_cost(True, True)
 
 
-def test_8_74_facing_changes_are_not_charged(write) -> None:
-    """8.74: 'An AFV must maintain its current facing when moving from hex to hex': it keeps its facing, in any
-    direction; turning is optional and not part of the cost of a hex (R42)."""
-    board = make_board(write, OPEN, grid="{columns: [10, 11], rows: [1, 3]}")
-    there_and_back = [("1002", "1003"), ("1003", "1103"), ("1103", "1102"), ("1102", "1101")]
-    assert [cost(board, a, b, Mover(AFV)) for a, b in there_and_back] == [1, 1, 1, 1]
-    assert cheapest_path(board, board.hex("1003"), board.hex("1001"), Mover(AFV)).cost == 2
+def test_8_74_an_afv_moves_through_its_frontal_hexside_and_pays_for_extra_hexsides(write) -> None:
+    """8.74: 'An AFV must maintain its current facing when moving from hex to hex. After it moves into
+    EACH new hex it may freely change its facing ONE hexside left or right. It may then turn
+    additional hexsides at a cost of 1 MP per hexside'; 8.75: the same before it leaves its hex (R42).
+    From 1203 facing 1202 (north), 1201 is straight ahead: 2 MP. 1404 lies two hexsides round: one
+    hexside is free, the second costs 1 MP, 3 in all, 1 more than the same move facing that way.
+    1205, straight behind, needs three hexsides: 2 MP of turning, 4 in all."""
+    board = make_board(write, OPEN)
+    start = board.hex("1203")
+    north = Mover(AFV, facing=0)
+    ahead = cheapest_path(board, start, board.hex("1201"), north)
+    assert (ahead.cost, ahead.turns) == (2, (0, 0))
+    round_two = cheapest_path(board, start, board.hex("1404"), north)
+    facing_it = cheapest_path(board, start, board.hex("1404"), Mover(AFV, facing=2))
+    assert (round_two.cost, facing_it.cost) == (3, 2)
+    behind = cheapest_path(board, start, board.hex("1205"), north)
+    assert behind.cost == 4 and sum(behind.turns) >= 3
+    assert cheapest_path(board, start, board.hex("1205"), Mover(AFV)).cost == 2  # best facing: facing south
+    assert reach(board, start, north).costs[board.hex("1205")] == 4
+    assert reach(board, start, Mover(AFV, facing=3)).costs[board.hex("1205")] == 2
+
+
+def test_8_74_turning_is_counted_in_turns_needed(write) -> None:
+    """An AFV of 10 MPs needs a second Movement Phase when its turning takes it over the allowance:
+    facing away from a hex 9 hexes ahead, it pays 2 MP to turn round first (8.74, R42)."""
+    board = make_board(write, OPEN, grid="{columns: [10, 10], rows: [1, 12]}")
+    start, goal = board.hex("1001"), {board.hex("1010")}
+    assert turns_needed(board, [start], goal, Mover(AFV, facing=3)) == 1  # facing 1002: straight on
+    assert turns_needed(board, [start], goal, Mover(AFV, facing=0)) == 2  # 2 + 9 = 11 MP
+    assert turns_needed(board, [start], goal, Mover(AFV)) == 1  # deployed: the facing is the player's
+
+
+def test_8_74_only_an_afv_has_a_facing_for_movement() -> None:
+    with pytest.raises(MovementError, match=r"8\.74"):
+        Mover(INFANTRY, facing=0)
+    with pytest.raises(MovementError, match="hexsides"):
+        Mover(AFV, facing=6)

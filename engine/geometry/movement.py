@@ -8,6 +8,7 @@ chosen where the rules are silent are rulings R33-R46 in docs/rulings.md.
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -16,7 +17,7 @@ from typing import Final, Literal
 
 import networkx as nx
 
-from engine.hexgrid import Hex, neighbours
+from engine.hexgrid import DIRECTIONS, Hex, neighbours
 from engine.model.board import Board
 from engine.model.tables import TerrainEffects, movement_allowances, terrain_effects
 from engine.model.terrain import Terrain
@@ -81,8 +82,14 @@ class Mover:
     morale: Morale = Morale.NORMAL
     phase: Phase = Phase.MOVEMENT
     mp: float | None = None
+    facing: int | None = None
+    """An AFV's frontal hexside, an index into DIRECTIONS (8.7); None: whichever suits the move best."""
 
     def __post_init__(self) -> None:
+        if self.facing is not None and self.unit is not UnitClass.AFV:
+            raise MovementError(f"only an AFV's facing changes how it moves (8.74); a {self.unit} needs none")
+        if self.facing is not None and self.facing not in range(len(DIRECTIONS)):
+            raise MovementError(f"a facing is one of the {len(DIRECTIONS)} hexsides, not {self.facing}")
         if self.unit is UnitClass.AFV and self.morale is Morale.PINNED:
             raise MovementError("an AFV is never PINNED: it has no Movement Allowance for that state (8.13)")
         if self.morale is not Morale.NORMAL and self.state is State.UP:
@@ -146,6 +153,7 @@ def terrain_row(terrain: Terrain, effects: TerrainEffects) -> str:
     """The chart row a hex is entered by off the road: its dominant terrain (tables/terrain-effects.yaml).
 
     Hill rows go by the hex's elevation, the lower level of a crest hex (10.34, chart notes e, f).
+    A Bridge hex is a Road hex, not a Gully hex (note a): off the road it costs its other terrain.
     """
     if terrain.building is not None:
         return "building"
@@ -153,7 +161,7 @@ def terrain_row(terrain: Terrain, effects: TerrainEffects) -> str:
         return "woods"
     if terrain.marsh:
         return "marsh"
-    if terrain.gully:
+    if terrain.gully and not terrain.bridge:  # note a: a Bridge hex "is treated as a Road hex" (R34)
         return "gully"
     if terrain.elevation > 0:
         return f"hill-{terrain.elevation}"
@@ -164,17 +172,19 @@ def movement_cost(board: Board, origin: Hex, target: Hex, mover: Mover) -> float
     """MPs to move from `origin` into the adjacent `target`; None if the hex is prohibited ("P"). Rule 8.5."""
     effects = terrain_effects()
     terrain = board.terrain(target)
+    base = effects.row(terrain_row(terrain, effects)).move_cost(mover.is_afv, mover.is_up)
+    if base is None:
+        return None  # "P": 8.52 prices a move along the road, it opens no prohibited hex (R34)
     if board.road_graph.has_edge(origin, target):
         # 8.52 'regardless of the terrain': along the road the other terrain of the hex does
         # not count; a unit barred from the road rate pays the Road row (a Bridge: note a) (R34).
         if mover.may_use_road_rate:
-            base: float | None = effects.road_rate_mp_per_hex
+            base = effects.road_rate_mp_per_hex
         else:
-            base = effects.row("bridge" if terrain.bridge else "road").move_cost(mover.is_afv, mover.is_up)
-    else:
-        base = effects.row(terrain_row(terrain, effects)).move_cost(mover.is_afv, mover.is_up)
-    if base is None:
-        return None
+            road = effects.row("bridge" if terrain.bridge else "road").move_cost(mover.is_afv, mover.is_up)
+            if road is None:
+                return None
+            base = road
     # 8.53: 'in addition to all other costs', so also on the road rate (R35); one MP per level climbed (R36).
     climb = terrain.elevation - board.terrain(origin).elevation
     return base + effects.uphill_extra_mp * max(climb, 0)
@@ -253,8 +263,78 @@ def _passable(
     graph = movement_graph(board, mover)
     if not mover.is_afv:
         return graph
-    blocked = (set(afvs) | set(wrecks)) - {start}
-    return nx.restricted_view(graph, blocked, [])
+    return nx.restricted_view(graph, _barred(mover, afvs, wrecks, start), [])
+
+
+def _barred(mover: Mover, afvs: Collection[Hex], wrecks: Collection[Hex], start: Hex | None = None) -> set[Hex]:
+    """Hexes the mover may not enter for the units in them: for an AFV, any AFV or Wreck but its own start."""
+    return (set(afvs) | set(wrecks)) - {start} if mover.is_afv else set()
+
+
+# -- AFV facing (8.74, 8.75) ------------------------------------------------------------------
+
+# A facing is the index in DIRECTIONS of the frontal hexside (8.7); an AFV moves out of a hex
+# through its frontal hexside and enters the next hex still facing that way (8.74, R42).
+FACING_OF: Final = {d: i for i, d in enumerate(DIRECTIONS)}
+AfvState = tuple[Hex, int]  # a hex and the facing the AFV entered it with, its free turn not yet taken
+
+
+def hexsides_between(a: int, b: int) -> int:
+    """Hexsides an AFV turns from facing a to facing b, the shorter way round (0-3)."""
+    d = abs(a - b) % len(DIRECTIONS)
+    return min(d, len(DIRECTIONS) - d)
+
+
+def turn_mp(hexsides: int) -> float:
+    """MPs to turn `hexsides` hexsides in one hex. 8.74: 'After it moves into EACH new hex it may
+    freely change its facing ONE hexside left or right. It may then turn additional hexsides at a
+    cost of 1 MP per hexside'; 8.75: the same in a hex the AFV has not left (R42)."""
+    table = movement_allowances()
+    return max(hexsides - table.free_facing_hexsides, 0) * table.extra_hexside_mp
+
+
+def _turn_table() -> list[list[float]]:
+    """turn_mp from each facing to each facing."""
+    n = len(DIRECTIONS)
+    return [[turn_mp(hexsides_between(a, b)) for b in range(n)] for a in range(n)]
+
+
+def _afv_starts(board: Board, start: Hex, mover: Mover, entering: bool) -> list[AfvState]:
+    """The states an AFV may start in: its given facing; else any (chosen at set-up), or, entering the
+    map, the facings it can have moved in from off the map (R42, R44)."""
+    if mover.facing is not None:
+        return [(start, mover.facing)]
+    if entering:
+        inward = [i for i, d in enumerate(DIRECTIONS) if start - d not in board.hexes]
+        if inward:
+            return [(start, i) for i in inward]
+    return [(start, i) for i in range(len(DIRECTIONS))]
+
+
+def _afv_search(
+    board: Board, start: Hex, mover: Mover, barred: Collection[Hex], cutoff: float, goal: Hex | None = None
+) -> tuple[dict[AfvState, float], dict[AfvState, AfvState]]:
+    """Cheapest MPs to each (hex, facing) within `cutoff`, turning costs included, and each state's
+    parent (a start is its own); stops once a state in `goal` is settled."""
+    adjacency = _adjacency(board, mover)
+    turning = _turn_table()
+    heap: list[tuple[float, AfvState, AfvState]] = [(0.0, s, s) for s in _afv_starts(board, start, mover, False)]
+    costs: dict[AfvState, float] = {}
+    parent: dict[AfvState, AfvState] = {}
+    while heap:
+        cost, state, came_from = heapq.heappop(heap)
+        if state in costs:
+            continue
+        costs[state], parent[state] = cost, came_from
+        h, facing = state
+        if h == goal:
+            break
+        for n, enter in adjacency[h]:
+            ahead = FACING_OF[n - h]
+            total = cost + turning[facing][ahead] + enter
+            if n not in barred and total <= cutoff and (n, ahead) not in costs:
+                heapq.heappush(heap, (total, (n, ahead), state))
+    return costs, parent
 
 
 # -- reach, paths, turns --------------------------------------------------------------------
@@ -281,6 +361,10 @@ def reach(board: Board, start: Hex, mover: Mover, *, afvs: Collection[Hex] = (),
     graph = _passable(board, mover, afvs, wrecks, start)
     if limit == ONE_HEX:
         costs = {start: 0.0} | {h: graph[start][h]["cost"] for h in graph.successors(start)}
+    elif mover.is_afv:
+        costs = {}
+        for (h, _), cost in _afv_search(board, start, mover, _barred(mover, afvs, wrecks, start), limit)[0].items():
+            costs[h] = min(cost, costs.get(h, cost))
     else:
         costs = nx.single_source_dijkstra_path_length(graph, start, cutoff=limit, weight="cost")
     effects = terrain_effects()
@@ -294,6 +378,8 @@ class Path:
 
     hexes: tuple[Hex, ...]
     steps: tuple[float, ...]
+    turns: tuple[int, ...] = ()
+    """For an AFV: the hexsides it turns before each step, in the hex it leaves (8.74); its cost is in the step."""
 
     @property
     def cost(self) -> float:
@@ -305,6 +391,18 @@ def cheapest_path(
 ) -> Path:
     """The cheapest way from origin to goal in MPs, however many phases it takes; NoPathError if there is none."""
     graph = _passable(board, mover, afvs, wrecks, origin)
+    if mover.is_afv:
+        costs, parent = _afv_search(board, origin, mover, _barred(mover, afvs, wrecks, origin), math.inf, goal)
+        ends = [state for state in costs if state[0] == goal]
+        if not ends:
+            raise _no_path(board, graph, origin, goal, mover, afvs, wrecks)
+        states = [ends[0]]
+        while parent[states[-1]] != states[-1]:
+            states.append(parent[states[-1]])
+        states.reverse()
+        steps = tuple(costs[b] - costs[a] for a, b in pairwise(states))
+        turns = tuple(hexsides_between(a[1], b[1]) for a, b in pairwise(states))
+        return Path(tuple(h for h, _ in states), steps, turns)
     try:
         hexes = nx.dijkstra_path(graph, origin, goal, weight="cost")
     except (nx.NetworkXNoPath, nx.NodeNotFound):
@@ -334,7 +432,12 @@ def _no_path(
         if h in afvs:
             return "{hexes}", "an AFV may not enter a hex holding another AFV", "8.61"
         row = terrain_row(board.terrain(h), terrain_effects())
-        return f"{row} {{hexes}}", "'P', prohibited to the unit type, on the Movement & Combat Effects Chart", "8.5"
+        road = "; 8.52's road rate does not lift it" if board.terrain(h).road else ""
+        return (
+            f"{row} {{hexes}}",
+            f"'P', prohibited to the unit type, on the Movement & Combat Effects Chart{road}",
+            "8.5",
+        )
 
     def say(hexes: Sequence[Hex]) -> str:
         what, because, rule = why(hexes[0])
@@ -392,12 +495,23 @@ class TurnSearch:
         return any(h in self.settled or any(n in self.settled for n in neighbours(h)) for h in edited)
 
 
-def _way(parent: dict[Hex, Hex], h: Hex) -> frozenset[Hex]:
-    """The hexes from a start (its own parent) to h."""
-    way = [h]
+def _way(parent: dict[AfvState, AfvState], state: AfvState) -> frozenset[Hex]:
+    """The hexes from a start (its own parent) to `state`."""
+    way = [state]
     while parent[way[-1]] != way[-1]:
         way.append(parent[way[-1]])
-    return frozenset(way)
+    return frozenset(h for h, _ in way)
+
+
+def _turn_over_two_phases(left: float, hexsides: int, enter: float, budget: float) -> float | None:
+    """An AFV whose turn and next hex do not fit the MPs `left` this phase turns what they pay now (the
+    free hexside first, 8.74), stops, and next phase turns the rest, again with a free hexside in a
+    hex it has not left (8.75), and enters. The MPs that costs next phase; None if over the allowance."""
+    table = movement_allowances()
+    paid = max(hexsides - table.free_facing_hexsides, 0)
+    paid_now = min(paid, int(left // table.extra_hexside_mp)) if table.extra_hexside_mp > 0 else paid
+    cost = turn_mp(paid - paid_now) + enter
+    return cost if cost <= budget else None
 
 
 def turns_searches(
@@ -427,21 +541,23 @@ def turns_searches(
     limit = allowance(replace(mover, phase=Phase.MOVEMENT))
     adjacency = _adjacency(board, mover)
     # 8.61: an AFV never enters a hex holding an AFV or a Wreck; other units pass through them
-    barred = set(afvs) | set(wrecks) if mover.is_afv else set()
+    barred = _barred(mover, afvs, wrecks)
     # One hex per turn regardless of cost: each step costs 1 of a budget of 1.
     budget = 1.0 if limit == ONE_HEX else limit
-    # (turns, MPs spent this turn, hex, the hex it was entered from: itself for a start)
-    heap: list[tuple[int, float, Hex, Hex]] = []
+    # An AFV's state is its hex and the facing it entered with (8.74); other units have facing 0 throughout.
+    turning = _turn_table() if mover.is_afv else None
+    # (turns, MPs spent this turn, hex, facing, the state it was entered from: itself for a start)
+    heap: list[tuple[int, float, Hex, int, Hex, int]] = []
     for s in sources:
         cost = entry_cost(board, s, mover)
         if s not in adjacency or s in barred or cost is None:
             continue  # another AFV or a Wreck is there, or the hex is prohibited to the unit type
-        if not entering:
-            heap.append((0, budget, s, s))  # turn 0 is spent: the first step starts turn 1
-            continue
         step = 1.0 if limit == ONE_HEX else cost
-        if step <= budget:
-            heap.append((1, step, s, s))
+        for _, f in _afv_starts(board, s, mover, entering) if mover.is_afv else [(s, 0)]:
+            if not entering:
+                heap.append((0, budget, s, f, s, f))  # turn 0 is spent: the first step starts turn 1
+            elif step <= budget:
+                heap.append((1, step, s, f, s, f))
     heapq.heapify(heap)
     sets_of: dict[Hex, list[int]] = {}
     for i, targets in enumerate(target_sets):
@@ -449,20 +565,34 @@ def turns_searches(
             sets_of.setdefault(t, []).append(i)
     found: dict[int, TurnSearch] = {}
     settled: set[Hex] = set()
-    parent: dict[Hex, Hex] = {}
+    done: set[AfvState] = set()
+    parent: dict[AfvState, AfvState] = {}
     while heap and len(found) < len(target_sets):
-        turns, spent, h, came_from = heapq.heappop(heap)
-        if h in settled:
+        turns, spent, h, facing, from_hex, from_facing = heapq.heappop(heap)
+        if (h, facing) in done:
             continue
+        done.add((h, facing))
         settled.add(h)
-        parent[h] = came_from
+        parent[h, facing] = (from_hex, from_facing)
         for i in sets_of.get(h, ()):
-            found.setdefault(i, TurnSearch(turns, frozenset(settled), _way(parent, h)))
+            found.setdefault(i, TurnSearch(turns, frozenset(settled), _way(parent, (h, facing))))
         for n, edge_cost in adjacency[h]:
-            cost = 1.0 if limit == ONE_HEX else edge_cost
-            if n in settled or n in barred or cost > budget:
+            enter = 1.0 if limit == ONE_HEX else edge_cost
+            ahead = facing if turning is None else FACING_OF[n - h]
+            if (n, ahead) in done or n in barred or enter > budget:
                 continue  # 8.1: no minimum move, a hex dearer than the allowance is never entered (R41)
-            label = (turns, spent + cost) if spent + cost <= budget else (turns + 1, cost)
-            heapq.heappush(heap, (label[0], label[1], n, h))
+            cost = enter if turning is None else enter + turning[facing][ahead]
+            if spent + cost <= budget:
+                label = (turns, spent + cost)
+            elif turning is None or turns == 0:  # turn 0 is no phase: an AFV in place turns in turn 1
+                if cost > budget:
+                    continue
+                label = (turns + 1, cost)
+            else:
+                later = _turn_over_two_phases(budget - spent, hexsides_between(facing, ahead), enter, budget)
+                if later is None:
+                    continue
+                label = (turns + 1, later)
+            heapq.heappush(heap, (label[0], label[1], n, ahead, h, facing))
     never = TurnSearch(None, frozenset(settled))
     return [found.get(i, never) for i in range(len(target_sets))]

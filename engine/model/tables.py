@@ -82,6 +82,8 @@ class Allowances:
 
     table: dict[str, dict[str, dict[str, float | str | None]]]
     leader_directed: dict[str, float]
+    free_facing_hexsides: int  # 8.74: an AFV turns this many hexsides free in each hex
+    extra_hexside_mp: float  # 8.74: each further hexside costs this
 
     def allowance(self, kind: str, morale: str, phase: str) -> float | str | None:
         return self.table[kind][morale][f"{phase}_phase"]
@@ -143,6 +145,7 @@ def sighting_rules(path: Path | None = None) -> SightingRules:
 @cache
 def movement_allowances(path: Path | None = None) -> Allowances:
     values = plain(_load(path or data_path("tables", "movement-allowances.yaml")).data)
+    other = values["other_costs"]
     return Allowances(
         values["allowances"],
         {
@@ -150,4 +153,6 @@ def movement_allowances(path: Path | None = None) -> Allowances:
             for k, v in values["leader_directed_movement"].items()
             if k in ("movement_phase", "reaction_phase")
         },
+        int(other["afv_free_facing_hexsides"]),
+        float(other["afv_extra_hexside_mp"]),
     )
