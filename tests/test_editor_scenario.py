@@ -33,6 +33,7 @@ from iceditor.editor.features.setup_editor import SetupPanel
 from iceditor.editor.features.victory_editor import VictoryPanel
 from iceditor.editor.features.zone_editor import ZonePanel
 from iceditor.editor.mapview import centre
+from iceditor.editor.scenario_panels import show_dock
 from iceditor.editor.setup_items import COUNTER, SIDE_COLOURS, PieceItem
 from iceditor.editor.window import MainWindow
 
@@ -66,7 +67,7 @@ def open_window(qtbot, workspace: Path, monkeypatch: pytest.MonkeyPatch):  # typ
 def panel(window: MainWindow, kind: type) -> Any:
     found = window.findChild(kind)
     assert found is not None
-    found.parentWidget().raise_()
+    show_dock(found)
     QApplication.processEvents()
     return found
 
@@ -85,10 +86,10 @@ def drag_on_map(window: MainWindow, *labels: str) -> None:
 
 def drop(window: MainWindow, mime: Any, label: str) -> None:
     """What Qt delivers to the map while a drag passes over a hex and is dropped there."""
-    pos = QPointF(at(window, label))
+    point = at(window, label)  # enter and move events take a QPoint (PySide6 6.11), a drop a QPointF
     args = (Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     viewport = window.view.viewport()
-    for event in (QDragEnterEvent(pos, *args), QDragMoveEvent(pos, *args), QDropEvent(pos, *args)):
+    for event in (QDragEnterEvent(point, *args), QDragMoveEvent(point, *args), QDropEvent(QPointF(point), *args)):
         QApplication.sendEvent(viewport, event)
     QApplication.processEvents()
 
@@ -96,7 +97,9 @@ def drop(window: MainWindow, mime: Any, label: str) -> None:
 def click_problem(window: MainWindow, text: str) -> None:
     """Click the first problem whose line holds `text`, as a user does in the Problems panel."""
     problems = window.problem_list
-    item = next(problems.item(i) for i in range(problems.count()) if text in problems.item(i).text())
+    item = next(r for r in window.problems_panel.rows() if text in r.text(0))
+    if item.parent() is not None:  # one of several problems of its check, grouped
+        item.parent().setExpanded(True)
     problems.scrollToItem(item)
     QTest.mouseClick(problems.viewport(), Qt.MouseButton.LeftButton, pos=problems.visualItemRect(item).center())
 
@@ -183,7 +186,7 @@ def test_oob_shows_counter_values_with_assumed_ones_marked(open_window) -> None:
     assert lmg.font(0).strikeOut() and "not fielded" in lmg.toolTip(0)
     rifle = members["R PR9"]
     headers = [oob.tree.headerItem().text(i) for i in range(oob.tree.columnCount())]
-    assert rifle.text(headers.index("AP")) == "4" and "printed: 11.2 example" in rifle.toolTip(headers.index("AP"))
+    assert rifle.text(headers.index("AP")) == "4" and "inferred: 11.2 example" in rifle.toolTip(headers.index("AP"))
     assert rifle.text(headers.index("Assault")) == "2*" and "assumed" in rifle.toolTip(headers.index("Assault"))
     mmg = oob.items[("sides", "german", "groups", 0, "units", 1)]
     assert mmg.text(headers.index("Crew")) == "3*" and mmg.text(PLACED) == "4308"
@@ -520,7 +523,7 @@ def test_the_panels_follow_the_document_the_window_shows(open_window, workspace:
     """File > Open puts another document in the window: a map hides the scenario panels and
     tools; another scenario shows them again, with its own data."""
     window = open_window(S1)
-    docks = [d for d in window.findChildren(QDockWidget) if d.widget().objectName() in ("oob", "zones", "setup")]
+    docks = [d for d in window.findChildren(QDockWidget) if d.windowTitle() in ("Order of battle", "Zones", "Set-up")]
     assert len(docks) == 3 and all(d.toggleViewAction().isVisible() for d in docks)
     assert pieces_of(window)
     window.set_document(open_document(workspace / "maps" / "map2.yaml"))

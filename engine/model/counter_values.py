@@ -1,6 +1,6 @@
 """The values printed on a counter (2.21-2.23), each with its source: what the OOB editor shows.
 
-counters/counters.yaml gives every value as `{value, printed}` or `{value, assumed}`. An
+counters/counters.yaml gives every value as `{value, printed}`, `{value, inferred}` or `{value, assumed}`. An
 infantry unit (a squad member or a commander) takes its side's weapon values unless its own
 entry overrides one; its weapon and PR are sourced by the entry's own `printed`/`assumed`.
 """
@@ -14,15 +14,16 @@ from typing import Any
 from .counters import Counters
 
 # Keys of a counter entry that source or identify it rather than being printed on it.
-_NOT_VALUES = {"printed", "assumed", "note", "ids", "units", "rank"}
+_NOT_VALUES = {"printed", "inferred", "assumed", "note", "ids", "units", "rank"}
 
 
 @dataclass(frozen=True)
 class CounterValue:
     name: str  # the counters.yaml key: ap_factor, initial_range, crew, movement...
     value: Any
-    source: str  # the printed source, or the reason for the assumption
+    source: str  # the printed source, the words it is inferred from, or the reason for the assumption
     assumed: bool
+    inferred: bool = False  # read from the rule's words, not printed as a number
 
 
 def counter_values(
@@ -65,9 +66,9 @@ def _values(entry: Mapping[str, Any]) -> dict[str, CounterValue]:
         if name in _NOT_VALUES:
             continue
         if isinstance(value, Mapping) and "value" in value:
-            own_assumed = isinstance(value.get("assumed"), str)
+            kind = next((k for k in ("assumed", "inferred", "printed") if isinstance(value.get(k), str)), "printed")
             found[name] = CounterValue(
-                name, value["value"], str(value["assumed"] if own_assumed else value.get("printed", "")), own_assumed
+                name, value["value"], str(value.get(kind, "")), kind == "assumed", kind == "inferred"
             )
         elif not isinstance(value, Mapping | list):
             found[name] = CounterValue(name, value, source, assumed)

@@ -1,4 +1,5 @@
-"""Every sourced value of a data file: printed (with its source) or assumed (with its reason)."""
+"""Every sourced value of a data file: printed (with its source), inferred (with the words it is read
+from and the reasoning) or assumed (with its reason)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from typing import Any
 from .source import JsonPath, SourceDocument, pointer
 
 # Keys that describe a sourced entry rather than being its value.
-_NOTE_KEYS = {"printed", "assumed", "note", "ruling", "printed_as"}
+_NOTE_KEYS = {"printed", "inferred", "assumed", "note", "ruling", "printed_as"}
+# The kinds of provenance, as a value may carry them (one each).
+KINDS = ("printed", "inferred", "assumed")
 
 
 @dataclass(frozen=True)
@@ -18,7 +21,7 @@ class Sourced:
     line: int
     path: JsonPath
     value: str
-    provenance: str  # printed | assumed
+    provenance: str  # printed | inferred | assumed
     note: str
 
     @property
@@ -41,7 +44,7 @@ def _walk(doc: SourceDocument, data: Any, path: JsonPath) -> Iterator[Sourced]:
             where = doc.position((*path, key)).line
             yield Sourced(doc.file, where, (*path, key), str(data.get(key)), "assumed", str(why))
     if isinstance(data, dict):
-        for kind in ("assumed", "printed"):
+        for kind in ("assumed", "inferred", "printed"):
             if isinstance(data.get(kind), str) and not (path == () or (path == ("provenance",) and kind == "printed")):
                 yield Sourced(doc.file, doc.position(path).line, path, _describe(data), kind, data[kind])
                 break

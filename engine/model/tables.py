@@ -26,9 +26,9 @@ MoveCost = float | None  # None: the hex is prohibited to that unit type (chart 
 
 
 def plain(node: Any) -> Any:
-    """A table node with every `{value: X, printed|assumed: ...}` entry replaced by X."""
+    """A table node with every `{value: X, printed|inferred|assumed: ...}` entry replaced by X."""
     if isinstance(node, dict):
-        if "value" in node and ("printed" in node or "assumed" in node):
+        if "value" in node and ("printed" in node or "inferred" in node or "assumed" in node):
             return node["value"]
         return {k: plain(v) for k, v in node.items()}
     if isinstance(node, list):

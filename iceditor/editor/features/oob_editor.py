@@ -99,6 +99,10 @@ def placement_key(unit: dict[str, Any]) -> dict[str, Any]:
 AMMO_TEXT = re.compile(r"(?P<points>\d+)(?:,?\s*(?:one\s+)?(?P<split>pool|each))?")
 
 
+def _provenance(value: CounterValue) -> str:
+    return "assumed" if value.assumed else "inferred" if value.inferred else "printed"
+
+
 def ammo_text(unit: dict[str, Any]) -> str:
     """A unit's ammo as the tree shows and takes it: `18`, `18 pool`, `20 each`."""
     if "ammo" not in unit:
@@ -332,8 +336,8 @@ class OobPanel(QWidget):
         self.details.setRowCount(len(values))
         for row, value in enumerate(values):
             name = QTableWidgetItem(f"{NAMES.get(value.name, value.name)}: {_value_text(value)}")
-            source = QTableWidgetItem(value.source)
-            source.setToolTip(value.source)
+            source = QTableWidgetItem(f"inferred: {value.source}" if value.inferred else value.source)
+            source.setToolTip(source.text())
             if value.assumed:
                 name.setForeground(QBrush(ASSUMED))
             self.details.setItem(row, 0, name)
@@ -501,7 +505,7 @@ def _show_values(item: QTreeWidgetItem, values: dict[str, CounterValue]) -> None
         item.setText(column, "/".join(_value_text(v) for v in shown))
         item.setToolTip(
             column,
-            f"{meaning}\n" + "\n".join(f"{v.name}: {'assumed' if v.assumed else 'printed'}: {v.source}" for v in shown),
+            f"{meaning}\n" + "\n".join(f"{v.name}: {_provenance(v)}: {v.source}" for v in shown),
         )
         item.setTextAlignment(column, Qt.AlignmentFlag.AlignCenter)
 
