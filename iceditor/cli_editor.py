@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
-from engine.resources import bundled_scenarios
+from engine.resources import bundled_scenarios, shown_name
 
 from .boardarg import file_arg
+from .display import NO_DISPLAY, display_missing
 
 
 def add_parsers(commands: Any) -> None:
@@ -27,6 +29,10 @@ def default_file() -> Path:
 def run(args: argparse.Namespace) -> int | None:
     if args.command != "edit":
         return None
+    path = args.file or default_file()
+    if display_missing():  # Qt would abort (exit 134) with its xcb message
+        print(NO_DISPLAY.format(file=shown_name(path)), file=sys.stderr)
+        return 2
     from iceditor.editor.app import run as run_editor  # Qt is loaded only for the editor
 
-    return run_editor(args.file or default_file())
+    return run_editor(path)

@@ -22,6 +22,7 @@ from engine.geometry.movement import MovementError, Mover, UnitClass, allowance
 from engine.hexgrid import Hex
 
 from .boardarg import BadInput, file_arg, hex_arg
+from .display import display_missing
 
 if TYPE_CHECKING:
     from .editor.document import EditorDocument
@@ -76,9 +77,7 @@ def run(args: argparse.Namespace) -> int | None:
 
 def use_offscreen_without_display() -> None:
     """Qt cannot open a window on a Unix machine without a display: draw offscreen instead."""
-    if sys.platform in ("win32", "darwin") or os.environ.get("QT_QPA_PLATFORM"):
-        return
-    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+    if display_missing():
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 

@@ -99,7 +99,7 @@ def window(qtbot, workspace: Path, monkeypatch: pytest.MonkeyPatch) -> MainWindo
 def test_the_window_shows_the_board_and_its_problems(window: MainWindow) -> None:
     document: EditorDocument = window.document
     assert len(window.scene.items_by_hex) == len(document.board.hexes) == 21 * 27
-    assert window.problem_list.count() == len(document.problems()) > 0
+    assert len(window.problems_panel.rows()) == len(document.problems()) > 0
     assert window.windowTitle() == "s1-demyansk-pocket.yaml - iceditor"
 
 
@@ -134,10 +134,9 @@ def test_problems_follow_edits_and_a_click_centres_the_hex(window: MainWindow, q
     board = window.document.board
     window.paint("Clear objectives", {board.hex("4307"): Terrain(), board.hex("4308"): Terrain()})
     qtbot.waitUntil(lambda: any(p.code == "assertion-failed" for p in window.problems))
-    row = next(i for i, p in enumerate(window.problems) if p.hex)
-    item = window.problem_list.item(row)
-    window.problem_list.itemClicked.emit(item)
-    problem = window.problems[row]
+    item = next(r for r in window.problems_panel.rows() if r.data(0, Qt.ItemDataRole.UserRole).hex)
+    window.problem_list.itemClicked.emit(item, 0)
+    problem = item.data(0, Qt.ItemDataRole.UserRole)
     assert window.selected == {board.hex(problem.hex)}
 
 

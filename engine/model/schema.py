@@ -67,13 +67,20 @@ def schema_name(doc: SourceDocument) -> str | None:
     return None
 
 
+def _deepest(error: ValidationError) -> ValidationError:
+    """Of an error about alternatives (anyOf, oneOf), the one that best says what is wrong."""
+    deepest = best_match(error.context) if error.context else None
+    return _deepest(deepest) if deepest is not None else error
+
+
+def _about_key(error: ValidationError) -> bool:
+    """Whether the error is about a mapping key rather than a value (it points at the key)."""
+    return error.validator == "additionalProperties" or "propertyNames" in error.schema_path
+
+
 def _located(error: ValidationError) -> tuple[tuple[str | int, ...], str]:
-    """The path to point at and the message for one schema error."""
+    """The path to point at and the message for one schema error (the deepest of alternatives)."""
     path = tuple(error.absolute_path)
-    if error.context:
-        deepest = best_match(error.context)
-        if deepest is not None:
-            return _located(deepest)
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = set(error.schema.get("properties", {}))
         extra = sorted(k for k in error.instance if k not in allowed)
@@ -127,8 +134,9 @@ def schema_problems(doc: SourceDocument, name: str | None = None) -> Iterator[Pr
         return
     errors = sorted(validator(name).iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
     for error in errors:
+        error = _deepest(error)
         path, message = _located(error)
-        position = doc.position(path)
+        position = doc.key_position(path) if _about_key(error) else doc.position(path)
         where = pointer(path) or "the document"
         yield Problem(
             "schema",

@@ -6,6 +6,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from engine.model.mapsheet import LOAD_FAILURES, load_failure
@@ -47,7 +48,9 @@ def run(path: Path) -> int:
             QMessageBox.critical(None, "Cannot open", str(exc))
         return 2
     window = MainWindow(document)
+    window.fit_screen()
     window.show()
+    QTimer.singleShot(0, window.fit_screen)  # again with the window manager's borders known
     window.fit()
     window.file_opened.emit(path)
     return app.exec()

@@ -30,6 +30,8 @@ FONT = "DejaVu Sans"
 class OverlayTool(Tool):
     """A tool that draws the engine's answers about the board shown in the window."""
 
+    group = "analysis"
+
     @property
     def board(self) -> Board:
         return self.window.document.board

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeyEvent
-from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QListWidgetItem, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QScrollArea, QWidget
 
 from engine.hexgrid import Hex, LabelError
 from engine.model.scenario import Scenario
@@ -53,8 +53,7 @@ class ScenarioPanels(QObject):
         self._document = window.document
         self._scenario = self._reading()  # what the panels last showed
         window.document_changed.connect(self._document_changed)  # before the panels' own refresh
-        window.problem_list.itemClicked.connect(self._problem_chosen)
-        window.problem_list.itemActivated.connect(self._problem_chosen)
+        window.problem_chosen.connect(self.show_problem)
 
     # -- the scenario ---------------------------------------------------------------------------
     @property
@@ -140,8 +139,8 @@ class ScenarioPanels(QObject):
     def add_dock(self, title: str, widget: QWidget, *, tabbed: bool = True) -> QDockWidget:
         """A dock on the left; `tabbed` docks share one tabbed area below the others."""
         dock = self.window.add_dock(title, widget, Qt.DockWidgetArea.LeftDockWidgetArea)
-        if not self.docks:  # once the window has laid its docks out
-            QTimer.singleShot(0, lambda: self.window.resizeDocks([dock], [WIDTH], Qt.Orientation.Horizontal))
+        if not self.docks:  # once the window has laid its docks out; the first as high as it needs
+            QTimer.singleShot(0, lambda: self._size_first(dock))
         if tabbed:
             first = next((d for d in self.docks if d.property("tabbed")), None)
             if first is not None:
@@ -152,6 +151,11 @@ class ScenarioPanels(QObject):
         dock.toggleViewAction().setVisible(self.active)
         dock.setVisible(self.active)
         return dock
+
+    def _size_first(self, dock: QDockWidget) -> None:
+        self.window.resizeDocks([dock], [WIDTH], Qt.Orientation.Horizontal)
+        content = cast(QScrollArea, dock.widget()).widget()
+        self.window.resizeDocks([dock], [content.sizeHint().height()], Qt.Orientation.Vertical)
 
     def add_tool(self, tool: Tool) -> QAction:
         """A map tool that edits the scenario: usable while the document is one."""
@@ -183,11 +187,6 @@ class ScenarioPanels(QObject):
             for p in self.window.problems
             if p.pointer is not None and (p.pointer == prefix or p.pointer.startswith(prefix + "/"))
         ]
-
-    def _problem_chosen(self, item: QListWidgetItem) -> None:
-        problem = item.data(Qt.ItemDataRole.UserRole)
-        if isinstance(problem, Problem):
-            self.show_problem(problem)
 
 
 def panels(window: MainWindow) -> ScenarioPanels:

@@ -1,5 +1,5 @@
-"""The Tool options bar: the chosen tool's settings (a brush's level, hill name, building id...)
-beside a line that says what the tool does with them, and the hex under the cursor outlined.
+"""Tools with settings (a brush's level, hill name, building id...): in the window's Tool options
+bar beside a line that says what the tool does with them, and the hex under the cursor outlined.
 
 Map-editing tools derive from `OptionsTool`; each builds its settings once, shown only while it
 is the chosen tool.
@@ -10,33 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QColor
-from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QRadioButton, QToolBar, QWidget
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QRadioButton, QWidget
 
 from engine.hexgrid import Hex
 
 from .mapview import HexSetItem
-from .window import Tool
+from .window import Tool, fitted_label, options_page
 
 if TYPE_CHECKING:
     from .window import MainWindow
 
 CURSOR = QColor(40, 40, 40, 30)
 CURSOR_OUTLINE = QColor("#202020")
-
-
-def options_bar(window: MainWindow) -> QToolBar:
-    """The window's "Tool options" bar, made once, on a row of its own under the tools."""
-    bar = window.findChild(QToolBar, "tool-options")
-    if isinstance(bar, QToolBar):
-        return bar
-    window.addToolBarBreak()
-    bar = QToolBar("Tool options", window)
-    bar.setObjectName("tool-options")
-    window.addToolBar(bar)
-    window.menus["View"].addAction(bar.toggleViewAction())
-    return bar
 
 
 def hexes_text(n: int) -> str:
@@ -82,11 +68,12 @@ class OptionsTool(Tool):
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
-        self._action: QAction | None = None
-        self._summary = QLabel()
+        self._summary = fitted_label("")
         self._summary.setObjectName(f"summary-{self.name}")
         self._cursor = HexSetItem(window.scene.layers["overlays"], CURSOR, CURSOR_OUTLINE)
         self._cursor.setZValue(10)
+        # what a tool does can follow the map (a new building's id): the line is said again after each edit
+        window.document_changed.connect(self._edited)
 
     def options(self) -> QWidget | None:
         """The settings (built once, the first time the tool is chosen); None: the tool has none."""
@@ -96,32 +83,29 @@ class OptionsTool(Tool):
         """What the tool does with its current settings (the options bar and the status bar say it)."""
         return self.tip
 
+    def options_page(self) -> QWidget:
+        return options_page(self, self._summary, self.options())
+
     def activate(self) -> None:
-        if self._action is None:
-            box = QWidget()
-            layout = QHBoxLayout(box)
-            layout.setContentsMargins(4, 0, 4, 0)
-            title = QLabel(f"<b>{self.label}</b>")
-            layout.addWidget(title)
-            settings = self.options()
-            if settings is not None:
-                layout.addWidget(settings)
-            self._summary.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
-            layout.addWidget(self._summary, 1)
-            self._action = options_bar(self.window).addWidget(box)
-        self._action.setVisible(True)
         self.settings_changed()
 
     def deactivate(self) -> None:
-        if self._action is not None:
-            self._action.setVisible(False)
         self._cursor.set_hexes(())
 
     def settings_changed(self, *_: Any) -> None:
         """Say what the tool now does (call after a setting changes)."""
+        self.show_summary()
+        self.window.statusBar().showMessage(f"{self.label}: {self._summary.text()}", 5000)
+
+    def show_summary(self) -> None:
+        """The options bar's line again, for what changed besides the settings (an edit)."""
         text = self.describe()
         self._summary.setText(text)
-        self.window.statusBar().showMessage(f"{self.label}: {text}", 5000)
+        self._summary.setToolTip(text)
+
+    def _edited(self) -> None:
+        if self.window.tool is self:
+            self.show_summary()
 
     def hover(self, h: Hex | None) -> None:
         self._cursor.set_hexes(() if h is None else (h,))

@@ -3,6 +3,10 @@
 Features (tools, panels, overlays) live in iceditor/editor/features/, one module each with an
 `install(window)` function, found and installed when the window opens. Tools get the map's
 mouse events as hexes through the window's active tool.
+
+The window fits the screen in every state: each dock's contents scroll rather than grow the
+window, and the Tool options bar keeps one height whichever tool is chosen, so the map never
+moves when another tool is chosen.
 """
 
 from __future__ import annotations
@@ -10,19 +14,28 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QComboBox,
     QDockWidget,
+    QFrame,
+    QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
     QMenu,
     QMessageBox,
+    QScrollArea,
+    QSizePolicy,
+    QSpinBox,
+    QStyle,
+    QToolBar,
     QUndoView,
     QWidget,
 )
@@ -35,6 +48,11 @@ from . import features
 from .commands import TerrainCommand
 from .document import EditorDocument
 from .mapview import LAYERS, MapScene, MapView
+from .problems_panel import MARKS, ORDER, ProblemsPanel
+from .tool_icons import tool_icon
+
+# The tool bar's groups, in order; a tool names its own (Tool.group).
+GROUPS = {"terrain": "Terrain", "roads": "Roads", "scenario": "Scenario", "analysis": "Analysis"}
 
 
 class Tool:
@@ -44,9 +62,15 @@ class Tool:
     label = "Tool"
     shortcut = ""
     tip = ""
+    group = "terrain"  # one of GROUPS
 
     def __init__(self, window: MainWindow) -> None:
         self.window = window
+
+    def options_page(self) -> QWidget:
+        """What the Tool options bar shows while the tool is chosen (made once): its name and
+        what it does; tools with settings show them here too (tool_options.OptionsTool)."""
+        return options_page(self, fitted_label(self.tip))
 
     def activate(self) -> None:
         """The tool was chosen."""
@@ -70,6 +94,7 @@ class Tool:
 class MainWindow(QMainWindow):
     document_changed = Signal()  # after every edit, undo or redo (views and panels refresh)
     problems_changed = Signal(list)
+    problem_chosen = Signal(object)  # Problem: the user chose it in the Problems panel (show where it is)
     selection_changed = Signal(object)  # set[Hex]: the selected hexes
     document_replaced = Signal(object)  # EditorDocument: another document is shown (opened, new, restored)
     file_opened = Signal(object)  # Path: the user opened this file (at start or File > Open)
@@ -90,13 +115,16 @@ class MainWindow(QMainWindow):
         self.menus: dict[str, QMenu] = {}
         for name in ("File", "Edit", "View", "Tools", "Overlays", "Help"):
             self.menus[name] = self.menuBar().addMenu(f"&{name}")
-        self.tool_bar = self.addToolBar("Tools")
-        self.tool_bar.setObjectName("tools")
+        self._build_tool_bars()
         self.problems: list[Problem] = []
         self.selected: set[Hex] = set()
         self._hover: Hex | None = None
-        self._status = QLabel()
-        self.statusBar().addPermanentWidget(self._status, 1)
+        # Permanent widgets sit at the right at their own width: a temporary message (a tool's tip,
+        # the LOS answer) is drawn left of them, so none of them may stretch over it.
+        self._status = QLabel(objectName="status-hex")
+        self.problem_count = QLabel(objectName="status-problems")
+        self.statusBar().addPermanentWidget(self._status)
+        self.statusBar().addPermanentWidget(self.problem_count)
         self._build_edit_menu()
         self._build_docks()
         self._revalidate = QTimer(self, singleShot=True, interval=0)
@@ -111,21 +139,63 @@ class MainWindow(QMainWindow):
             module.install(self)
         self._update_title()
         self.resize(1400, 900)
+        # the map gets the room: the bottom docks start a fifth of the window high
+        QTimer.singleShot(
+            0, lambda: self.resizeDocks([self.problems_dock], [self.height() // 5], Qt.Orientation.Vertical)
+        )
         self.refresh_problems()
 
     # -- tools ----------------------------------------------------------------------------
+    def _build_tool_bars(self) -> None:
+        """The tools, by group, and under them the chosen tool's options, on a row of one height."""
+        self.tool_bar = self.addToolBar("Tools")
+        self.tool_bar.setObjectName("tools")
+        self.tool_bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        # the chosen tool stands out whatever the style draws for a checked button
+        self.tool_bar.setStyleSheet(
+            "QToolButton:checked { background: palette(highlight); border: 1px solid palette(dark);"
+            " border-radius: 3px; }"
+        )
+        # each group ends with a separator in the tool bar and starts with a section in the Tools
+        # menu: a tool goes at the end of its group
+        self._group_ends: dict[str, tuple[QAction, QAction | None]] = {}
+        sections = [self.menus["Tools"].addSection(title) for title in GROUPS.values()]
+        for i, group in enumerate(GROUPS):
+            self._group_ends[group] = (self.tool_bar.addSeparator(), sections[i + 1] if i + 1 < len(GROUPS) else None)
+        self.addToolBarBreak()
+        self.options_bar = QToolBar("Tool options", self)
+        self.options_bar.setObjectName("tool-options")
+        self.options_bar.setMovable(False)
+        self.addToolBar(self.options_bar)
+        self.options_bar.setFixedHeight(_options_height(self.options_bar))
+        hint = QLabel("No tool chosen: choose one above, in the Tools menu or by its key (Help > Keys and mouse)")
+        hint.setObjectName("options-none")
+        hint.setContentsMargins(4, 0, 4, 0)
+        self._option_pages: dict[str, QAction] = {"": self.options_bar.addWidget(hint)}
+        self.menus["View"].addActions([self.tool_bar.toggleViewAction(), self.options_bar.toggleViewAction()])
+
     def add_tool(self, tool: Tool) -> QAction:
-        """Register a tool: a checkable action in the Tools menu and tool bar, with its shortcut."""
+        """Register a tool: a checkable action with its icon in its group of the Tools menu and
+        tool bar, with its shortcut."""
+        if tool.group not in GROUPS:
+            raise ValueError(f"tool {tool.name!r}: group {tool.group!r} is not one of {', '.join(GROUPS)}")
         self.tools[tool.name] = tool
-        action = QAction(tool.label, self, checkable=True)
+        action = QAction(tool_icon(tool.name, tool.shortcut), tool.label, self, checkable=True)
         action.setObjectName(f"tool-{tool.name}")
+        action.setProperty("group", tool.group)
         if tool.shortcut:
             action.setShortcut(QKeySequence(tool.shortcut))
-        action.setToolTip(f"{tool.tip or tool.label} ({tool.shortcut})" if tool.shortcut else tool.tip or tool.label)
+        what = tool.tip or tool.label
+        action.setToolTip(f"<b>{tool.label}</b> ({tool.shortcut}): {what}" if tool.shortcut else what)
+        action.setStatusTip(what)
         action.triggered.connect(lambda: self.use_tool(tool.name))
         self._tool_actions.addAction(action)
-        self.menus["Tools"].addAction(action)
-        self.tool_bar.addAction(action)
+        bar_end, menu_end = self._group_ends[tool.group]
+        self.tool_bar.insertAction(bar_end, action)
+        if menu_end is None:
+            self.menus["Tools"].addAction(action)
+        else:
+            self.menus["Tools"].insertAction(menu_end, action)
         return action
 
     def use_tool(self, name: str) -> None:
@@ -134,15 +204,22 @@ class MainWindow(QMainWindow):
         self.tool = self.tools[name]
         for action in self._tool_actions.actions():
             action.setChecked(action.objectName() == f"tool-{name}")
+        self._show_options(self.tool)
         self.tool.activate()
         self.statusBar().showMessage(self.tool.tip or self.tool.label, 3000)
+
+    def _show_options(self, tool: Tool) -> None:
+        if tool.name not in self._option_pages:
+            self._option_pages[tool.name] = self.options_bar.addWidget(tool.options_page())
+        for name, page in self._option_pages.items():
+            page.setVisible(name == tool.name)
 
     def add_dock(
         self, title: str, widget: QWidget, area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea
     ) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(title.lower().replace(" ", "-"))
-        dock.setWidget(widget)
+        dock.setWidget(widget if isinstance(widget, QAbstractScrollArea) else scrolled(widget))
         self.addDockWidget(area, dock)
         self.menus["View"].addAction(dock.toggleViewAction())
         return dock
@@ -184,15 +261,15 @@ class MainWindow(QMainWindow):
 
     # -- docks --------------------------------------------------------------------------------
     def _build_docks(self) -> None:
-        self.problem_list = QListWidget()
-        self.problem_list.setObjectName("problems")
-        self.problem_list.itemActivated.connect(self._problem_chosen)
-        self.problem_list.itemClicked.connect(self._problem_chosen)
+        self.problems_panel = ProblemsPanel()
+        self.problem_list = self.problems_panel.tree
+        self.problems_panel.chosen.connect(self.problem_chosen)
+        self.problem_chosen.connect(self.select_problem)
         self.problems_changed.connect(self._show_problems)
-        self.add_dock("Problems", self.problem_list, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.problems_dock = self.add_dock("Problems", self.problems_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
         history = QUndoView(self.undo_stack)
         history.setEmptyLabel("Opened")
-        self.add_dock("History", history)
+        history_dock = self.add_dock("History", history)
         layers = QListWidget()
         for name in LAYERS:
             item = QListWidgetItem(name.capitalize())
@@ -206,25 +283,18 @@ class MainWindow(QMainWindow):
             )
         )
         self.layer_list = layers
-        self.add_dock("Layers", layers)
+        # two short lists share one place (History in front): the Properties form below has room
+        self.tabifyDockWidget(history_dock, self.add_dock("Layers", layers))
+        history_dock.raise_()
 
     def _show_problems(self, problems: list[Problem]) -> None:
-        self.problem_list.clear()
-        icons = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.INFO: "ℹ"}
-        for p in problems:
-            where = f"{Path(p.file).name}:{p.line}" if p.file else ""
-            hexes = f" [{p.hex}]" if p.hex else ""
-            item = QListWidgetItem(f"{icons[p.severity]} {p.message} ({p.rule or '-'}) [{p.code}] {where}{hexes}")
-            item.setData(Qt.ItemDataRole.UserRole, p)
-            self.problem_list.addItem(item)
-        errors = sum(1 for p in problems if p.severity is Severity.ERROR)
-        self.statusBar().showMessage(
-            f"{errors} error{'s' if errors != 1 else ''}, {len(problems) - errors} other", 4000
+        self.problems_panel.set_problems(problems)
+        counts = {s: sum(1 for p in problems if p.severity is s) for s in ORDER}
+        self.problem_count.setText("  ".join(f"{MARKS[s]} {n}" for s, n in counts.items()))
+        self.problem_count.setToolTip(
+            f"{counts[Severity.ERROR]} errors, {counts[Severity.WARNING]} warnings, {counts[Severity.INFO]} info"
+            " (the Problems panel lists them)"
         )
-
-    def _problem_chosen(self, item: QListWidgetItem) -> None:
-        problem: Problem = item.data(Qt.ItemDataRole.UserRole)
-        self.select_problem(problem)
 
     def select_problem(self, problem: Problem) -> None:
         """Show where a problem is: its hex centred and selected on the map."""
@@ -263,7 +333,7 @@ class MainWindow(QMainWindow):
         undo = self.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcut(QKeySequence.StandardKey.Undo)
         redo = self.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcut(QKeySequence.StandardKey.Redo)
+        redo.setShortcuts(redo_keys())
         self.menus["Edit"].addActions([undo, redo])
         for label, keys, factor in (
             ("Zoom &in", QKeySequence.StandardKey.ZoomIn, 1.25),
@@ -279,6 +349,21 @@ class MainWindow(QMainWindow):
 
     def fit(self) -> None:
         self.view.fitInView(self.scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+    def fit_screen(self, available: QRect | None = None) -> None:
+        """Size the window to fit the screen it is on (or `available`), title bar and borders
+        included, and move it onto it; before the window is shown its borders are estimated."""
+        area = available if available is not None else self.screen().availableGeometry()
+        frame, inner = self.frameGeometry(), self.geometry()
+        border_w, border_h = frame.width() - inner.width(), frame.height() - inner.height()
+        if not self.isVisible():
+            border_h = max(border_h, self.style().pixelMetric(QStyle.PixelMetric.PM_TitleBarHeight) + 8)
+        width = min(self.width(), area.width() - border_w)
+        height = min(self.height(), area.height() - border_h)
+        self.resize(width, height)
+        x = min(max(frame.x(), area.left()), area.left() + area.width() - width - border_w)
+        y = min(max(frame.y(), area.top()), area.top() + area.height() - height - border_h)
+        self.move(x, y)
 
     # -- closing ---------------------------------------------------------------------------------
     def confirm_discard(self, doing: str) -> bool:
@@ -318,6 +403,63 @@ def describe_terrain(t: Terrain) -> str:
         name for name, on in (("marsh", t.marsh), ("gully", t.gully), ("road", t.road), ("bridge", t.bridge)) if on
     ]
     return ", ".join(parts) or "clear"
+
+
+def redo_keys() -> list[QKeySequence]:
+    """The platform's redo keys (Ctrl+Shift+Z on most Linux desktops) and Ctrl+Y, which the
+    user guide promises and Windows users expect."""
+    keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+    ctrl_y = QKeySequence("Ctrl+Y")
+    return keys if ctrl_y in keys else [*keys, ctrl_y]
+
+
+def scrolled(widget: QWidget) -> QScrollArea:
+    """A dock's contents in a scroll area: a tall form scrolls instead of growing the window."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidget(widget)
+    return area
+
+
+def fitted_label(text: str) -> QLabel:
+    """A one-line label of the Tool options bar: cut at the bar's end rather than widening the
+    window (the whole text is its tooltip, and the status bar says it too)."""
+    label = QLabel(text)
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    label.setToolTip(text)
+    return label
+
+
+def options_page(tool: Tool, summary: QLabel, settings: QWidget | None = None) -> QWidget:
+    """A tool's page of the Tool options bar: its icon and name, its settings, and a line
+    saying what it does (`summary`, to the bar's end)."""
+    page = QWidget()
+    page.setObjectName(f"options-{tool.name}")
+    layout = QHBoxLayout(page)
+    layout.setContentsMargins(4, 0, 4, 0)
+    icon = QLabel()
+    icon.setPixmap(tool_icon(tool.name, tool.shortcut).pixmap(20, 20))
+    layout.addWidget(icon)
+    layout.addWidget(QLabel(f"<b>{tool.label}</b>"))
+    if settings is not None:
+        layout.addWidget(settings)
+    layout.addWidget(summary, 1)
+    return page
+
+
+def _options_height(bar: QToolBar) -> int:
+    """The Tool options bar's one height: the tallest of the settings tools put in it."""
+    probe = QWidget()
+    layout = QHBoxLayout(probe)
+    layout.setContentsMargins(4, 0, 4, 0)
+    for w in (QComboBox(editable=True), QSpinBox(), QLineEdit()):
+        layout.addWidget(w)
+    action = bar.addWidget(probe)
+    height = bar.sizeHint().height()
+    bar.removeAction(action)
+    probe.deleteLater()
+    return height
 
 
 def _feature_modules() -> list[Any]:

@@ -56,6 +56,7 @@ class RoadTool(OptionsTool):
     name = "road"
     label = "Road"
     shortcut = "R"
+    group = "roads"
     tip = "Roads: drag from hex to hex to draw a chain; Alt-drag removes links, Alt-click the roads through a hex"
 
     def __init__(self, window: MainWindow) -> None:

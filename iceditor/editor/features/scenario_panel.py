@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.hexgrid import Hex, are_adjacent, neighbours
+from engine.model.schema import integer_range
 
 from ..mapview import HEX_SIZE, centre
 from ..scenario_data import DataPath, Edit, quoted
@@ -41,9 +42,9 @@ class MetadataPanel(QWidget):
         grid.setContentsMargins(6, 4, 6, 4)
         self.title = QLineEdit(objectName="title")
         self.title.editingFinished.connect(lambda: self._set("title", self.title.text().strip(), "Title"))
-        self.number = _spin("number", 1, 99)
+        self.number = _spin("number", *integer_range("scenario", "number"))
         self.number.valueChanged.connect(lambda v: self._set("number", v, "Scenario number"))
-        self.game_length = _spin("game_length", 1, 99)
+        self.game_length = _spin("game_length", *integer_range("scenario", "game_length"))
         self.game_length.setSuffix(" turns")
         self.game_length.valueChanged.connect(lambda v: self._set("game_length", v, "Game length"))
         self.sets_up_first = _sides("sets_up_first")
@@ -199,6 +200,7 @@ class NorthTool(Tool):
     name = "north"
     label = "North indicator"
     shortcut = "N"
+    group = "scenario"
     tip = "Place the NORTH indicator: press in its hex, drag onto the hex it points to"
 
     def __init__(self, window: MainWindow, shared: ScenarioPanels, arrow: NorthArrow) -> None:
@@ -238,9 +240,10 @@ def show_north(shared: ScenarioPanels, arrow: NorthArrow) -> None:
     arrow.place(shared.hex(north.get("hex")), shared.hex(north.get("toward")))
 
 
-def _spin(name: str, low: int, high: int) -> QSpinBox:
+def _spin(name: str, low: int, high: int | None) -> QSpinBox:
+    """A number box offering what the schema allows (high None: any number from `low`)."""
     spin = QSpinBox(objectName=name)
-    spin.setRange(low, high)
+    spin.setRange(low, 2**31 - 1 if high is None else high)
     spin.setKeyboardTracking(False)  # one edit when the value is entered, not one per digit
     return spin
 

@@ -501,6 +501,7 @@ class SetupTool(Tool):
     name = "setup"
     label = "Set-up"
     shortcut = "U"
+    group = "scenario"
     tip = "Move set-up counters and markers: drag them to another hex; click to select; right-click for more"
 
     def __init__(self, window: MainWindow, panel: SetupPanel) -> None:
