@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.validate.checks.squad_clause import fielded_members
+from engine.validate.checks.squad_clause import fielded_squad
 
 from .counters import Counters
 from .scenario import LATEST_FORMAT, Scenario, UnitRef, scenario_from_document
@@ -64,11 +64,8 @@ def _ammo_split(scenario: Scenario, ref: UnitRef, counters: Counters) -> str | N
     """"pool" or "each" for a squad with two LMGs and a bare ammo number; None for any other unit."""
     if ref.kind != "squad" or not isinstance(ref.data.get("ammo"), int):
         return None
-    members = counters.squad(ref.side, ref.type)
-    if members is None:
-        return None
-    fielded, failures = fielded_members(ref.data, members)
-    if failures or sum(1 for m in fielded if m.weapon == "LMG") < 2:
+    fielded = fielded_squad(counters, ref.side, ref.type, ref.data)
+    if fielded is None or sum(1 for m in fielded if m.weapon == "LMG") < 2:
         return None
     each = re.compile(rf"Squad {ref.type} \(\s*{ref.data['ammo']}\s+each\s*\)")
     printed = [str(ref.data.get("printed_as", "")), *_group_lines(scenario, ref)]

@@ -9,7 +9,7 @@ from engine.problems import Problem, Severity
 from engine.validate.check import Check
 from engine.validate.context import ScenarioContext
 
-from .squad_clause import fielded_members
+from .squad_clause import fielded_squad
 
 CHECK = Check(
     id="ammo-not-allowed",
@@ -42,12 +42,9 @@ def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
 
 
 def _squad(ctx: ScenarioContext, ref: UnitRef) -> Iterator[Problem]:
-    members = ctx.counters.squad(ref.side, ref.type)
-    if members is None:
-        return  # unknown-unit reports it
-    fielded, failures = fielded_members(ref.data, members)
-    if failures:
-        return  # squad-clause reports them
+    fielded = fielded_squad(ctx.counters, ref.side, ref.type, ref.data)
+    if fielded is None:
+        return  # unknown-unit or squad-clause reports it
     name = f"{ref.side.capitalize()} Squad {ref.type}"
     if "ammo" in ref.data and not any(m.weapon == "LMG" for m in fielded):
         roster = ", ".join(m.describe() for m in fielded) or "no units"

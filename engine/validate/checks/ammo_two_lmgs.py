@@ -14,7 +14,7 @@ from engine.problems import Problem, Severity
 from engine.validate.check import Check
 from engine.validate.context import ScenarioContext
 
-from .squad_clause import fielded_members
+from .squad_clause import fielded_squad
 
 CHECK = Check(
     id="ammo-pool-or-each",
@@ -33,12 +33,9 @@ def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
 
 
 def _squad(ctx: ScenarioContext, ref: UnitRef) -> Iterator[Problem]:
-    members = ctx.counters.squad(ref.side, ref.type)
-    if members is None:
-        return  # unknown-unit reports it
-    fielded, failures = fielded_members(ref.data, members)
-    if failures:
-        return  # squad-clause reports it
+    fielded = fielded_squad(ctx.counters, ref.side, ref.type, ref.data)
+    if fielded is None:
+        return  # unknown-unit or squad-clause reports it
     lmgs = sum(1 for m in fielded if m.weapon == "LMG")
     ammo = SquadAmmo.of(ref.data["ammo"])
     name = f"{ref.side.capitalize()} Squad {ref.type}"

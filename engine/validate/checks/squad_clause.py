@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.model.counters import Clause, Member
+from engine.model.counters import Clause, Counters, Member
 from engine.problems import Problem, Severity
 from engine.validate.check import Check
 from engine.validate.context import ScenarioContext
@@ -18,6 +18,16 @@ CHECK = Check(
     fix="Check the clause against the squad's members in counters/counters.yaml (each entry removes or keeps "
     "one unit).",
 )
+
+
+def fielded_squad(counters: Counters, side: str, squad: str, unit: dict[str, Any]) -> list[Member] | None:
+    """The members a squad entry fields; None when the squad is unknown (unknown-unit reports it) or
+    its clause names a member it does not have (this check reports it)."""
+    members = counters.squad(side, squad)
+    if members is None:
+        return None
+    fielded, failures = fielded_members(unit, members)
+    return None if failures else fielded
 
 
 def fielded_members(unit: dict[str, Any], members: list[Member]) -> tuple[list[Member], list[tuple[int, str, str]]]:

@@ -87,7 +87,6 @@ class VictoryPanel(QWidget):
         self.otherwise.currentTextChanged.connect(self._otherwise_chosen)
         otherwise.addRow("Otherwise", self.otherwise)
         layout.addLayout(otherwise)
-        adding = QHBoxLayout()
         self.template_side = QComboBox(objectName="victory-template-side")
         self.template_side.addItems(SIDES)
         self.template = QComboBox(objectName="victory-template")
@@ -97,10 +96,7 @@ class VictoryPanel(QWidget):
         add.clicked.connect(self.add_result)
         remove = QPushButton("Remove result", objectName="victory-remove-result")
         remove.clicked.connect(self.remove_result)
-        for widget in (self.template_side, self.template, add, remove):
-            adding.addWidget(widget)
-        adding.addStretch()
-        layout.addLayout(adding)
+        layout.addLayout(_row(self.template_side, self.template, add, remove))
         return self.results_box
 
     def _control_box(self) -> QWidget:
@@ -118,16 +114,12 @@ class VictoryPanel(QWidget):
         self.at_start.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
         self.at_start.setColumnWidth(0, 100)
         layout.addWidget(self.at_start)
-        buttons = QHBoxLayout()
         add = QPushButton("Add holder", objectName="victory-add-holder",
                           toolTip="A zone a side controls before any unit moves (R82)")
         add.clicked.connect(self.add_holder)
         remove = QPushButton("Remove holder", objectName="victory-remove-holder")
         remove.clicked.connect(self.remove_holder)
-        buttons.addWidget(add)
-        buttons.addWidget(remove)
-        buttons.addStretch()
-        layout.addLayout(buttons)
+        layout.addLayout(_row(add, remove))
         return self.control_box
 
     def _points_box(self) -> QWidget:
@@ -148,15 +140,11 @@ class VictoryPanel(QWidget):
         layout.addWidget(self.maximum)
         self.schedule = _table(["From VP", "To VP", "Result"], "victory-schedule")
         layout.addWidget(self.schedule, 1)
-        buttons = QHBoxLayout()
         add = QPushButton("Add band", toolTip="A band after the last, from the total after its top")
         add.clicked.connect(self.add_band)
         remove = QPushButton("Remove band")
         remove.clicked.connect(self.remove_band)
-        buttons.addWidget(add)
-        buttons.addWidget(remove)
-        buttons.addStretch()
-        layout.addLayout(buttons)
+        layout.addLayout(_row(add, remove))
         return self.points_box
 
     # -- showing ------------------------------------------------------------------------------------
@@ -404,6 +392,15 @@ def _table(headers: list[str], name: str) -> QTableWidget:
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.verticalHeader().hide()
     return table
+
+
+def _row(*widgets: QWidget) -> QHBoxLayout:
+    """Widgets side by side, the room left after them."""
+    row = QHBoxLayout()
+    for widget in widgets:
+        row.addWidget(widget)
+    row.addStretch()
+    return row
 
 
 def _fit_rows(table: QTableWidget) -> None:
