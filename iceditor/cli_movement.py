@@ -32,7 +32,7 @@ from engine.model.scenario import Scenario
 from engine.model.source import SourceError, parse_yaml
 
 from .boardarg import MAP_HELP, SCENARIO_HELP, BadInput, file_arg, hex_arg, load_board_arg, load_scenario_arg
-from .output import print_json
+from .output import command_error, print_json
 
 NO_PATH = 1  # the exit code of `path` when no legal path joins the hexes
 
@@ -94,9 +94,9 @@ def run(args: argparse.Namespace) -> int | None:
     try:
         return handler(args)
     except MovementFactorNeeded as exc:
-        raise BadInput(f"iceditor {args.command}: error: {exc}: give it with --mp N") from None
+        raise BadInput(command_error(args.command, f"{exc}: give it with --mp N")) from None
     except MovementError as exc:
-        raise BadInput(f"iceditor {args.command}: error: {exc}") from None
+        raise BadInput(command_error(args.command, str(exc))) from None
 
 
 def _mover(args: argparse.Namespace) -> Mover:

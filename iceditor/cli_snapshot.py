@@ -24,6 +24,7 @@ from engine.hexgrid import Hex
 from .boardarg import BadInput, file_arg, hex_arg
 from .display import display_missing
 
+from .output import command_error, file_error
 if TYPE_CHECKING:
     from .editor.document import EditorDocument
     from .editor.window import MainWindow
@@ -90,7 +91,7 @@ def _open(path: Path) -> EditorDocument:
     try:
         return load(path)
     except OpenFailed as exc:
-        raise BadInput(f"iceditor: cannot open {path}:\n{exc}") from None
+        raise BadInput(str(exc)) from None  # load_failure names the file, line and rule
 
 
 def _without_offscreen_chatter() -> None:
@@ -133,27 +134,29 @@ def _snapshot(args: argparse.Namespace) -> int:
     app.processEvents()  # the docks the overlays opened take their place before the map is framed
     _frame(window, framed)
     app.processEvents()
-    if not window.grab().save(str(args.out)):
-        raise BadInput(f"iceditor snapshot: cannot write {args.out}")
+    picture = window.grab()
+    if not picture.save(str(args.out)):
+        raise BadInput(file_error(args.out, "cannot write the picture"))
     window.deleteLater()
     app.processEvents()
     return 0
 
 
 def _size(text: str) -> tuple[int, int]:
+    print(f"{args.out}: {picture.width()}x{picture.height()} px, the editor window with {args.file}")
     try:
         width, height = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise BadInput(f"iceditor snapshot: --size {text!r}: expected WxH in pixels, e.g. 1400x900") from None
+        raise BadInput(command_error("snapshot", f"--size {text!r}: expected WxH in pixels, e.g. 1400x900")) from None
     if not (320 <= width <= 8000 and 240 <= height <= 8000):
-        raise BadInput(f"iceditor snapshot: --size {text!r}: width 320-8000 and height 240-8000 pixels")
+        raise BadInput(command_error("snapshot", f"--size {text!r}: width 320-8000 and height 240-8000 pixels"))
     return width, height
 
 
 def _suffix(path: Path, allowed: tuple[str, ...], command: str) -> str:
     suffix = path.suffix.lower()
     if suffix not in allowed:
-        raise BadInput(f"iceditor {command}: --out {path}: the file name must end in {' or '.join(allowed)}")
+        raise BadInput(command_error(command, f"--out {path}: the file name must end in {' or '.join(allowed)}"))
     return suffix
 
 
@@ -176,13 +179,12 @@ def _overlay(window: MainWindow, spec: str, path: Path) -> list[Hex]:
         names = viewshed.zone_names()
         for name in parts:
             if name not in names:
-                raise BadInput(
-                    f"iceditor snapshot: --overlay {spec}: no zone {name!r} (zones: {', '.join(names) or 'none'})"
-                )
+                zones = ", ".join(names) or "none"
+                raise BadInput(command_error("snapshot", f"--overlay {spec}: no zone {name!r} (zones: {zones})"))
         window.use_tool("viewshed")
         counts = viewshed.show_zones(*parts)
         if not counts:
-            raise BadInput(f"iceditor snapshot: --overlay {spec}: {viewshed.result.text()}")
+            raise BadInput(command_error("snapshot", f"--overlay {spec}: {viewshed.result.text()}"))
         return sorted(board.hexes)
     if kind == "reach" and len(parts) in (2, 3):
         start = hex_arg(board, parts[0], path)
@@ -192,9 +194,9 @@ def _overlay(window: MainWindow, spec: str, path: Path) -> list[Hex]:
         tool.set_mover(mover)
         found = tool.show_reach(start)
         if found is None:
-            raise BadInput(f"iceditor snapshot: --overlay {spec}: {tool.result.text()}")
+            raise BadInput(command_error("snapshot", f"--overlay {spec}: {tool.result.text()}"))
         return list(found.costs)
-    raise BadInput(f"iceditor snapshot: --overlay {spec!r}: expected {OVERLAYS}")
+    raise BadInput(command_error("snapshot", f"--overlay {spec!r}: expected {OVERLAYS}"))
 
 
 def _mover(spec: str, parts: list[str]) -> Mover:
@@ -202,10 +204,10 @@ def _mover(spec: str, parts: list[str]) -> Mover:
         mover = Mover(UnitClass(parts[0]), mp=float(parts[1]) if len(parts) > 1 else None)
         allowance(mover)
     except MovementError as exc:
-        raise BadInput(f"iceditor snapshot: --overlay {spec}: {exc} (reach:HEX:cw:MP)") from None
+        raise BadInput(command_error("snapshot", f"--overlay {spec}: {exc} (reach:HEX:cw:MP)")) from None
     except ValueError:
         units = ", ".join(u.value for u in UnitClass)
-        raise BadInput(f"iceditor snapshot: --overlay {spec}: UNIT is one of {units}, MP a number") from None
+        raise BadInput(command_error("snapshot", f"--overlay {spec}: UNIT is one of {units}, MP a number")) from None
     return mover
 
 
@@ -236,7 +238,7 @@ def _frame(window: MainWindow, hexes: list[Hex]) -> None:
 def _render(args: argparse.Namespace) -> int:
     suffix = _suffix(args.out, (".png", ".svg"), "render")
     if not (50 <= args.dpi <= 1200) or not (5.0 <= args.hex_mm <= 60.0):
-        raise BadInput("iceditor render: --dpi 50-1200 and --hex-mm 5-60")
+        raise BadInput(command_error("render", "--dpi 50-1200 and --hex-mm 5-60"))
     use_offscreen_without_display()
     from PySide6.QtCore import QRectF, QSize
     from PySide6.QtGui import QColor, QImage, QPainter
@@ -279,9 +281,9 @@ def _render(args: argparse.Namespace) -> int:
         device.setDotsPerMeterX(dots_per_metre)
         device.setDotsPerMeterY(dots_per_metre)
         if not device.save(str(args.out)):
-            raise BadInput(f"iceditor render: cannot write {args.out}")
+            raise BadInput(file_error(args.out, "cannot write the picture"))
     elif not args.out.is_file():
-        raise BadInput(f"iceditor render: cannot write {args.out}")
+        raise BadInput(file_error(args.out, "cannot write the picture"))
     print(
         f"{args.out}: {width}x{height} {'px' if suffix == '.png' else 'SVG units'}, {width_mm:.0f}x{height_mm:.0f} mm"
     )

@@ -1,4 +1,9 @@
-"""What the commands print for programs to read."""
+"""What the commands print: JSON for programs, aligned tables, and the two forms of a complaint.
+
+A complaint names what it is about first, as compilers and argparse do: a file
+(`FILE: error: ...`, or `FILE:LINE:COL: error: ...` for a place in it) or the command line
+(`iceditor COMMAND: error: ...`, as argparse words its own).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,16 @@ import json
 import sys
 from collections.abc import Sequence
 from typing import Any
+
+
+def command_error(command: str, message: str) -> str:
+    """A complaint about the command line: `iceditor COMMAND: error: message`."""
+    return f"iceditor {command}: error: {message}"
+
+
+def file_error(path: object, message: str) -> str:
+    """A complaint about a file as a whole: `FILE: error: message`."""
+    return f"{path}: error: {message}"
 
 
 def print_table(rows: Sequence[Sequence[str]]) -> None:

@@ -302,9 +302,10 @@ def test_escape_clears_every_overlay_and_the_layer_can_be_hidden(qtbot, small_ma
 # -- snapshot and render ------------------------------------------------------------------------------
 
 
-def test_snapshot_draws_the_window_with_an_overlay(qtbot, scenario1: Path, tmp_path: Path) -> None:
+def test_snapshot_draws_the_window_with_an_overlay(qtbot, scenario1: Path, tmp_path: Path, capsys) -> None:
     out = tmp_path / "snap.png"
     assert main(["snapshot", str(scenario1), "--out", str(out), "--overlay", "los:4314:4305", "--size", "900x640"]) == 0
+    assert capsys.readouterr().out == f"{out}: 900x640 px, the editor window with {scenario1}\n"  # as render says
     image = QImage(str(out))
     assert (image.width(), image.height()) == (900, 640) and out.stat().st_size > 10_000
     assert len({image.pixel(x, y) for x in range(0, 900, 30) for y in range(0, 640, 30)}) > 20
@@ -344,7 +345,7 @@ def test_snapshot_of_an_unreadable_file_exits_2(qtbot, tmp_path: Path, capsys) -
     broken = tmp_path / "broken.yaml"
     broken.write_text("format: iron-cross-map/1\ngrid: [\n", encoding="utf-8")
     assert main(["snapshot", str(broken), "--out", str(tmp_path / "x.png")]) == 2
-    assert "cannot open" in capsys.readouterr().err
+    assert capsys.readouterr().err.startswith(f"{broken}:3:1: error: ")  # the file's own line, as validate says
     assert main(["render", str(broken), "--out", str(tmp_path / "x.pdf")]) == 2
     assert "must end in .png or .svg" in capsys.readouterr().err
 
