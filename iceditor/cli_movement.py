@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.geometry.movement import (
+    FACING_OF,
     Morale,
     MovementError,
     MovementFactorNeeded,
@@ -26,7 +27,7 @@ from engine.geometry.movement import (
     turns_needed,
 )
 from engine.geometry.zones import ZoneContext, ZoneError, resolve, resolve_named
-from engine.hexgrid import Hex
+from engine.hexgrid import Hex, LabelError, parse_label
 from engine.model.board import Board
 from engine.model.scenario import Scenario
 from engine.model.source import SourceError, parse_yaml
@@ -84,6 +85,11 @@ def _mover_options(parser: argparse.ArgumentParser, single_phase: bool) -> None:
         parser.add_argument("--phase", choices=[p.value for p in Phase], default=Phase.MOVEMENT.value)
         parser.add_argument("--afv", action="append", default=[], metavar="HEX", help="a hex holding an AFV (8.61)")
         parser.add_argument("--wreck", action="append", default=[], metavar="HEX", help="a hex holding a Wreck (12.4)")
+        parser.add_argument(
+            "--facing",
+            metavar="HEX",
+            help="an AFV's facing: the adjacent hex across its frontal hexside (8.7, 8.74); default: the best facing",
+        )
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
 
@@ -99,11 +105,28 @@ def run(args: argparse.Namespace) -> int | None:
         raise BadInput(command_error(args.command, str(exc))) from None
 
 
-def _mover(args: argparse.Namespace) -> Mover:
+def _mover(args: argparse.Namespace, board: Board | None = None, start: Hex | None = None) -> Mover:
+    """The mover the options describe; `--facing` is read against the unit's hex `start` on `board`."""
     morale = Morale(getattr(args, "morale", Morale.NORMAL))
     state = State(args.state) if args.state else State.UP if morale is Morale.NORMAL else State.DOWN
     phase = Phase(getattr(args, "phase", Phase.MOVEMENT))
-    return Mover(UnitClass(args.unit), state, morale, phase, args.mp)
+    facing = None
+    if getattr(args, "facing", None) is not None and board is not None and start is not None:
+        try:  # the hex faced may lie off the map: an AFV on the edge facing out
+            ahead = parse_label(args.facing, board.offset)
+        except LabelError as exc:
+            raise BadInput(f"{args.map}: error: --facing: {exc}") from None
+        if ahead - start not in FACING_OF:
+            raise MovementError(f"--facing {args.facing} is not adjacent to {board.label(start)} (8.7)")
+        facing = FACING_OF[ahead - start]
+    return Mover(UnitClass(args.unit), state, morale, phase, args.mp, facing)
+
+
+def _described(mover: Mover, args: argparse.Namespace) -> str:
+    """The mover in words, with an AFV's facing (8.74): the hex it faces, or the best one."""
+    if not mover.is_afv:
+        return mover.describe()
+    return f"{mover.describe()}, " + (f"facing {args.facing}" if mover.facing is not None else "best facing")
 
 
 def _occupied(board: Board, args: argparse.Namespace) -> dict[str, frozenset[Hex]]:
@@ -116,7 +139,7 @@ def _occupied(board: Board, args: argparse.Namespace) -> dict[str, frozenset[Hex
 def _reach(args: argparse.Namespace) -> int:
     board = load_board_arg(args.map)
     start = hex_arg(board, args.hex, args.map)
-    mover = _mover(args)
+    mover = _mover(args, board, start)
     result = reach(board, start, mover, **_occupied(board, args))
     rolls = sorted(board.label(h) for h in result.immobilization)
     if args.format == "json":
@@ -125,7 +148,7 @@ def _reach(args: argparse.Namespace) -> int:
         _json({"from": args.hex, "allowance": allowance, "costs": costs, "immobilization": rolls})
         return 0
     allowance = result.allowance if isinstance(result.allowance, str) else f"{result.allowance:g} MP"
-    print(f"{args.hex}: {mover.describe()}, allowance {allowance}: {len(result.costs)} hexes")
+    print(f"{args.hex}: {_described(mover, args)}, allowance {allowance}: {len(result.costs)} hexes")
     by_cost = sorted(result.costs.items(), key=lambda item: (item[1], board.label(item[0])))
     for mp, group in groupby(by_cost, key=lambda item: item[1]):
         print(f"  {mp:g} MP: {' '.join(board.label(h) for h, _ in group)}")
@@ -137,7 +160,7 @@ def _reach(args: argparse.Namespace) -> int:
 def _path(args: argparse.Namespace) -> int:
     board = load_board_arg(args.map)
     origin, goal = hex_arg(board, args.origin, args.map), hex_arg(board, args.goal, args.map)
-    mover = _mover(args)
+    mover = _mover(args, board, origin)
     try:
         path = cheapest_path(board, origin, goal, mover, **_occupied(board, args))
     except NoPathError as exc:
@@ -149,15 +172,20 @@ def _path(args: argparse.Namespace) -> int:
             print(f"{args.origin} -> {args.goal}: {exc}")
         return NO_PATH
     steps = [{"hex": board.label(h), "cost": _mp(mp)} for h, mp in zip(path.hexes[1:], path.steps, strict=True)]
+    if path.turns:  # an AFV: the hexsides it turns before each step, in the hex it leaves (8.74)
+        for step, hexsides in zip(steps, path.turns, strict=True):
+            step["turn_hexsides"] = hexsides
     if args.format == "json":
         hexes = [board.label(h) for h in path.hexes]
         _json({"from": args.origin, "to": args.goal, "cost": _mp(path.cost), "hexes": hexes, "steps": steps})
         return 0
-    print(f"{args.origin} -> {args.goal}: {path.cost:g} MP for {mover.describe()}")
+    print(f"{args.origin} -> {args.goal}: {path.cost:g} MP for {_described(mover, args)}")
     total = 0.0
     for step in steps:
         total += step["cost"]
-        print(f"  {step['hex']}  +{step['cost']:g}  = {total:g}")
+        turned = step.get("turn_hexsides", 0)
+        turn = f"  (turns {turned} hexside{'s' if turned != 1 else ''} first, 8.74)" if turned else ""
+        print(f"  {step['hex']}  +{step['cost']:g}  = {total:g}{turn}")
     return 0
 
 

@@ -52,7 +52,7 @@ def test_reach_json_one_hex(capsys, map_file: str) -> None:
 def test_reach_text_groups_hexes_by_cost(capsys, map_file: str) -> None:
     assert main(["reach", map_file, "1001", "--unit", "afv", "--phase", "reaction"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "1001: afv UP NORMAL, reaction phase, allowance 5 MP: 14 hexes"
+    assert out[0] == "1001: afv UP NORMAL, reaction phase, best facing, allowance 5 MP: 14 hexes"
     assert "  0.5 MP: 1002" in out
     assert "  immobilization roll on entering (8.54, 8.55): 1102" in out
 
