@@ -283,7 +283,7 @@ def not_entering(scenario: Scenario, refs: list[UnitRef], counters: Counters) ->
     if not refs:
         return []
     room = [
-        (item, {kind: capacity(value) for kind, value in item["limit"].items()})
+        (item, {kind: limit_capacity(value) for kind, value in item["limit"].items()})
         for item, _ in _instructions(scenario, refs[0].side, "entries")
         if item.get("limit")
     ]
@@ -300,7 +300,7 @@ def not_entering(scenario: Scenario, refs: list[UnitRef], counters: Counters) ->
     return left
 
 
-def capacity(value: Any) -> tuple[int, list[str] | None]:
+def limit_capacity(value: Any) -> tuple[int, list[str] | None]:
     """A limit's count and the types it allows (None: any), `2` or `{count: 1, types: [MMG]}`."""
     return (value["count"], value["types"]) if isinstance(value, dict) else (value, None)
 

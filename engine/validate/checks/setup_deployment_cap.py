@@ -20,8 +20,8 @@ from engine.validate.placements import (
     LIMIT_KINDS,
     Placed,
     board_hex,
-    capacity,
     deployment_zones,
+    limit_capacity,
     names_ref,
     place,
     zone_hexes,
@@ -74,7 +74,7 @@ def _capped(ctx: ScenarioContext, placed: list[Placed], item: dict[str, Any], pa
     for kind, key in LIMIT_KINDS.items():
         if key not in limit:
             continue
-        most, types = capacity(limit[key])
+        most, types = limit_capacity(limit[key])
         found = [p for p in inside if p.ref.kind == kind and (types is None or p.ref.type in types)]
         if kind == "squad":
             found = list({p.ref.path: p for p in found}.values())
