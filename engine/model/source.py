@@ -62,6 +62,7 @@ class SourceDocument:
     data: Any
     positions: dict[JsonPath, Position] = field(default_factory=dict)
     duplicates: list[Duplicate] = field(default_factory=list)
+    keys: dict[JsonPath, Position] = field(default_factory=dict)  # where each mapping key is written
 
     def position(self, path: JsonPath) -> Position:
         """The position of the value at `path`, or of its nearest ancestor that exists."""
@@ -69,6 +70,10 @@ class SourceDocument:
         while path not in self.positions and path:
             path = path[:-1]
         return self.positions.get(path, Position(1, 1))
+
+    def key_position(self, path: JsonPath) -> Position:
+        """Where the key of the value at `path` is written (a block mapping's value starts a line lower)."""
+        return self.keys.get(tuple(path)) or self.position(path)
 
 
 def pointer(path: JsonPath) -> str:
@@ -203,7 +208,8 @@ class _Builder:
             key = _key(self.scalar(key_event, at))
             if key in first_seen:
                 self.doc.duplicates.append(Duplicate((*path, key), at, first_seen[key]))
-            first_seen.setdefault(key, at)
+            else:
+                first_seen[key] = self.doc.keys[(*path, key)] = at
             result[key], n = self.value((*path, key), depth + 1)
             size += n
         self.loader.get_event()
@@ -240,9 +246,17 @@ class _Builder:
 
 
 def excerpt(value: Any, limit: int = 60) -> str:
-    """A value as a message quotes it: short, so that no message carries a file's contents."""
+    """A value as a message quotes it: short, so that no message carries a file's contents.
+
+    >>> excerpt(10**400)
+    '100000... (401 digits)'
+    """
     text = repr(value)
-    return text if len(text) <= limit else text[: limit - 5] + " ..." + text[-1]
+    if len(text) <= limit:
+        return text
+    if isinstance(value, int):
+        return f"{text[:6]}... ({len(text.lstrip('-'))} digits)"
+    return text[: limit - 5] + " ..." + text[-1]
 
 
 def parse_yaml(text: str, file: str) -> SourceDocument:

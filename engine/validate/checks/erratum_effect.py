@@ -22,7 +22,13 @@ CHECK = Check(
 
 def check_errata(errata: Errata, maps: Sequence[MapSheet]) -> Iterator[Problem]:
     """Applied to all the maps at once: a change must land on a hex and alter it."""
-    board = assemble(list(maps))
+    if not maps:
+        return  # none of the maps beside the errata loads: validating each map says why
+    try:
+        board = assemble(list(maps))
+    except ValueError as exc:  # maps with different offsets
+        yield CHECK.problem(errata.doc, (), f"the maps beside the errata cannot be checked together: {exc}")
+        return
     for change in errata.changes:
         for i, label in enumerate(change.hexes):
             path = ("changes", change.index, "hexes", i)

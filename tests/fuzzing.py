@@ -1,0 +1,129 @@
+"""Mutated copies of the bundled files, for the hostile-file tests and benchmarks/fuzz_validate.py.
+
+Each mutation is what a careless edit, a broken download or a hostile author produces: a
+number made huge, infinite or negative, a range turned round, a line lost, doubled or
+re-indented, a tab, an unclosed bracket or quote, deep nesting, an alias bomb, a recursive
+alias, a tag, a file cut short. `iceditor validate` must answer every one with exit 0, 1 or 2
+and a message, never exit 3 (internal error), a traceback, or a hang.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from iceditor.cli import main
+
+NUMBER = re.compile(r"(?<![\w.\"'])-?\d+(?:\.\d+)?(?![\w.\"'])")
+PAIR = re.compile(r"\[(\d+), (\d+)\]")
+HOSTILE_NUMBERS = ["1.0e+400", ".inf", "-.inf", ".nan", "-1", "-7", "0", str(2**63), "1" + "0" * 400, "9" * 5000, "0.5"]
+HOSTILE_TOKENS = ["\t", ":", ": ", "{", "[", "}", "]", "'", '"', "&a ", "*a", "- ", "#", "%", "@", "`", "|", ">", "? "]
+HOSTILE_TOKENS += ["<<: ", "!!python/object/apply:os.system "]
+
+
+def _number(rng: random.Random, text: str) -> str:
+    found = list(NUMBER.finditer(text))
+    if not found:
+        return text
+    m = rng.choice(found)
+    return text[: m.start()] + rng.choice(HOSTILE_NUMBERS) + text[m.end() :]
+
+
+def _range(rng: random.Random, text: str) -> str:
+    found = list(PAIR.finditer(text))
+    if not found:
+        return text
+    m = rng.choice(found)
+    return text[: m.start()] + f"[{m.group(2)}, {m.group(1)}]" + text[m.end() :] if m.group(1) != m.group(2) else text
+
+
+def _lines(rng: random.Random, text: str) -> str:
+    lines = text.splitlines(keepends=True)
+    i = rng.randrange(len(lines))
+    kind = rng.randrange(4)
+    if kind == 0:
+        del lines[i]
+    elif kind == 1:
+        lines.insert(i, lines[i])
+    elif kind == 2:
+        lines[i] = " " * rng.choice((1, 2, 3)) + lines[i]
+    else:
+        lines[i] = lines[i].lstrip(" ")
+    return "".join(lines)
+
+
+def _token(rng: random.Random, text: str) -> str:
+    i = rng.randrange(len(text) + 1)
+    return text[:i] + rng.choice(HOSTILE_TOKENS) + text[i:]
+
+
+def _nesting(rng: random.Random, text: str) -> str:
+    depth = rng.choice((30, 60, 500, 5000, 50000))
+    value = rng.choice(("[" * depth + "]" * depth, "{a: " * depth + "1" + "}" * depth))
+    return text.rstrip("\n") + f"\nnested: {value}\n"
+
+
+def _aliases(rng: random.Random, text: str) -> str:
+    if rng.random() < 0.5:
+        bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n"
+        for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
+            bomb += f"{name}: &{name} [{', '.join([f'*{prev}'] * 9)}]\n"
+        return text.rstrip("\n") + "\n" + bomb
+    return text.rstrip("\n") + "\nself: &s [1, *s]\n"
+
+
+def _cut(rng: random.Random, text: str) -> str:
+    return text[: rng.randrange(len(text) + 1)]
+
+
+MUTATIONS: dict[str, Callable[[random.Random, str], str]] = {
+    "number": _number,
+    "range": _range,
+    "line": _lines,
+    "token": _token,
+    "nesting": _nesting,
+    "aliases": _aliases,
+    "cut": _cut,
+}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    source: Path  # the bundled file it was made from
+    mutation: str
+    text: str
+
+
+def mutants(sources: list[Path], count: int, seed: int) -> Iterator[Mutant]:
+    """`count` mutants of the files, the same for the same seed; one to three mutations each."""
+    rng = random.Random(seed)
+    texts = {path: path.read_text(encoding="utf-8") for path in sources}
+    for _ in range(count):
+        source = rng.choice(sources)
+        text, names = texts[source], []
+        for _ in range(rng.choice((1, 1, 2, 3))):
+            name = rng.choice(list(MUTATIONS))
+            text = MUTATIONS[name](rng, text)
+            names.append(name)
+        yield Mutant(source, "+".join(names), text)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: int
+    output: str  # stdout and stderr together
+
+
+def validate_mutant(mutant: Mutant, folder: Path) -> Outcome:
+    """`iceditor validate` on the mutant, written beside copies of the maps it may name."""
+    path = folder / mutant.source.name
+    path.write_text(mutant.text, encoding="utf-8")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        status = main(["validate", str(path)])
+    return Outcome(status, out.getvalue())
