@@ -2,8 +2,9 @@
 
 snapshot: the main window with a file open, and optionally an overlay (a line of sight, a
 viewshed, a unit's reach) as a user would make it with the tools, saved as a PNG for
-documentation and tests. render: the map alone, print-ready (every hex with its label and
-terrain, roads and bridges) as SVG or as a PNG at a print resolution.
+documentation and tests. render: the map, print-ready (every hex with its label and
+terrain, roads and bridges, a scenario's set-up and NORTH indicator) with its title, a north
+arrow and the legend beside it, as SVG or as a PNG at a print resolution.
 
 Both draw offscreen: on a machine without a display (no DISPLAY or WAYLAND_DISPLAY) Qt is
 told so before the application starts, and the window is never put on a screen.
@@ -23,8 +24,8 @@ from engine.hexgrid import Hex
 
 from .boardarg import BadInput, file_arg, hex_arg
 from .display import display_missing
-
 from .output import command_error, file_error
+
 if TYPE_CHECKING:
     from .editor.document import EditorDocument
     from .editor.window import MainWindow
@@ -54,6 +55,12 @@ def add_parsers(commands: Any) -> None:
     snapshot.add_argument(
         "--hover", metavar="HEX", help="the cursor over HEX: the movement overlay draws its cheapest path to it"
     )
+    snapshot.add_argument(
+        "--frame",
+        metavar="FROM:TO",
+        help="frame the hexes from FROM to TO (two corners) in place of the overlays'",
+    )
+    snapshot.add_argument("--legend", action="store_true", help="show the Legend panel (View > Legend)")
     snapshot.add_argument("--size", default="1400x900", metavar="WxH", help="window size in pixels (default 1400x900)")
     render = commands.add_parser(
         "render",
@@ -65,6 +72,9 @@ def add_parsers(commands: Any) -> None:
     render.add_argument("--dpi", type=int, default=300, help="PNG resolution (default 300)")
     render.add_argument(
         "--hex-mm", type=float, default=HEX_MM, help=f"hex width across the flats in mm (default {HEX_MM:g})"
+    )
+    render.add_argument(
+        "--no-legend", action="store_true", help="the map alone, without the title, north arrow and legend beside it"
     )
 
 
@@ -114,6 +124,7 @@ def _snapshot(args: argparse.Namespace) -> int:
     _suffix(args.out, (".png",), "snapshot")
     use_offscreen_without_display()
     from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QDockWidget
 
     from .editor.app import application
     from .editor.window import MainWindow
@@ -129,6 +140,15 @@ def _snapshot(args: argparse.Namespace) -> int:
     framed: list[Hex] = []
     for spec in args.overlay:
         framed += _overlay(window, spec, args.file)
+    if args.frame:
+        corners = args.frame.split(":")
+        if len(corners) != 2:
+            raise BadInput(f"iceditor snapshot: --frame {args.frame!r}: expected FROM:TO, two hexes")
+        framed = [hex_arg(document.board, c, args.file) for c in corners]
+    if args.legend:
+        legend = next(d for d in window.findChildren(QDockWidget) if d.objectName() == "legend")
+        legend.show()
+        legend.raise_()
     if args.hover and window.tool is not None:
         window.tool.hover(hex_arg(document.board, args.hover, args.file))
     app.processEvents()  # the docks the overlays opened take their place before the map is framed
@@ -139,11 +159,11 @@ def _snapshot(args: argparse.Namespace) -> int:
         raise BadInput(file_error(args.out, "cannot write the picture"))
     window.deleteLater()
     app.processEvents()
+    print(f"{args.out}: {picture.width()}x{picture.height()} px, the editor window with {args.file}")
     return 0
 
 
 def _size(text: str) -> tuple[int, int]:
-    print(f"{args.out}: {picture.width()}x{picture.height()} px, the editor window with {args.file}")
     try:
         width, height = (int(v) for v in text.lower().split("x"))
     except ValueError:
@@ -243,18 +263,14 @@ def _render(args: argparse.Namespace) -> int:
     from PySide6.QtCore import QRectF, QSize
     from PySide6.QtGui import QColor, QImage, QPainter
 
-    from .editor.mapview import HEX_SIZE, MapScene
+    from .editor.mapview import HEX_SIZE
+    from .editor.print_sheet import sheet
 
     document = _open(args.file)
-    scene = MapScene(document.board)
-    scene.setBackgroundBrush(QColor("white"))
-    area = (
-        scene.layers["terrain"]
-        .childrenBoundingRect()
-        .adjusted(-HEX_SIZE / 2, -HEX_SIZE / 2, HEX_SIZE / 2, HEX_SIZE / 2)
-    )
+    page = sheet(document, args.hex_mm, legend=not args.no_legend)
     mm_per_unit = args.hex_mm / (math.sqrt(3) * HEX_SIZE)
-    width_mm, height_mm = area.width() * mm_per_unit, area.height() * mm_per_unit
+    units_wide, units_high = page.size()
+    width_mm, height_mm = units_wide * mm_per_unit, units_high * mm_per_unit
     if suffix == ".svg":
         from PySide6.QtSvg import QSvgGenerator
 
@@ -265,7 +281,7 @@ def _render(args: argparse.Namespace) -> int:
         generator.setResolution(96)
         generator.setSize(QSize(width, height))
         generator.setViewBox(QRectF(0, 0, width, height))
-        generator.setTitle(f"{document.path.name}: map")
+        generator.setTitle(f"{page.title}: map")
         generator.setDescription(f"iceditor render {args.file}: hexes {args.hex_mm:g} mm across the flats")
         device: Any = generator
     else:
@@ -274,7 +290,7 @@ def _render(args: argparse.Namespace) -> int:
         device.fill(QColor("white"))
     painter = QPainter(device)
     painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
-    scene.render(painter, QRectF(0, 0, width, height), area)
+    page.paint(painter, width / units_wide)
     painter.end()
     if suffix == ".png":
         dots_per_metre = round(args.dpi / 0.0254)  # the print size travels with the file

@@ -351,10 +351,11 @@ def test_snapshot_of_an_unreadable_file_exits_2(qtbot, tmp_path: Path, capsys) -
 
 
 def test_render_exports_the_map_print_ready(qtbot, small_map: Path, tmp_path: Path) -> None:
-    """PNG at the print resolution, SVG sized in millimetres: hexes 16 mm across the flats."""
+    """PNG at the print resolution, SVG sized in millimetres: hexes 16 mm across the flats (the map
+    alone; with the legend beside it, tests/test_map_drawing.py)."""
     png, svg = tmp_path / "map.png", tmp_path / "map.svg"
-    assert main(["render", str(small_map), "--out", str(png), "--dpi", "150"]) == 0
-    assert main(["render", str(small_map), "--out", str(svg)]) == 0
+    assert main(["render", str(small_map), "--out", str(png), "--dpi", "150", "--no-legend"]) == 0
+    assert main(["render", str(small_map), "--out", str(svg), "--no-legend"]) == 0
     # 9 columns of flat-topped hexes, 9 rows (+ half a hex of shift), half a hex of margin round
     width_units = (9 - 1) * 1.5 * HEX_SIZE + 2 * HEX_SIZE + HEX_SIZE
     height_units = 9.5 * math.sqrt(3) * HEX_SIZE + HEX_SIZE

@@ -284,19 +284,21 @@ def _joins(h: Hex, t: Terrain, around: Around) -> list[QPointF]:
 
 
 def _paint_building(painter: QPainter, h: Hex, t: Terrain, around: Around) -> None:
-    """A roof seen from above: the symbol in roof red, its ridges to the joined hexes, and hips
-    from the corners to the top of the roof (a lone house's pyramid roof)."""
+    """A roof seen from above: the symbol in roof red with a dark edge; a lone house's hip roof
+    (corners to the top), or the ridges running on into the same building's other hexes."""
     painter.setPen(QPen(ROOF_LINE, 1.2))
     painter.setBrush(QBrush(BUILDING))
     painter.drawPath(building_path(h, t, around))
     c = centre(h)
-    outline = t.footprint or terrain_effects().footprint
+    joins = _joins(h, t, around)
+    if joins:
+        painter.setPen(QPen(ROOF_LINE, 1.4, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+        for mid in joins:
+            painter.drawLine(c, mid)
+        return
     painter.setPen(QPen(ROOF_LINE.lighter(130), 0.8))
-    for x, y in outline:
+    for x, y in t.footprint or terrain_effects().footprint:
         painter.drawLine(c, QPointF(c.x() + x * HEX_SIZE * 0.92, c.y() + y * HEX_SIZE * 0.92))
-    painter.setPen(QPen(ROOF_LINE, 1.4, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
-    for mid in _joins(h, t, around):
-        painter.drawLine(c, mid)
 
 
 PAINTERS: dict[str, Callable[[QPainter, Hex, Terrain, Around], None]] = {

@@ -91,6 +91,8 @@ LEGIBLE_PX = 7.0  # on screen, hex numbers that would be smaller are hidden, as 
 LARGEST_PX = 12.0  # zoomed in, the numbers stop growing
 NUMBER = QColor("#3b3527")
 NAME_SIZE = 11.0  # hill names and building ids, in scene units
+HILL_NAME = QColor("#5b4215")
+BUILDING_ID = QColor("#ffffff")  # on the roof
 
 
 def font_of_size(size: float, bold: bool = False) -> QFont:
@@ -135,22 +137,23 @@ class LabelItem(QGraphicsItem):
         size = self.size_at(QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()))
         if size is None:
             return
-        font = font_of_size(size)
-        painter.setFont(font)
-        width = QFontMetricsF(font).horizontalAdvance("0000") + 2
+        painter.setFont(font_of_size(size))
         exposed = option.exposedRect  # type: ignore[attr-defined]
         for h in self.board.hexes:
-            if not exposed.contains(centre(h)):
-                continue
-            rect = number_rect(h, size)
-            text = self.board.label(h)
-            if self.board.terrain(h).building is not None:  # a pale plate: legible on a roof
-                painter.setPen(Qt.PenStyle.NoPen)
-                painter.setBrush(QBrush(QColor(255, 252, 240, 200)))
-                plate = QRectF(rect.center().x() - width / 2, rect.top(), width, size * 1.2)
-                painter.drawRoundedRect(plate, 1.5, 1.5)
-            painter.setPen(NUMBER)
-            painter.drawText(rect, Qt.AlignmentFlag.AlignHCenter, text)
+            if exposed.contains(centre(h)):
+                paint_number(painter, h, self.board.label(h), size, self.board.terrain(h).building is not None)
+
+
+def paint_number(painter: QPainter, h: Hex, text: str, size: float, on_roof: bool) -> None:
+    """A hex number in the painter's font (`size` high), on a pale plate over a roof."""
+    rect = number_rect(h, size)
+    if on_roof:
+        width = QFontMetricsF(painter.font()).horizontalAdvance(text) + 2
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QBrush(QColor(255, 252, 240, 200)))
+        painter.drawRoundedRect(QRectF(rect.center().x() - width / 2, rect.top(), width, size * 1.2), 1.5, 1.5)
+    painter.setPen(NUMBER)
+    painter.drawText(rect, Qt.AlignmentFlag.AlignHCenter, text)
 
 
 class NamesItem(QGraphicsItem):
@@ -170,8 +173,8 @@ class NamesItem(QGraphicsItem):
         metrics = QFontMetricsF(font_of_size(NAME_SIZE, bold=True))
         out = []
         for prefix, colour, areas in (
-            ("Hill ", QColor("#5b4215"), self.board.hills()),
-            ("", QColor("#ffffff"), self.board.buildings()),
+            ("Hill ", HILL_NAME, self.board.hills()),
+            ("", BUILDING_ID, self.board.buildings()),
         ):
             for name, hexes in areas.items():
                 c = centre(_middle(hexes))
@@ -199,10 +202,12 @@ def _middle(hexes: frozenset[Hex]) -> Hex:
 class HexSetItem(QGraphicsItem):
     """A set of hexes drawn in one colour (zones, viewsheds, reach bands, selections)."""
 
-    def __init__(self, parent: QGraphicsItem, colour: QColor, outline: QColor | None = None) -> None:
+    def __init__(
+        self, parent: QGraphicsItem, colour: QColor, outline: QColor | None = None, width: float = 1.5
+    ) -> None:
         super().__init__(parent)
         self.hexes: dict[Hex, QColor] = {}
-        self.colour, self.outline = colour, outline
+        self.colour, self.outline, self.width = colour, outline, width
         self._bounds = QRectF()
 
     def set_hexes(self, hexes: Iterable[Hex] | dict[Hex, QColor]) -> None:
@@ -218,10 +223,11 @@ class HexSetItem(QGraphicsItem):
         return self._bounds
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        painter.setPen(QPen(self.outline, 1.5) if self.outline else Qt.PenStyle.NoPen)
+        painter.setPen(QPen(self.outline, self.width) if self.outline else Qt.PenStyle.NoPen)
+        inset = 1 - max(self.width - 1.5, 0) / 2 / HEX_SIZE  # a wide outline stays inside its hex
         for h, colour in self.hexes.items():
             painter.setBrush(QBrush(colour))
-            painter.drawPolygon(hex_polygon(h))
+            painter.drawPolygon(hex_polygon(h, inset))
 
 
 class MapScene(QGraphicsScene):

@@ -3,8 +3,8 @@ with its unit written on it (type, squad letter or number, and its member, PR or
 its state on a strip along the bottom (UP, or DOWN on black, 3.12); a unit that faces a
 hexside has a wedge on the edge towards the hex it faces (8.7). A stack fans out down and to
 the right so every counter shows, below the hex number. IP and mine markers are small chits
-at the hex's right, hidden hexes are outlined, the Infiltration Hex marked INF. Items only
-draw: the set-up panel and tool edit the scenario."""
+at the hex's right (mines: the AP/AT factors, edged red), hidden hexes are outlined, the
+Infiltration Hex marked INF. Items only draw: the set-up panel and tool edit the scenario."""
 
 from __future__ import annotations
 
@@ -109,10 +109,12 @@ class PieceItem(QGraphicsItem):
         scale = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
         rect = self._outline()
         if self.piece.kind != "unit":
-            painter.setPen(QPen(outline, width))
+            mines = self.piece.kind == "mines"
+            painter.setPen(QPen(PROBLEM.darker(120) if mines and not self.problem else outline, max(width, 1.2)))
             painter.setBrush(QBrush(MARKER_COLOURS.get(self.piece.kind, QColor("white"))))
             painter.drawRoundedRect(rect, 2, 2)
-            _write(painter, rect, "".join(self.piece.text), 5.5, scale, bold=True)
+            kind, value = self.piece.text  # ("IP", points), ("mines", "AP/AT"), ("INF", "")
+            _write(painter, rect, value if mines else kind + value, 5.5, scale, bold=True)
             return
         painter.setPen(QPen(outline, width))
         painter.setBrush(QBrush(colour))

@@ -68,7 +68,8 @@ class LosTool(OverlayTool):
         self.along = HexSetItem(layer, QColor(250, 150, 40, 100))  # the two hexes of a hexside the line runs along
         self.corners = HexSetItem(layer, QColor(120, 150, 220, 90))
         self.ends = HexSetItem(layer, QColor(30, 90, 170, 60), QColor(30, 90, 170))
-        self.blocking = HexSetItem(layer, QColor(220, 40, 40, 70), BLOCKED_LINE)
+        # an outline only: the building's number or the hill's name it blocks at stays readable
+        self.blocking = HexSetItem(layer, QColor(0, 0, 0, 0), BLOCKED_LINE, width=3.0)
         self.seen_part = QGraphicsLineItem(layer)
         self.hidden_part = QGraphicsLineItem(layer)
         self.seen_part.setZValue(2)
