@@ -126,6 +126,27 @@ def test_a_negative_leader_movement_modifier_is_an_error(capsys, write) -> None:
     assert "/performance_check/modifiers/leader_directed_movement/value: -2 is out of range: at least 1" in out
 
 
+@pytest.mark.parametrize(
+    ("printed", "mistake", "message"),
+    [
+        (
+            "per_tree_afv_wreck_along_los: {value: -1,",
+            "per_tree_afv_wreck_along_los: {value: 1,",
+            "1 is out of range: at most -1",
+        ),
+        ("afv_in_target: {value: -4,", "afv_in_target: {value: 4,", "4 is out of range: at most -1"),
+        ("  infantry: {value: 3,", "  infantry: {value: -7,", "-7 is out of range: at least 1"),
+        ("unobserved_multiplier: {value: 0.5,", "unobserved_multiplier: {value: 2,", "2 is out of range: at most 1"),
+        ("crew_weapon_men: {value: [2, 4],", "crew_weapon_men: {value: [4, 2],", "[4, 2] runs backwards"),
+    ],
+)
+def test_combat_values_have_the_sign_their_rule_gives(capsys, write, printed: str, mistake: str, message: str) -> None:
+    combat = data_path("tables", "combat.yaml").read_text(encoding="utf-8")
+    assert combat.count(printed) == 1
+    code, out = run(capsys, "validate", str(write("combat.yaml", combat.replace(printed, mistake))))
+    assert code == 1 and message in out
+
+
 def test_a_restriction_turn_past_the_end_of_the_game_is_an_error(capsys, write) -> None:
     s5 = (REPO / "scenarios" / "s5-through-the-marshes.yaml").read_text(encoding="utf-8")
     text = s5.replace("may_not_move_before: {side: russian, turn: 2}", "may_not_move_before: {side: russian, turn: 40}")
