@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
+from engine.model.provenance import KINDS
 from engine.validate.registry import all_checks
+from engine.validate.runner import validate_paths
 from iceditor.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -129,3 +131,55 @@ def test_complaints_name_the_file_or_the_command_first(
     last = err.splitlines()[-1]
     assert status == 2 and out == "" and COMPLAINT.match(last), err
     assert last.startswith(starts.format(**names)), last
+
+
+# -- provenance: what validate counts, provenance lists -----------------------------------------------
+
+DATA_FILES = [
+    *sorted((REPO / "maps").glob("*.yaml")),
+    *sorted((REPO / "tables").glob("*.yaml")),
+    REPO / "counters" / "counters.yaml",
+    REPO / "scenarios" / "s4-tula.yaml",
+]
+
+
+@pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)
+def test_provenance_lists_exactly_the_assumed_values_validate_counts(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Map 2 was '64 assumed values' in validate and 1 in `provenance --assumed` (the map's own mark)."""
+    told = [p for p in validate_paths([path]) if p.code == "assumed-values"]
+    counted = int(told[0].message.split()[0]) if told else 0
+    status, out, _ = run(capsys, "provenance", "--assumed", str(path))
+    assert status == 0 and len(out.splitlines()) == counted
+    assert all(f"{path}:" in line and ": assumed: " in line for line in out.splitlines())
+    status, out, _ = run(capsys, "provenance", str(path), "--format", "json")
+    (listed,) = json.loads(out)["files"]
+    assert listed["counts"]["assumed"] == counted == sum(v["provenance"] == "assumed" for v in listed["values"])
+    assert set(listed["counts"]) == set(KINDS)
+
+
+def test_a_reconstructed_map_lists_each_hex_road_and_bridge_with_its_reason(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "provenance", "--assumed", str(REPO / "maps" / "map3.yaml"), "--format", "json")
+    values = json.loads(out)["files"][0]["values"]
+    assert status == 0 and len(values) == 203
+    by_pointer = {v["pointer"]: v for v in values}
+    assert by_pointer["/bridges/0"]["value"] == "5806" and by_pointer["/roads/0"]["value"].startswith("6527 6526")
+    assert all(v["note"].startswith("reconstructed from the rulebook's clues") for v in values)
+    assert "/provenance" not in by_pointer  # the reason, not a value
+
+
+def test_provenance_used_lists_what_a_scenario_rests_on(capsys: pytest.CaptureFixture[str]) -> None:
+    """assumed-used: 'the scenario rests on 159 assumed values: maps/map2.yaml 64, ...'; --used lists them."""
+    s1 = REPO / "scenarios" / "s1-demyansk-pocket.yaml"
+    (told,) = [p for p in validate_paths([s1]) if p.code == "assumed-used"]
+    per_file = dict(part.rsplit(" ", 1) for part in told.message.split(": ", 1)[1].split(", "))
+    status, out, err = run(capsys, "provenance", "--used", str(s1))
+    lines = out.splitlines()
+    assert status == 0 and len(lines) == int(told.message.split()[4])
+    assert {file: str(sum(line.startswith(f"{file}:") for line in lines)) for file in per_file} == per_file
+    assert err == f"{s1} rests on {told.message.split('rests on ', 1)[1]}\n"
+    status, out, _ = run(capsys, "provenance", "--used", str(s1), "--format", "json")
+    (scenario,) = json.loads(out)["scenarios"]
+    assert {f["file"]: str(f["counts"]["assumed"]) for f in scenario["files"]} == per_file
+    assert run(capsys, "provenance", "--used", str(REPO / "maps" / "map2.yaml"))[0] == 2

@@ -7,11 +7,11 @@ player who owns the printed game should check before trusting the scenario's fig
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
-from engine.model.provenance import sourced_values
+from engine.model.provenance import Sourced, count_sourced, sourced_values
 from engine.model.scenario import UnitRef
 from engine.model.source import JsonPath, load_yaml
 from engine.problems import Problem, Severity
@@ -19,40 +19,49 @@ from engine.resources import data_path, shown_name
 from engine.validate.check import Check
 from engine.validate.context import ScenarioContext
 
-from .assumed_values import count_assumed
-
 CHECK = Check(
     id="assumed-used",
     rule=None,
     severity=Severity.INFO,
     summary="The values not printed in the rulebook (marked `assumed`) that the scenario uses, summed per file: "
     "its maps and errata, the counters of its units, the rule tables.",
-    fix="If you own the printed game, check these files' assumed values (`iceditor provenance --assumed FILE`).",
+    fix="If you own the printed game, check these values: `iceditor provenance --used SCENARIO` lists exactly them.",
 )
 
 
-def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
+def used_values(ctx: ScenarioContext) -> list[tuple[str, list[Sourced]]] | None:
+    """The assumed values the scenario rests on, file by file (files with none left out), as this
+    check counts them and `iceditor provenance --used` lists them; None if the maps cannot be loaded."""
     docs = ctx.source_documents()
     if not docs:
-        return  # the maps cannot be loaded: scenario-maps says so
-    counts = [(shown_name(doc.file), count_assumed(doc.data)) for doc in docs]
+        return None  # scenario-maps says why
+    found = [(shown_name(doc.file), _assumed(sourced_values(doc))) for doc in docs]
     counters = ctx.counters.doc
     if counters is not None:
         used = {prefix for ref in ctx.scenario.units for prefix in _counter_paths(ref, ctx)}
-        n = sum(1 for v in sourced_values(counters) if v.provenance == "assumed" and v.path[:3] in used)
-        counts.append((shown_name(counters.file), n))
-    counts += [(shown_name(table), n) for table, n in _table_counts()]
-    counts = [(file, n) for file, n in counts if n]
-    if counts:
+        found.append((shown_name(counters.file), [v for v in _assumed(sourced_values(counters)) if v.path[:3] in used]))
+    found += [(shown_name(table), list(values)) for table, values in _table_values()]
+    return [(file, values) for file, values in found if values]
+
+
+def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
+    found = used_values(ctx)
+    if found:
+        counts = [(file, count_sourced(values)["assumed"]) for file, values in found]
         total = sum(n for _, n in counts)
         files = ", ".join(f"{file} {n}" for file, n in counts)
         yield CHECK.problem(ctx.doc, (), f"the scenario rests on {total} assumed values: {files}")
 
 
+def _assumed(values: Iterable[Sourced]) -> list[Sourced]:
+    return [v for v in values if v.provenance == "assumed"]
+
+
 @cache
-def _table_counts() -> list[tuple[Path, int]]:
+def _table_values() -> list[tuple[Path, tuple[Sourced, ...]]]:
     """Assumed values of each rule table (read once: the tables are the rules, not the scenario)."""
-    return [(table, count_assumed(load_yaml(table).data)) for table in sorted(data_path("tables").glob("*.yaml"))]
+    tables = sorted(data_path("tables").glob("*.yaml"))
+    return [(table, tuple(_assumed(sourced_values(load_yaml(table))))) for table in tables]
 
 
 def _counter_paths(ref: UnitRef, ctx: ScenarioContext) -> Iterator[JsonPath]:
