@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from engine.model.mapsheet import LOAD_FAILURES, load_failure
 
+from .busy import busy
 from .document import EditorDocument, open_document
 from .window import MainWindow
 
@@ -47,10 +48,18 @@ def run(path: Path) -> int:
         if app.platformName() != "offscreen":  # nobody would see the dialog (scripts, CI)
             QMessageBox.critical(None, "Cannot open", str(exc))
         return 2
-    window = MainWindow(document)
+    window = MainWindow(document, validate=False)  # shown first, then checked (the longest part)
     window.fit_screen()
     window.show()
     QTimer.singleShot(0, window.fit_screen)  # again with the window manager's borders known
     window.fit()
     window.file_opened.emit(path)
+    QTimer.singleShot(0, lambda: check_shown(window))
     return app.exec()
+
+
+def check_shown(window: MainWindow) -> None:
+    """Validate what a window shows, under the wait cursor, saying so in the status bar."""
+    window.statusBar().showMessage(f"Checking {window.document.path.name}...")
+    with busy():
+        window.refresh_problems()

@@ -9,6 +9,7 @@ from PySide6.QtGui import QUndoCommand
 from engine.hexgrid import Hex
 from engine.model.terrain import Terrain
 
+from .busy import BIG_EDIT, busy
 from .document import EditorDocument
 
 
@@ -37,10 +38,21 @@ class TerrainCommand(QUndoCommand):
         if self._skip:
             self._skip = False
             return
-        self.document.set_printed(self.after)
+        self._paint(self.after)
 
     def undo(self) -> None:
-        self.document.set_printed(self.before)
+        self._paint(self.before)
+
+    def _paint(self, terrain: dict[Hex, Terrain]) -> None:
+        """All the hexes in one board edit: the board's watchers (validation, the map) follow it
+        once. A big edit shows the wait cursor, and its revalidation is done under it too (the
+        window's refresh that follows then finds every answer ready)."""
+        if len(terrain) < BIG_EDIT:
+            self.document.set_printed(terrain)
+            return
+        with busy():
+            self.document.set_printed(terrain)
+            self.document.problems()
 
 
 class DataCommand(QUndoCommand):

@@ -102,7 +102,8 @@ class MainWindow(QMainWindow):
     saved = Signal()  # the document's edits are on disk
     closed = Signal()  # the window closed with the user's agreement (a clean close)
 
-    def __init__(self, document: EditorDocument) -> None:
+    def __init__(self, document: EditorDocument, *, validate: bool = True) -> None:
+        """`validate=False`: the problems are left to the caller (a launch shows the window first)."""
         super().__init__()
         self.document = document
         self.undo_stack = QUndoStack(self)
@@ -143,7 +144,8 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(
             0, lambda: self.resizeDocks([self.problems_dock], [self.height() // 5], Qt.Orientation.Vertical)
         )
-        self.refresh_problems()
+        if validate:
+            self.refresh_problems()
 
     # -- tools ----------------------------------------------------------------------------
     def _build_tool_bars(self) -> None:

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from engine.model.board import resolve_errata_path, resolve_map_path
 
 from ..app import OpenFailed, load
+from ..busy import busy
 from ..window import MainWindow
 
 ORDER = 10  # the File menu's entries come before any other feature's
@@ -158,14 +159,17 @@ class FileMenu(QObject):
         if not self.window.confirm_discard(f"opening {path.name}"):
             return False
         try:
-            document = load(path)
+            with busy():  # over the window: the file dialog is gone first
+                document = load(path)
         except OpenFailed as exc:
             QMessageBox.critical(
                 self.window, "Cannot open", f"{path.name} cannot be opened; nothing was changed.\n\n{exc}"
             )
             return False
         self.untitled = False
-        self.window.set_document(document)
+        with busy():  # drawn and validated (the validation is most of the wait) before the cursor returns
+            self.window.set_document(document)
+            self.window.refresh_problems()
         self.window.file_opened.emit(path)
         return True
 
