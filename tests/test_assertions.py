@@ -138,6 +138,14 @@ def test_8_1_reach_out_of_the_allowance(write) -> None:
     )
 
 
+def test_8_5_reach_with_no_legal_path_says_why(write) -> None:
+    """Legend 'P': no AFV enters the building of 4307 (Building 23, Scenario 1's objective)."""
+    found = one(write, '{reach: {unit: afv, from: "4306", to: "4307"}}')
+    assert found[:3] == ("assertion-failed", "8.5", FIRST)
+    assert found[3].startswith("move 4306 -> 4307 (afv UP NORMAL, movement phase) is out of reach this phase")
+    assert "no legal path: it may not enter building 4307 ('P', prohibited to the unit type" in found[3]
+
+
 def test_8_5_reach_expected_out_of_reach(write) -> None:
     assert one(write, '{reach: {unit: afv, from: "4307", to: "4309", expect: unreachable}}') == (
         "assertion-failed",

@@ -62,8 +62,9 @@ class NoPathError(MovementError):
     """No sequence of legal moves joins the two hexes; `barrier`: the hexes the unit may not enter that
     bar the way (the goal itself, or a ring around the start), `rule`: the rules that forbid them."""
 
-    def __init__(self, message: str, barrier: tuple[Hex, ...] = (), rule: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, mover: Mover, reason: str, barrier: tuple[Hex, ...] = (), rule: str | None = None) -> None:
+        super().__init__(f"no legal path for {mover.describe()}: {reason}")
+        self.reason = reason
         self.barrier = barrier
         self.rule = rule
 
@@ -445,9 +446,8 @@ def _no_path(
         more = f" and {len(hexes) - BARRIER_SHOWN} more" if len(hexes) > BARRIER_SHOWN else ""
         return f"{what.format(hexes=shown + more)} ({because}, {rule})"
 
-    head = f"no legal path for {mover.describe()}"
     if goal not in graph or not any(a != goal for a in graph.predecessors(goal)):
-        return NoPathError(f"{head}: it may not enter {say([goal])}", (goal,), why(goal)[2])
+        return NoPathError(mover, f"it may not enter {say([goal])}", (goal,), why(goal)[2])
     reached = nx.descendants(graph, origin) | {origin}
     barrier = tuple(sorted({n for h in reached for n in board.neighbours(h)} - reached))
     by_reason: dict[tuple[str, str, str], list[Hex]] = {}
@@ -455,8 +455,8 @@ def _no_path(
         by_reason.setdefault(why(h), []).append(h)
     parts = "; ".join(say(hexes) for hexes in by_reason.values())
     where = f"the {len(reached)} hex{'es' if len(reached) != 1 else ''} it can reach from {board.label(origin)}"
-    message = f"{head}: every way out of {where} is barred by hexes it may not enter: {parts}"
-    return NoPathError(message, barrier, ", ".join(dict.fromkeys(rule for *_, rule in by_reason)))
+    reason = f"every way out of {where} is barred by hexes it may not enter: {parts}"
+    return NoPathError(mover, reason, barrier, ", ".join(dict.fromkeys(rule for *_, rule in by_reason)))
 
 
 def turns_needed(

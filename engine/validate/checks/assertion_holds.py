@@ -152,8 +152,8 @@ def _reach(ctx: ScenarioContext, spec: dict[str, Any], path: JsonPath) -> str | 
         allowance = result.allowance if isinstance(result.allowance, str) else f"{result.allowance:g} MP"
         try:
             cheapest = f"cheapest path {cheapest_path(board, start, goal, mover, **occupied).cost:g} MP"
-        except NoPathError:
-            cheapest = "no legal path"
+        except NoPathError as exc:
+            cheapest = f"no legal path: {exc.reason}"
         found = f"is out of reach this phase (allowance {allowance}; {cheapest})"
     if want:
         expected = "in reach" + (f" for at most {limit:g} MP" if limit is not None else "")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine.model.provenance import sourced_values
+from engine.model.provenance import count_sourced, sourced_values
 from engine.model.source import SourceDocument
 from engine.problems import Problem, Severity
 from engine.validate.check import Check
@@ -21,7 +21,7 @@ CHECK = Check(
 
 
 def check_document(doc: SourceDocument) -> Iterator[Problem]:
-    n = sum(1 for v in sourced_values(doc) if v.provenance == "inferred")
+    n = count_sourced(sourced_values(doc))["inferred"]
     if n:
         plural = "s" if n != 1 else ""
         message = f"{n} inferred value{plural}: read from the rulebook's words, not printed as numbers"
