@@ -7,8 +7,15 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+# Hypothesis, bounded (tests/properties.py): no deadline (a loaded machine is slow, not wrong);
+# 50 examples a property in `pytest -q`, twenty times as many with HYPOTHESIS_PROFILE=long.
+settings.register_profile("ci", deadline=None, max_examples=50)
+settings.register_profile("long", deadline=None, max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # The map document of the format spec (docs/formats.md), verbatim.
 SPEC_MAP = """\

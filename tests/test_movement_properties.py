@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.geometry.movement import (
@@ -180,7 +180,6 @@ def brute_turns(
     return turn
 
 
-@settings(max_examples=150, deadline=None)
 @given(situations())
 def test_reach_costs_are_the_cheapest_within_the_allowance(case) -> None:
     """8.1, 8.5: reach = every hex whose cheapest cost fits the allowance, at that cost; one hex: the neighbours."""
@@ -199,7 +198,6 @@ def test_reach_costs_are_the_cheapest_within_the_allowance(case) -> None:
     assert not blocked & set(result.costs)
 
 
-@settings(max_examples=150, deadline=None)
 @given(situations())
 def test_reach_is_closed_and_tight(case) -> None:
     """Triangle: a hex one move beyond a reached hex is reached at most that much dearer; every reached hex has a
@@ -223,7 +221,6 @@ def test_reach_is_closed_and_tight(case) -> None:
         )
 
 
-@settings(max_examples=150, deadline=None)
 @given(situations(), st.data())
 def test_cheapest_path_is_the_cheapest(case, data) -> None:
     """The path's steps are moves between adjacent hexes at their cost; its total is the brute-force cheapest."""
@@ -243,7 +240,6 @@ def test_cheapest_path_is_the_cheapest(case, data) -> None:
     assert path.cost == best[goal]
 
 
-@settings(max_examples=100, deadline=None)
 @given(boards(), st.sampled_from(list(UnitClass)), st.data())
 def test_down_never_cheaper_than_up(board, unit, data) -> None:
     """8.51: every row costs at least as much DOWN as UP, and the road rate is for UP units only: DOWN never gains."""
@@ -255,7 +251,6 @@ def test_down_never_cheaper_than_up(board, unit, data) -> None:
     assert all(down[h] >= up[h] for h in down)
 
 
-@settings(max_examples=100, deadline=None)
 @given(situations(), st.data())
 def test_more_blockers_never_help(case, data) -> None:
     """8.61: adding AFVs or Wrecks to the board never makes a hex cheaper to reach."""
@@ -267,7 +262,6 @@ def test_more_blockers_never_help(case, data) -> None:
     assert all(blocked[h] >= fewer[h] for h in blocked)
 
 
-@settings(max_examples=150, deadline=None)
 @given(situations(), st.data(), st.booleans())
 def test_turns_needed_equals_turn_by_turn_reach(case, data, entering) -> None:
     """Turns = the first turn in which the unit can end in a target, moving a full phase's reach each turn."""
@@ -280,7 +274,6 @@ def test_turns_needed_equals_turn_by_turn_reach(case, data, entering) -> None:
     assert turns_needed(board, sources, targets, mover, entering=entering, afvs=afvs, wrecks=wrecks) == expected
 
 
-@settings(max_examples=150, deadline=None)
 @given(boards(), movers(), st.data())
 def test_turns_needed_agrees_with_path_costs(board, mover, data) -> None:
     """Each turn spends at most the allowance: turns >= cost / allowance; one turn exactly when the cost fits;

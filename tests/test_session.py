@@ -4,7 +4,7 @@ stroke, reusing what an edit cannot change. The answers must equal a validation 
 from __future__ import annotations
 
 import networkx as nx
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.geometry.movement import Mover, State, UnitClass, movement_graph
@@ -16,6 +16,7 @@ from engine.resources import bundled_scenarios
 from engine.validate.context import ScenarioContext
 from engine.validate.registry import runners
 from engine.validate.session import ValidationSession
+from tests.properties import fewer_examples
 
 S1 = next(p for p in bundled_scenarios() if p.name.startswith("s1-"))
 PAINT = st.sampled_from(
@@ -32,7 +33,7 @@ def fresh_problems(edits: dict[Hex, Terrain]) -> list[str]:
     return [p.text() for check in runners("check_scenario") for p in check(ctx)]
 
 
-@settings(max_examples=12, deadline=None)
+@fewer_examples(6)  # a validation of Scenario 1 from scratch each
 @given(st.data())
 def test_revalidation_after_edits_equals_validation_from_scratch(data: st.DataObject) -> None:
     session = ValidationSession(load_yaml(S1))
@@ -58,7 +59,7 @@ def test_checks_that_never_read_the_board_are_not_run_again() -> None:
     assert 0 < session.runs - first < first  # some checks reran, not all
 
 
-@settings(max_examples=20, deadline=None)
+@fewer_examples(6)  # two movement graphs of Map 2 built twice each
 @given(st.data())
 def test_movement_graphs_follow_terrain_edits(data: st.DataObject) -> None:
     """The cached movement graph, patched after set_terrain, equals one built on the edited board."""
