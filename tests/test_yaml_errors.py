@@ -59,13 +59,20 @@ def run(capsys, *args: str) -> tuple[int, str]:
         ("a: @x\n", 1, 4, "'@' cannot start a value (YAML reserves it): put the value in quotes"),
         ("a: 1\n---\nb: 2\n", 2, 1, "a second YAML document starts on line 2 (`---`): a file holds one document"),
         ("a: *x\n", 1, 4, "*x refers to no anchor: write &x on the value above it"),
+        ('a: "C:\\qx"\n', 1, None, "a backslash in double quotes starts an escape YAML does not know"),
+        ("a: [1, 2]]\n", 1, 10, "a closing ']' with no opening bracket before it: remove it"),
+        ("a: b\n- c\n", 2, 1, "a list item where the mapping of line 1 expects a key"),
+        ("x: 1\nb: \x00\n", 2, 4, "a control character (#x0000) at this place: files hold printable text only"),
+        ("key with no colon\nb: 1\n", 1, 1, "line 1 has no ':' after its key (write `key: value`)"),
+        ("a: 'x' y\n", 1, 8, "unexpected text after a value: a quoted value must be the whole value"),
     ],
 )
-def test_a_yaml_mistake_is_told_in_words_at_its_line(text: str, line: int, column: int, words: str) -> None:
+def test_a_yaml_mistake_is_told_in_words_at_its_line(text: str, line: int, column: int | None, words: str) -> None:
     found = error(text)
     assert words in found.message
     assert found.message.startswith("not valid YAML: ") or "document" in found.message or "anchor" in found.message
-    assert (found.line, found.column) == (line, column)
+    assert found.line == line
+    assert column is None or found.column == column  # the parsers differ by one column on an escape
     assert "while parsing" not in found.message and "cannot start any token" not in found.message
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from .yaml_messages import syntax_message
+from .yaml_messages import Message, reader_message, syntax_message
 
 JsonPath = tuple[str | int, ...]
 
@@ -262,16 +262,25 @@ def excerpt(value: Any, limit: int = 60) -> str:
 def parse_yaml(text: str, file: str) -> SourceDocument:
     """Parse one YAML document; raise SourceError naming file, line and column if it is not YAML,
     is empty, or breaks the limits above."""
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)  # the pure-Python reader checks the characters here
+    except yaml.reader.ReaderError as exc:
+        raise _not_yaml(file, reader_message(exc, text)) from None
     try:
         return _Builder(loader, file).document()
+    except yaml.reader.ReaderError as exc:
+        raise _not_yaml(file, reader_message(exc, text)) from None
     except yaml.MarkedYAMLError as exc:
-        message, line, column = syntax_message(exc, text)
-        raise SourceError(file, f"not valid YAML: {message}", line, column) from None
+        raise _not_yaml(file, syntax_message(exc, text)) from None
     except yaml.YAMLError as exc:
         raise SourceError(file, f"not valid YAML: {exc}") from None
     finally:
         loader.dispose()
+
+
+def _not_yaml(file: str, found: Message) -> SourceError:
+    message, line, column = found
+    return SourceError(file, f"not valid YAML: {message}", line, column)
 
 
 def check_yaml(text: str, file: str) -> None:
