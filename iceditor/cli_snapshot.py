@@ -152,7 +152,7 @@ def _snapshot(args: argparse.Namespace) -> int:
     if args.hover and window.tool is not None:
         window.tool.hover(hex_arg(document.board, args.hover, args.file))
     app.processEvents()  # the docks the overlays opened take their place before the map is framed
-    _frame(window, framed)
+    _frame(window, framed, exact=bool(args.frame))
     app.processEvents()
     picture = window.grab()
     if not picture.save(str(args.out)):
@@ -231,8 +231,9 @@ def _mover(spec: str, parts: list[str]) -> Mover:
     return mover
 
 
-def _frame(window: MainWindow, hexes: list[Hex]) -> None:
-    """Fit the map in the view, or the overlays' hexes with a margin (at least a dozen hexes across)."""
+def _frame(window: MainWindow, hexes: list[Hex], exact: bool = False) -> None:
+    """Fit the map in the view, or the overlays' hexes with a margin (at least a dozen hexes across);
+    `exact`: the hexes alone (--frame)."""
     if not hexes:
         window.fit()
         return
@@ -247,8 +248,10 @@ def _frame(window: MainWindow, hexes: list[Hex]) -> None:
     for item in window.scene.layers["overlays"].childItems():
         if isinstance(item, Tag) and item.isVisible():  # a rule or a cost written beside its hex
             rect = rect.united(item.sceneBoundingRect())
-    grow_x = max(0.0, 12 * 1.5 * HEX_SIZE - rect.width()) / 2 + HEX_SIZE * 2
-    grow_y = max(0.0, 8 * math.sqrt(3) * HEX_SIZE - rect.height()) / 2 + HEX_SIZE * 2
+    least_x, least_y = (0.0, 0.0) if exact else (12 * 1.5 * HEX_SIZE, 8 * math.sqrt(3) * HEX_SIZE)
+    margin = HEX_SIZE * (0.0 if exact else 2)
+    grow_x = max(0.0, least_x - rect.width()) / 2 + margin
+    grow_y = max(0.0, least_y - rect.height()) / 2 + margin
     window.view.fitInView(rect.adjusted(-grow_x, -grow_y, grow_x, grow_y), Qt.AspectRatioMode.KeepAspectRatio)
 
 

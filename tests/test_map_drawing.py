@@ -161,7 +161,9 @@ def test_the_legend_explains_every_symbol_the_map_draws(qtbot) -> None:
         sheet = load_map(REPO / "maps" / f"{name}.yaml")
         for h, t in sheet.terrain.items():
             drawn.update(terrain_symbols(h, t, lambda n, s=sheet: s.terrain.get(n)))
-    assert "crest" in drawn and "woods" in drawn and "building" in drawn
+    crest = Terrain(level=0, upper_level=1)  # a hex holding two levels (10.34), bundled or painted
+    drawn.update(terrain_symbols(Hex(0, 0), crest, lambda n: Terrain(level=1)))
+    assert {"crest", "woods", "tree", "building", "level-2", "hill-edge"} <= drawn
     assert set(PAINTERS) <= keys and drawn <= keys
     assert {"unit", "down", "facing", "improved_position", "mines", "hidden", "infiltration"} <= keys
     crest = next(e for e in entries() if e.key == "crest")

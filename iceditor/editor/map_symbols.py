@@ -129,11 +129,12 @@ def _side(h: Hex, i: int) -> tuple[QPointF, QPointF]:
 
 
 def _drops(h: Hex, t: Terrain, around: Around) -> list[int]:
-    """The directions in which the level drops (the hill's edge)."""
+    """The directions in which the level drops (the hill's edge); a crest hex holding this level
+    does not drop (its own contour is the edge)."""
     found = []
     for i, d in enumerate(DIRECTIONS):
         n = around(h + d)
-        if n is not None and n.level < t.level:
+        if n is not None and max(n.level, n.upper_level or 0) < t.level:
             found.append(i)
     return found
 
@@ -157,9 +158,13 @@ def _paint_crest(painter: QPainter, h: Hex, t: Terrain, around: Around) -> None:
         painter.drawPolygon(hex_polygon(h, 0.5))
         return
     painter.setPen(Qt.PenStyle.NoPen)
-    for i in uphill:
-        a, b = _side(h, i)
-        painter.drawPolygon(QPolygonF([c, a, b]))
+    upper_part = QPainterPath()
+    for i in uphill:  # one shape: no seams between the wedges
+        wedge = QPainterPath()
+        wedge.addPolygon(QPolygonF([c, *_side(h, i)]))
+        wedge.closeSubpath()
+        upper_part = upper_part.united(wedge)
+    painter.drawPath(upper_part)
     painter.setPen(QPen(HILL_EDGE, 1.2, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
     for i in uphill:  # the contour: each radius between an upper wedge and a lower one
         a, b = _side(h, i)

@@ -87,7 +87,7 @@ def paint_roads(painter: QPainter, board: Board) -> None:
 
 
 NUMBER_SIZE = 7.0  # a hex number's height (em) in scene units: its size on the printed sheet
-LEGIBLE_PX = 7.0  # on screen, hex numbers that would be smaller are hidden, as map tools hide labels
+LEGIBLE_PX = 6.0  # on screen, hex numbers that would be smaller are hidden, as map tools hide labels
 LARGEST_PX = 12.0  # zoomed in, the numbers stop growing
 NUMBER = QColor("#3b3527")
 NAME_SIZE = 11.0  # hill names and building ids, in scene units

@@ -46,7 +46,7 @@ class Sheet:
         """The sheet's width and height in scene units."""
         if not self.legend:
             return self.map_area.width(), self.map_area.height()
-        return self.map_area.width() + GAP + PANEL, max(self.map_area.height(), self._panel_height())
+        return self.map_area.width() + GAP + PANEL + GAP / 2, max(self.map_area.height(), self._panel_height())
 
     def _panel_height(self) -> float:
         return self._legend_top() + legend_size(PANEL)[1] + HEX_SIZE / 2
