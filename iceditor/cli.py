@@ -291,6 +291,10 @@ def _provenance(files: list[Path], assumed_only: bool, used: bool, output: str) 
             counts = [(file, count_sourced(values)["assumed"]) for file, values in groups]
             files_text = ", ".join(f"{file} {n}" for file, n in counts) or "none"
             print(f"{scenario} rests on {sum(n for _, n in counts)} assumed values: {files_text}", file=sys.stderr)
+        elif output == "text":  # as validate sums up what it found
+            counts = count_sourced(v for _, values in groups for v in values)
+            shown = ", ".join(f"{n} {kind}" for kind, n in counts.items())
+            print(f"{len(groups)} file{'s' if len(groups) != 1 else ''} listed: {shown}", file=sys.stderr)
     return status
 
 
