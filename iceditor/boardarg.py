@@ -57,7 +57,9 @@ def load_scenario_arg(path: Path) -> tuple[Scenario, Board]:
     with _reading(path):
         doc = load_yaml(path)
         if schema_name(doc) != "scenario":
-            raise BadInput(f"{path}: error: not a scenario file (its first key is not format: iron-cross-scenario/2 or /1)")
+            raise BadInput(
+                f"{path}: error: not a scenario file (its first key is not format: iron-cross-scenario/2 or /1)"
+            )
         scenario = scenario_from_document(doc)
         return scenario, scenario.load_board()
 
