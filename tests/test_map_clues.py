@@ -459,21 +459,27 @@ def test_errata_6618_three_trees():
 def test_errata_level_1_hexes():
     """Errata: "The following are level 1 hexes: 2125, 3615, 3715, 3816, 5409, 5508, 5607, 5701,
     5708, 5710, 5903, 5919, 5920, 6019, 6220. ... Note that in all cases rule 10.34 is the
-    overriding rule." As printed each is a crest hex holding levels 0 and 1, which 10.34 counts
-    as level 0; after the errata it is level 1."""
+    overriding rule." The reconstruction draws each with one level, one too low (level 0, off the
+    hill), so the erratum sets a level and 10.34 ('A hex that contains two different elevations is
+    considered to be at the lower of the two') has no two levels to decide: before and after, no
+    listed hex holds two levels (R24). After the errata each is level 1, on the hill it borders."""
     before, after = both(ALL)
+    hills = {"2125": None} | dict.fromkeys(["3615", "3715", "3816"], "J")
+    hills |= dict.fromkeys(["5409", "5508", "5607", "5708", "5710"], "M") | dict.fromkeys(["5701", "5903"], "N")
+    hills |= dict.fromkeys(["5919", "5920", "6019", "6220"], "O")
+    assert sorted(hills) == sorted(LEVEL_ONE)
     for label in LEVEL_ONE:
         t = terrain(before, label)
-        assert (t.level, t.upper_level) == (0, 1), label
+        assert (t.level, t.upper_level, t.hill) == (0, None, None), label
         t = terrain(after, label)
-        assert (t.level, t.upper_level) == (1, None), label
+        assert (t.level, t.upper_level, t.hill) == (1, None, hills[label]), label
 
 
 def test_errata_6020_level_2():
-    """Errata: "Hex 6020 should be a level 2 hex." As printed it holds levels 1 and 2 (10.34:
-    level 1)."""
+    """Errata: "Hex 6020 should be a level 2 hex." Drawn as a level 1 hex of Hill O, one level too
+    low; after the errata level 2 (R24)."""
     before, after = both(("map3",))
-    assert (terrain(before, "6020").level, terrain(before, "6020").upper_level) == (1, 2)
+    assert (terrain(before, "6020").level, terrain(before, "6020").upper_level) == (1, None)
     assert (terrain(after, "6020").level, terrain(after, "6020").upper_level) == (2, None)
 
 

@@ -100,3 +100,32 @@ def test_facing_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
     assert "not adjacent to 1203 (8.7)" in capsys.readouterr().err
     assert main(["reach", OPEN, "1203", "--unit", "infantry", "--facing", "1202"]) == 2
     assert "8.74" in capsys.readouterr().err
+
+
+def test_18_0_a_scenario_1_copy_with_4_point_ips_is_refused(
+    workspace: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """18.0: 'IP's are rated in points (1, 2 or 3).' Scenario 1 with its German IP1 x 2 made IP4 x 2,
+    and its set-up's IPs made 4 points to match: both are errors at their line."""
+    path = workspace / "scenarios" / "s1-demyansk-pocket.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace(
+        'improved_positions: [{points: 1, count: 2, printed: "IP1 x 2"}]',
+        ('improved_positions: [{points: 4, count: 2, printed: "IP1 x 2"}]'),
+    )
+    text = text.replace('{hex: "4307", points: 1}', '{hex: "4307", points: 4}').replace(
+        '{hex: "4308", points: 1}', '{hex: "4308", points: 4}'
+    )
+    path.write_text(text, encoding="utf-8")
+    assert main(["validate", str(path), "--select", "ip-points", "--format", "json"]) == 1
+    problems = json.loads(capsys.readouterr().out)["problems"]
+    assert [(p["rule"], p["line"], p["hex"]) for p in problems] == [
+        ("18.0", 56, None),
+        ("18.0", 141, "4307"),
+        (
+            "18.0",
+            142,
+            "4308",
+        ),
+    ]
+    assert all("rated 1, 2, 3 points" in p["message"] for p in problems)

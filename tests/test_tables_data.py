@@ -516,6 +516,11 @@ def test_23_2_observation_modifiers() -> None:
     -2, -3, -4, -5)."""
     observation = COMBAT["observation"]
     assert [value(v) for v in observation["favoring_target"].values()] == [1, 1, 1, 1, 1, 1, 2]
+    steps = observation["range_steps"]
+    assert (value(steps["initial_hexes"]), value(steps["hexes_per_step"])) == (5, 5)
+    assert all(printed(v, "23.2 target a") for v in [*steps.values(), observation["favoring_target"]["per_range_step"]])
+    assert value(observation["always_observed_within_hexes"]) == 1
+    assert printed(observation["always_observed_within_hexes"], "23.0")
     assert [value(v) for v in observation["favoring_observer"].values()] == [
         -1,
         -1,
@@ -564,3 +569,35 @@ def test_10_34_and_10_32() -> None:
     assert value(SIGHTING["obstacles"]["blocks_when"]) == "touching_or_above"
     assert value(SIGHTING["obstacles"]["end_hexes_block"]) is False
     assert "obstacle_level" in value(SIGHTING["obstacles"]["source_of_levels"])
+
+
+def test_printed_numbers_the_rules_engine_applies() -> None:
+    """18.0: 'IP's are rated in points (1, 2 or 3)'; 5.2: acting leaders 'with a Performance Rating (PR)
+    of 9 or greater'; 8.72: ATG's 'with a crew strength of 3 or 4 may change facing ... with a crew
+    strength of 1 or 2 may never change facing'; 10.15: 'An ATG with a reduced crew strength of only 1
+    or 2 may fire only ONCE in a GAME TURN'; 10.16: 'An ATR without a full crew may not fire at all'."""
+    assert value(COMBAT["improved_positions"]["points"]) == [1, 2, 3]
+    assert printed(COMBAT["improved_positions"]["points"], "18.0")
+    leaders = COMBAT["leaders"]
+    assert (value(leaders["acting_leader_min_pr"]), value(leaders["acting_leader_excluded"])) == (
+        9,
+        ["CW", "FT", "AFV"],
+    )
+    fire = COMBAT["crew_fire"]
+    assert [value(fire[k]) for k in fire] == [2, 1, False]
+    assert printed(fire["reduced_atg_crew_at_most"], "10.15") and printed(fire["atr_short_crew_may_fire"], "10.16")
+    facing = MOVEMENT["facing"]
+    assert (value(facing["atg_turns_with_crew_at_least"]), value(facing["atg_never_turns_with_crew_at_most"])) == (3, 2)
+    assert printed(facing["atg_turns_with_crew_at_least"], "8.72") and printed(facing["mg_turns_any_crew"], "8.73")
+
+
+def test_10_31_b_limit_and_8_54_woods_are_table_values() -> None:
+    """10.31 b: 'more than three Tree symbols, AFV units, or Wreck markers'; 8.54: 'Woods hexes (hexes
+    with 2 or more Tree symbols)': the engine reads both from the tables."""
+    from engine.model.tables import sighting_rules, terrain_effects
+    from engine.model.terrain import Terrain
+
+    assert value(SIGHTING["same_level"]["max_trees_along"]) == sighting_rules().max_trees_along == 3
+    assert printed(SIGHTING["same_level"]["max_trees_along"], "10.31 b")
+    threshold = terrain_effects().woods_min_trees
+    assert not Terrain(trees=threshold - 1).is_woods and Terrain(trees=threshold).is_woods

@@ -1,5 +1,5 @@
-"""The set-up limits of the combat table (tables/combat.yaml): stacking (8.62, 8.63) and mines
-(19.12, 19.14). Printed numbers, kept in data like every other table value."""
+"""The set-up limits of the combat table (tables/combat.yaml): stacking (8.62, 8.63), mines
+(19.12, 19.14) and IP ratings (18.0). Printed numbers, kept in data like every other table value."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ class SetupLimits:
     max_at_factors: int
     min_at_factors: int  # in a hex with AT factors
     mine_prohibited_terrain: tuple[str, ...]  # zone terrain names (19.14: Buildings)
+    ip_points: tuple[int, ...]  # the points an IP may be rated (18.0: 1, 2 or 3)
 
 
 @cache
@@ -37,4 +38,5 @@ def setup_limits(path: Path | None = None) -> SetupLimits:
         max_at_factors=int(mines["max_at_factors_per_hex"]),
         min_at_factors=int(mines["min_at_factors_per_hex"]),
         mine_prohibited_terrain=tuple(mines["prohibited_terrain"]),
+        ip_points=tuple(int(p) for p in values["improved_positions"]["points"]),
     )
