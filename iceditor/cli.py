@@ -263,6 +263,7 @@ def _zone(path: Path, name: str | None, output: str) -> int:
 def _provenance(files: list[Path], assumed_only: bool, used: bool, output: str) -> int:
     """Sourced values file by file; with `used`, each scenario's assumed values in the files it rests on."""
     from engine.model.provenance import count_sourced
+    from engine.validate.checks.assumed_used import summary
 
     if used and not files:
         raise BadInput(command_error("provenance", "--used needs one SCENARIO or more"))
@@ -288,9 +289,7 @@ def _provenance(files: list[Path], assumed_only: bool, used: bool, output: str) 
                 for v in values:
                     print(f"{file}:{v.line}: {v.provenance}: {v.pointer} = {v.value}: {v.note}")
         if used and output == "text":
-            counts = [(file, count_sourced(values)["assumed"]) for file, values in groups]
-            files_text = ", ".join(f"{file} {n}" for file, n in counts) or "none"
-            print(f"{scenario} rests on {sum(n for _, n in counts)} assumed values: {files_text}", file=sys.stderr)
+            print(f"{scenario} rests on {summary(groups)}", file=sys.stderr)
         elif output == "text":  # as validate sums up what it found
             counts = count_sourced(v for _, values in groups for v in values)
             shown = ", ".join(f"{n} {kind}" for kind, n in counts.items())
@@ -314,10 +313,12 @@ def _sourced_values(files: list[Path], assumed_only: bool) -> tuple[int, list[tu
     from engine.model.provenance import sourced_values
     from engine.model.schema import schema_name
     from engine.model.source import load_yaml
+    from engine.resources import shown_name
     from engine.validate.runner import bundled_files
 
     status, groups = EXIT_OK, []
-    for path in files or [_shown(p) for p in bundled_files()]:
+    named = [(path, str(path)) for path in files] or [(path, shown_name(path)) for path in bundled_files()]
+    for path, name in named:
         try:
             doc = load_yaml(path)
         except SourceError as exc:
@@ -325,7 +326,7 @@ def _sourced_values(files: list[Path], assumed_only: bool) -> tuple[int, list[tu
             status = EXIT_UNREADABLE
             continue
         only_assumed = assumed_only or (not files and schema_name(doc) == "scenario")
-        groups.append((str(path), [v for v in sourced_values(doc) if not only_assumed or v.provenance == "assumed"]))
+        groups.append((name, [v for v in sourced_values(doc) if not only_assumed or v.provenance == "assumed"]))
     return status, groups
 
 

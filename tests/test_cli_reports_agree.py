@@ -187,3 +187,12 @@ def test_provenance_used_lists_what_a_scenario_rests_on(capsys: pytest.CaptureFi
     (scenario,) = json.loads(out)["scenarios"]
     assert {f["file"]: str(f["counts"]["assumed"]) for f in scenario["files"]} == per_file
     assert run(capsys, "provenance", "--used", str(REPO / "maps" / "map2.yaml"))[0] == 2
+
+
+def test_the_bundled_listing_is_the_same_from_any_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/provenance.md names the bundled files as the data folder does, wherever it is run."""
+    monkeypatch.chdir(tmp_path)
+    status, out, _ = run(capsys, "provenance", "--format", "markdown")
+    assert status == 0 and out == (REPO / "docs" / "provenance.md").read_text(encoding="utf-8")
