@@ -121,6 +121,9 @@ def _without_offscreen_chatter() -> None:
 
 def _snapshot(args: argparse.Namespace) -> int:
     size = _size(args.size)
+    corners = args.frame.split(":") if args.frame else []
+    if args.frame and len(corners) != 2:
+        raise BadInput(f"iceditor snapshot: --frame {args.frame!r}: expected FROM:TO, two hexes")
     _suffix(args.out, (".png",), "snapshot")
     use_offscreen_without_display()
     from PySide6.QtCore import Qt
@@ -140,10 +143,7 @@ def _snapshot(args: argparse.Namespace) -> int:
     framed: list[Hex] = []
     for spec in args.overlay:
         framed += _overlay(window, spec, args.file)
-    if args.frame:
-        corners = args.frame.split(":")
-        if len(corners) != 2:
-            raise BadInput(f"iceditor snapshot: --frame {args.frame!r}: expected FROM:TO, two hexes")
+    if corners:
         framed = [hex_arg(document.board, c, args.file) for c in corners]
     if args.legend:
         legend = next(d for d in window.findChildren(QDockWidget) if d.objectName() == "legend")

@@ -247,3 +247,15 @@ def test_10_33_the_blocking_highlight_leaves_the_building_number_readable(qtbot)
     los.blocking.setVisible(True)  # type: ignore[attr-defined]
     outline = render(window.scene, hex_polygon(board.hex("4307")).boundingRect(), 1.5)
     assert pixels(outline, QColor("#c62828"), 40) > 40  # the hex is still marked, round its edge
+
+
+def test_snapshot_frame_and_legend(qtbot, tmp_path: Path, capsys) -> None:
+    """--frame FROM:TO shows those hexes (close enough to read the counters), --legend the panel."""
+    out = tmp_path / "frame.png"
+    s1 = str(REPO / "scenarios" / "s1-demyansk-pocket.yaml")
+    assert main(["snapshot", s1, "--out", str(out), "--size", "900x640", "--frame", "4307:4309", "--legend"]) == 0
+    assert QImage(str(out)).size().toTuple() == (900, 640)
+    assert main(["snapshot", s1, "--out", str(out), "--frame", "4307"]) == 2
+    assert "--frame '4307': expected FROM:TO, two hexes" in capsys.readouterr().err
+    assert main(["snapshot", s1, "--out", str(out), "--frame", "4307:9999"]) == 2
+    assert "9999" in capsys.readouterr().err

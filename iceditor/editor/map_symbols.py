@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
 
 from engine.hexgrid import DIRECTIONS, Hex, corner_offsets
@@ -328,4 +328,4 @@ def paint_bridge(painter: QPainter, at: QPointF) -> None:
     """A bridge: a plank deck with rails across the road, over the gully."""
     painter.setPen(QPen(QColor("#303030"), 1.5))
     painter.setBrush(QBrush(QColor("#d9c7a0")))
-    painter.drawRect(at.x() - 7, at.y() - 4.5, 14, 9)
+    painter.drawRect(QRectF(at.x() - 7, at.y() - 4.5, 14, 9))
