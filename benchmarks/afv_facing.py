@@ -41,7 +41,11 @@ def main() -> None:
         return best
 
     afv, infantry = timed(Mover(UnitClass.AFV)), timed(Mover(UnitClass.INFANTRY))
-    print(json.dumps({"afv_s": round(afv, 3), "infantry_baseline_s": round(infantry, 3), "ratio": round(afv / infantry, 2)}))
+    print(
+        json.dumps(
+            {"afv_s": round(afv, 3), "infantry_baseline_s": round(infantry, 3), "ratio": round(afv / infantry, 2)}
+        )
+    )
 
 
 if __name__ == "__main__":
