@@ -27,11 +27,11 @@ def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
     ratings = ", ".join(map(str, allowed))
     for path, points in _scenario_ips(ctx.scenario.data):
         if points not in allowed:
-            yield CHECK.problem(ctx.doc, path, f"IP{points}: an IP is rated {ratings} points (18.0)")
+            yield CHECK.problem(ctx.doc, path, f"IP{points}: an IP is rated {ratings} points")
     for side in side_setups(ctx.scenario):
         for ip in side.improved_positions:
             if ip.points not in allowed:
-                message = f"{side.side.capitalize()} IP{ip.points} in {ip.hex}: an IP is rated {ratings} points (18.0)"
+                message = f"{side.side.capitalize()} IP{ip.points} in {ip.hex}: an IP is rated {ratings} points"
                 yield CHECK.problem(ctx.doc, (*ip.path, "points"), message, hex=ip.hex)
 
 
