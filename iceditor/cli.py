@@ -263,13 +263,14 @@ def _zone(path: Path, name: str | None, output: str) -> int:
 def _provenance(files: list[Path], assumed_only: bool, used: bool, output: str) -> int:
     """Sourced values file by file; with `used`, each scenario's assumed values in the files it rests on."""
     from engine.model.provenance import count_sourced
+    from engine.resources import shown_name
     from engine.validate.checks.assumed_used import summary
 
     if used and not files:
         raise BadInput(command_error("provenance", "--used needs one SCENARIO or more"))
     status = EXIT_OK
     if used:
-        reports = [(str(path), _used_values(path)) for path in files]
+        reports = [(shown_name(path), _used_values(path)) for path in files]
     else:
         status, groups = _sourced_values(files, assumed_only)
         reports = [("", groups)]

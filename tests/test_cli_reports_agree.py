@@ -182,7 +182,7 @@ def test_provenance_used_lists_what_a_scenario_rests_on(capsys: pytest.CaptureFi
     lines = out.splitlines()
     assert status == 0 and len(lines) == int(told.message.split()[4])
     assert {file: str(sum(line.startswith(f"{file}:") for line in lines)) for file in per_file} == per_file
-    assert err == f"{s1} rests on {told.message.split('rests on ', 1)[1]}\n"
+    assert err == f"scenarios/s1-demyansk-pocket.yaml rests on {told.message.split('rests on ', 1)[1]}\n"
     status, out, _ = run(capsys, "provenance", "--used", str(s1), "--format", "json")
     (scenario,) = json.loads(out)["scenarios"]
     assert {f["file"]: str(f["counts"]["assumed"]) for f in scenario["files"]} == per_file
