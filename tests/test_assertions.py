@@ -155,6 +155,22 @@ def test_8_5_reach_expected_out_of_reach(write) -> None:
     )
 
 
+def test_8_74_reach_with_the_afv_facing(write) -> None:
+    """8.74: 'It may then turn additional hexsides at a cost of 1 MP per hexside.' Facing 4306, away
+    from 4309, the AFV turns two hexsides before it moves (1 MP): 5.5 MP against the 4.5 of its best
+    facing. A facing is an adjacent hex (8.7)."""
+    assert problems(write, '{reach: {unit: afv, from: "4307", to: "4309", within_mp: 4.5}}') == []
+    assert one(write, '{reach: {unit: afv, from: "4307", to: "4309", facing: "4306", within_mp: 4.5}}') == (
+        "assertion-failed",
+        "8.5",
+        FIRST,
+        "move 4307 -> 4309 (afv UP NORMAL, movement phase, facing 4306) costs 5.5 MP, "
+        "expected in reach for at most 4.5 MP",
+    )
+    found = one(write, '{reach: {unit: afv, from: "4307", to: "4309", facing: "4309"}}')
+    assert found[:3] == ("assertion-invalid", None, FIRST) and "not adjacent to 4307 (8.7)" in found[3]
+
+
 def test_8_11_one_hex_allowance_takes_no_within_mp(write) -> None:
     found = one(
         write, '{reach: {unit: infantry, morale: pinned, phase: reaction, from: "4307", to: "4308", within_mp: 2}}'

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import yaml
 
 from engine.geometry.movement import (
+    FACING_OF,
     ONE_HEX,
     Morale,
     MovementError,
@@ -24,7 +26,7 @@ from engine.geometry.movement import (
 )
 from engine.geometry.sight import FirerState
 from engine.geometry.zones import ZoneError, resolve, resolve_named
-from engine.hexgrid import Hex, LabelError
+from engine.hexgrid import Hex, LabelError, parse_label
 from engine.model.board import Board
 from engine.model.source import JsonPath
 from engine.problems import Problem, Severity
@@ -135,6 +137,14 @@ def _reach(ctx: ScenarioContext, spec: dict[str, Any], path: JsonPath) -> str | 
     }
     morale = Morale(spec.get("morale", Morale.NORMAL))
     mover = _mover(spec, morale, Phase(spec.get("phase", Phase.MOVEMENT)))
+    if "facing" in spec:  # the hex faced may lie off the map: an AFV on the edge facing out
+        try:
+            ahead = parse_label(spec["facing"], board.offset) - start
+        except LabelError as exc:
+            raise _Invalid((*path, "facing"), str(exc)) from None
+        if ahead not in FACING_OF:
+            raise _Invalid((*path, "facing"), f"{spec['facing']} is not adjacent to {spec['from']} (8.7)")
+        mover = replace(mover, facing=FACING_OF[ahead])
     result = reach(board, start, mover, **occupied)
     limit = spec.get("within_mp")
     if result.allowance == ONE_HEX and limit is not None:
@@ -159,7 +169,8 @@ def _reach(ctx: ScenarioContext, spec: dict[str, Any], path: JsonPath) -> str | 
         expected = "in reach" + (f" for at most {limit:g} MP" if limit is not None else "")
     else:
         expected = "out of reach" + (f" or dearer than {limit:g} MP" if limit is not None else "")
-    return f"move {spec['from']} -> {spec['to']} ({mover.describe()}) {found}, expected {expected}"
+    facing = f", facing {spec['facing']}" if "facing" in spec else ""
+    return f"move {spec['from']} -> {spec['to']} ({mover.describe()}{facing}) {found}, expected {expected}"
 
 
 # -- turns ----------------------------------------------------------------------------------
