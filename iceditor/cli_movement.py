@@ -24,6 +24,7 @@ from engine.geometry.movement import (
     UnitClass,
     cheapest_path,
     reach,
+    turn_mp,
     turns_needed,
 )
 from engine.geometry.zones import ZoneContext, ZoneError, resolve, resolve_named
@@ -184,7 +185,8 @@ def _path(args: argparse.Namespace) -> int:
     for step in steps:
         total += step["cost"]
         turned = step.get("turn_hexsides", 0)
-        turn = f"  (turns {turned} hexside{'s' if turned != 1 else ''} first, 8.74)" if turned else ""
+        paid = f"{turn_mp(turned):g} MP" if turn_mp(turned) else "free"
+        turn = f"  (turns {turned} hexside{'s' if turned != 1 else ''} first: {paid}, 8.74)" if turned else ""
         print(f"  {step['hex']}  +{step['cost']:g}  = {total:g}{turn}")
     return 0
 

@@ -91,7 +91,7 @@ def test_8_74_an_afv_turning_two_hexsides_pays_one_mp(capsys: pytest.CaptureFixt
     reach = run_json(capsys, "reach", OPEN, "1203", "--unit", "afv", "--facing", "1202")
     assert (reach["costs"]["1201"], reach["costs"]["1205"]) == (2, 4)
     assert main(["path", OPEN, "1203", "1404", "--unit", "afv", "--facing", "1202"]) == 0
-    assert "(turns 2 hexsides first, 8.74)" in capsys.readouterr().out
+    assert "1304  +2  = 2  (turns 2 hexsides first: 1 MP, 8.74)" in capsys.readouterr().out
 
 
 def test_facing_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
