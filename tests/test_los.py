@@ -232,6 +232,17 @@ def test_10_31_same_level_hilltops_across_a_dip_by_the_letter(dip: dict[str, Any
     assert sight.trees_along == dip.get("trees", 0) and len(sight.marsh_along) == int(dip.get("marsh", False))
 
 
+@pytest.mark.parametrize("level", [0, 1])
+def test_10_31_a_a_building_symbol_blocks_whatever_its_level(level: int) -> None:
+    """10.31 a: 'the line crosses or touches a Building symbol or Hill hex of a higher elevation'.
+    'Of a higher elevation' qualifies the Hill hex (ruling R73): a building in a valley between two
+    level 1 hills blocks, as one on their own level does."""
+    building = {"building": 1, "level": level, **({"hill": "K"} if level else {})}
+    ridge = {label: {"level": 1, "hill": "K"} for label in ("1202", "1204")} if level else {}
+    sight = los(board_of({**HILLTOPS, **ridge, "1203": building}), "1201", "1205")
+    assert (sight.blocked, sight.rule, sight.blocking_hex) == (True, "10.31 a", parse_label("1203"))
+
+
 @pytest.mark.parametrize("dip", [{"building": 1}, {"trees": 4}, {"marsh": True}], ids=["building", "trees", "marsh"])
 def test_low_ground_house_rule_spares_what_lies_below_both_units(dip: dict[str, Any]) -> None:
     """The low-ground house rule (off unless named; ruling R72): a building, woods or marsh in a
