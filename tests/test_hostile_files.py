@@ -147,6 +147,24 @@ def test_combat_values_have_the_sign_their_rule_gives(capsys, write, printed: st
     assert code == 1 and message in out
 
 
+def test_one_problem_per_value(capsys, write) -> None:
+    """0.5 IP points is not a whole number: said once, not again as "at least 1"."""
+    combat = data_path("tables", "combat.yaml").read_text(encoding="utf-8")
+    line = next(t for t in combat.splitlines() if "per_ip_point: {value: 1," in t)
+    code, out = run(capsys, "validate", str(write("combat.yaml", combat.replace(line, line.replace("1,", "0.5,", 1)))))
+    assert code == 1
+    assert out.count("per_ip_point/value: 0.5") == 1 and "0.5 is not of type 'integer'" in out
+
+
+def test_a_chart_scale_out_of_order_is_an_error(capsys, write) -> None:
+    sighting = data_path("tables", "sighting.yaml").read_text(encoding="utf-8")
+    text = sighting.replace("marks: {value: [1, 2, 3,", "marks: {value: [1, 3, 2,")
+    assert text != sighting
+    code, out = run(capsys, "validate", str(write("sighting.yaml", text)))
+    assert code == 1 and "/range_axis/marks/value: [1, 3, 2, 4," in out
+    assert "is out of order: list the values from lowest to highest" in out
+
+
 def test_a_restriction_turn_past_the_end_of_the_game_is_an_error(capsys, write) -> None:
     s5 = (REPO / "scenarios" / "s5-through-the-marshes.yaml").read_text(encoding="utf-8")
     text = s5.replace("may_not_move_before: {side: russian, turn: 2}", "may_not_move_before: {side: russian, turn: 40}")

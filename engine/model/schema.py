@@ -42,11 +42,14 @@ def _registry() -> Registry:
 
 
 def _ascending(validator: Any, wanted: bool, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
-    """`x-ascending`: a [low, high] range, which JSON Schema cannot require to run upwards."""
+    """`x-ascending`: a [low, high] range or a chart's scale, which JSON Schema cannot require to run upwards."""
     if not (wanted and isinstance(instance, list)) or any(type(v) not in (int, float) for v in instance):
         return
     if instance != sorted(instance):
-        yield ValidationError(f"{excerpt(instance)} runs backwards: give the lower end first ({sorted(instance)})")
+        if len(instance) == 2:
+            yield ValidationError(f"{instance} runs backwards: give the lower end first ({sorted(instance)})")
+        else:
+            yield ValidationError(f"{excerpt(instance)} is out of order: list the values from lowest to highest")
 
 
 _Validator = validators.extend(Draft202012Validator, {"x-ascending": _ascending})
@@ -133,9 +136,14 @@ def schema_problems(doc: SourceDocument, name: str | None = None) -> Iterator[Pr
         )
         return
     errors = sorted(validator(name).iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
+    told: set[tuple[str | int, ...]] = set()
     for error in errors:
         error = _deepest(error)
         path, message = _located(error)
+        if not isinstance(error.instance, dict | list):
+            if path in told:
+                continue  # one problem per value: 0.5 is not an integer, and so not "at least 1" either
+            told.add(path)
         position = doc.key_position(path) if _about_key(error) else doc.position(path)
         where = pointer(path) or "the document"
         yield Problem(
