@@ -382,8 +382,8 @@ FIRST_TURNS = {
 # Deployment hexes in line of sight of the enemy's deployment area, both UP (deployment-exposure).
 EXPOSURE = {
     ("s4-tula", "German"): (185, 189),
-    ("s4-tula", "Russian"): (330, 343),
-    ("s6-spartakovka", "German"): (20, 20),
+    ("s4-tula", "Russian"): (329, 343),
+    ("s6-spartakovka", "German"): (19, 20),
     ("s6-spartakovka", "Russian"): (551, 691),
 }
 
