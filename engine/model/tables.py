@@ -156,3 +156,11 @@ def movement_allowances(path: Path | None = None) -> Allowances:
         int(other["afv_free_facing_hexsides"]),
         float(other["afv_extra_hexside_mp"]),
     )
+
+
+@cache
+def table_values(name: str) -> dict[str, Any]:
+    """A bundled table (tables/NAME.yaml) with every sourced value replaced by its value: the rules
+    engine reads its printed numbers here (provenance policy: never a number in code)."""
+    values: dict[str, Any] = plain(_load(data_path("tables", f"{name}.yaml")).data)
+    return values

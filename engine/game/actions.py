@@ -1,0 +1,72 @@
+"""What a player may decide, as small values with a text form a person, a bot and a log share.
+
+`move german/C/R-PR9-1 4305` moves a unit (or, joined by `+`, a stack led by its first unit, 8.3,
+8.4) one hex; every action has one text form and one JSON form, and `parse` reads the text back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message says why, with the rule number."""
+
+    def __init__(self, reason: str, rule: str | None = None) -> None:
+        super().__init__(f"{reason} ({rule})" if rule else reason)
+        self.reason = reason
+        self.rule = rule
+
+
+@dataclass(frozen=True, order=True)
+class Action:
+    """verb, the units it moves or changes (ids), and its argument (a hex label, a state, a facing...)."""
+
+    verb: str
+    units: tuple[str, ...] = ()
+    arg: str = ""
+
+    def text(self) -> str:
+        return " ".join(p for p in (self.verb, "+".join(self.units), self.arg) if p)
+
+    def to_json(self) -> dict[str, object]:
+        return {"verb": self.verb, "units": list(self.units), "arg": self.arg}
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+# The verbs, the words of the rules they carry out.
+DONE = "done"  # the acting side is done with this phase (or, at an interrupt, does not react)
+PASS = "pass"  # at an interrupt (a hex entered): no reaction (13.0 and 19.2 add choices here)
+PLACE = "place"  # set-up (24.1): place UNIT HEX (3.12: state; 8.7: facing)
+HOLD = "hold"  # set-up: a unit of a deploying group enters by the entry its limit allows instead (R15)
+HIDE = "hide"  # set-up: a hidden hex (24.21)
+IP = "ip"  # set-up: an improved position (18.1): ip POINTS HEX
+MINE = "mine"  # set-up: one mine factor, secretly (19.11): mine ap|at HEX
+ENTRY = "entry"  # before play: the entry option a group takes (24.1, choose: before_play)
+MOVE = "move"  # one hex (8.0); an off-map unit enters on its entry hex
+LEAD = "lead"  # 8.3 A: the leader's PC to move the stack (lead LEADER)
+DETACH = "detach"  # 8.3 C: a unit of the stack moves on its own with the leader's PR (detach UNIT LEADER)
+STATE = "state"  # 3.13 / phase H: state UNIT up|down
+FACE = "face"  # 8.7: face UNIT HEX (the hex across the new frontal hexside)
+STOP = "stop"  # the unit ends its movement for this phase
+REVEAL = "reveal"  # 24.22: a hidden hex revealed by its owner
+
+SET_UP_VERBS = (PLACE, HOLD, HIDE, IP, MINE)
+
+
+def parse(text: str) -> Action:
+    """The action a text form names; ValueError for a text that is not one."""
+    parts = text.split()
+    if not parts:
+        raise ValueError("an empty action")
+    verb, rest = parts[0], parts[1:]
+    known = {DONE, PASS, PLACE, HOLD, HIDE, IP, MINE, ENTRY, MOVE, LEAD, DETACH, STATE, FACE, STOP, REVEAL}
+    if verb not in known:
+        raise ValueError(f"no action {verb!r} (actions: {', '.join(sorted(known))})")
+    units: tuple[str, ...] = ()
+    if rest and "/" in rest[0]:
+        units = tuple(rest[0].split("+"))
+        rest = rest[1:]
+    return Action(verb, units, " ".join(rest))

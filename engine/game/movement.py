@@ -1,0 +1,605 @@
+"""Movement in play (8.0): hex by hex, with the PC to move (8.22), leader directed movement (8.3),
+AFV/infantry stacks (8.4), terrain costs and the road rate (8.5, from the geometry layer), AFV
+immobilization (8.54, 8.55), stacking (8.6), facing (8.7), state changes (3.13) and entries (24.1).
+
+One unit or stack moves at a time (8.0: "Units are always moved individually" but for 8.3 and
+8.4); starting another ends its movement. After every hex it enters, the other side is asked
+whether it reacts (an interrupt: opportunity fire and mines answer there in the next issue).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from engine.geometry.movement import (
+    ONE_HEX,
+    Morale,
+    State,
+    allowance,
+    entry_cost,
+    hexsides_between,
+    movement_cost,
+)
+from engine.hexgrid import DIRECTIONS, Hex, parse_label
+from engine.model.tables import movement_allowances, table_values, terrain_effects
+
+from .actions import DETACH, FACE, LEAD, MOVE, STATE, STOP, Action, IllegalAction
+from .morale import reveal_hex
+from .performance import performance_check
+from .state import MOVEMENT, REACTION, GameState, other
+from .units import ON_MAP, WAITING, Unit
+
+# 8.0's movement order: AFVs alone, then AFV/infantry stacks, then the rest.
+AFV_ALONE, AFV_STACK, OTHERS = 1, 2, 3
+
+
+def mover_side(game: GameState) -> str:
+    """The side that moves in this phase: the phasing player in C, the other in D (6.0)."""
+    return game.phasing if game.phase == MOVEMENT else other(game.phasing)
+
+
+# -- what a unit may do ---------------------------------------------------------------------
+
+
+def budget(game: GameState, unit: Unit) -> float | str:
+    """MPs the unit may spend this phase (8.1), or ONE_HEX; 8.3 C caps a unit led off on its own."""
+    if unit.kind == "cw" and _short_crewed(unit):
+        return 0.0  # 8.12: 'units without a full crew may never move'
+    value = allowance(unit.mover(game.phase))
+    if value == ONE_HEX or unit.allowance_cap is None:
+        return value
+    return min(float(value), unit.allowance_cap)
+
+
+def _short_crewed(unit: Unit) -> bool:
+    return unit.men < int(unit.extra.get("full_crew", unit.men))
+
+
+def left(game: GameState, unit: Unit) -> float:
+    """MPs left; a ONE_HEX unit has "one hex" until it has entered one."""
+    value = budget(game, unit)
+    if value == ONE_HEX:
+        return 0.0 if unit.extra.get("hexes_entered", 0) else float("inf")
+    return float(value) - unit.mp_spent
+
+
+def may_start(game: GameState, unit: Unit) -> bool:
+    """Whether the unit may begin to move (or turn, or change state) in this phase."""
+    if unit.side != mover_side(game) or unit.move_done or unit.immobilized or unit.extra.get("moving"):
+        return False
+    if unit.morale == Morale.SUPPRESSED:  # 8.15
+        return False
+    if game.phase == MOVEMENT and unit.extra.get("support_fired"):  # 8.21
+        return False
+    if unit.where == WAITING:
+        return bool(open_entry_hexes(game, unit))
+    if not unit.on_map:
+        return False
+    value = budget(game, unit)
+    return value == ONE_HEX or float(value) > 0
+
+
+def pc_needed(game: GameState, unit: Unit) -> bool:
+    """8.22: a PC to move, except before the first shot; 8.3 B: not for a unit its leader leads."""
+    return game.first_shot and not unit.extra.get("pc_passed") and unit.led_by is None
+
+
+# -- stacking (8.62, 8.63) ------------------------------------------------------------------
+
+
+def over_stacked(game: GameState, side: str, h: Hex, adding: Iterable[Unit] = ()) -> bool:
+    limits = table_values("combat")["stacking"]
+    units = [u for u in game.at(h) if u.side == side] + [u for u in adding if u.hex != h or not u.on_map]
+    men = sum(u.men for u in units if not u.is_afv)
+    afvs = sum(1 for u in units if u.is_afv)
+    cws = sum(1 for u in units if u.kind == "cw")
+    return men > int(limits["max_men"]) or afvs > int(limits["max_afvs"]) or cws > int(limits["max_crew_weapons"])
+
+
+def stacking_problems(game: GameState, side: str) -> list[Hex]:
+    """Hexes where `side` has more than six men plus one AFV, or two CWs (8.62, 8.63)."""
+    hexes = {u.hex for u in game.side_units(side) if u.on_map and u.hex is not None}
+    return sorted(h for h in hexes if over_stacked(game, side, h))
+
+
+# -- legal actions --------------------------------------------------------------------------
+
+
+def movement_actions(game: GameState) -> list[Action]:
+    side = mover_side(game)
+    active = [game.unit(i) for i in game.active]
+    actions: list[Action] = []
+    if active:
+        actions += _continue(game, active)
+    if not active or not _stuck_over_full(game, active):
+        actions += _starts(game, side)
+    return actions
+
+
+def _stuck_over_full(game: GameState, active: list[Unit]) -> bool:
+    """The active stack stands where it may not end its move (8.62): it must move on."""
+    h = active[0].hex
+    return h is not None and active[0].on_map and over_stacked(game, active[0].side, h)
+
+
+def _continue(game: GameState, active: list[Unit]) -> list[Action]:
+    ids = tuple(u.id for u in active)
+    actions = [Action(MOVE, ids, game.board.label(h)) for h in _steps(game, active)]
+    lead = active[0]
+    if len(active) == 1 and lead.is_afv and not lead.immobilized:
+        actions += [Action(FACE, ids, game.board.label(t)) for t in _turns(game, lead)]
+    if len(active) == 1 and lead.faces_hexside and not lead.is_afv and _may_turn(lead):
+        actions += [Action(FACE, ids, game.board.label(t)) for t in _facing_hexes(game, lead)]
+    if len(active) == 1 and _state_change_cost(lead) <= left(game, lead) and lead.morale == Morale.NORMAL:
+        actions.append(Action(STATE, ids, "down" if lead.state == State.UP else "up"))
+    if not _stuck_over_full(game, active):
+        actions.append(Action(STOP, ids))
+    return actions
+
+
+def _starts(game: GameState, side: str) -> list[Action]:
+    actions: list[Action] = []
+    reached = game.stage.get(side, AFV_ALONE)
+    by_hex: dict[Hex | None, list[Unit]] = {}
+    for unit in game.side_units(side):
+        if may_start(game, unit):
+            by_hex.setdefault(unit.hex if unit.on_map else None, []).append(unit)
+    for h, units in by_hex.items():
+        if h is None:  # entering the map (24.1): one unit at a time
+            for unit in units:
+                if _order(unit, [unit]) >= reached:
+                    actions += [Action(MOVE, (unit.id,), game.board.label(t)) for t in _entries(game, unit)]
+            continue
+        for group in _groups(game, units):
+            if _order(group[0], group) < reached:
+                continue
+            needs_pc = [u for u in group if pc_needed(game, u)]
+            ids = tuple(u.id for u in group)
+            if needs_pc and len(group) > 1:
+                continue  # a stack moves without PCs only once its leader has passed (8.3 B)
+            actions += [Action(MOVE, ids, game.board.label(t)) for t in _steps(game, group)]
+            if len(group) == 1:
+                unit = group[0]
+                if unit.is_afv:
+                    actions += [Action(FACE, ids, game.board.label(t)) for t in _turns(game, unit)]
+                elif unit.faces_hexside and _may_turn(unit):
+                    actions += [Action(FACE, ids, game.board.label(t)) for t in _facing_hexes(game, unit)]
+                if unit.morale == Morale.NORMAL and _state_change_cost(unit) <= left(game, unit):
+                    actions.append(Action(STATE, ids, "down" if unit.state == State.UP else "up"))
+        if game.first_shot:
+            actions += _leader_actions(game, units)
+    return actions
+
+
+def _groups(game: GameState, units: list[Unit]) -> list[list[Unit]]:
+    """Each unit alone, and the stack that may move together: all of them where a commander is
+    with them, else each squad's (5.3, 8.64); CWs never with an AFV (8.44)."""
+    groups = [[u] for u in units]
+    if len(units) < 2:
+        return groups
+    commander = any(u.kind == "commander" for u in units)
+    stacks: list[list[Unit]] = []
+    if commander:
+        stacks.append(units)
+    else:
+        squads: dict[str | None, list[Unit]] = {}
+        for u in units:
+            squads.setdefault(u.squad, []).append(u)
+        stacks += [s for key, s in squads.items() if key is not None and len(s) > 1]
+    for stack in stacks:
+        if any(u.is_afv for u in stack):
+            stack = [u for u in stack if u.kind != "cw"]  # 8.44
+            if sum(1 for u in stack if u.is_afv) != 1:
+                continue
+        if len(stack) > 1 and stack not in groups:
+            groups.append(stack)
+    return groups
+
+
+def _order(lead: Unit, group: list[Unit]) -> int:
+    if any(u.is_afv for u in group):
+        return AFV_ALONE if len(group) == 1 else AFV_STACK
+    return OTHERS
+
+
+def _leader_actions(game: GameState, units: list[Unit]) -> list[Action]:
+    """8.3 A: a leader's PC for the stack; C: a unit or units moving off on their own with his PR."""
+    actions = []
+    for leader in units:
+        if not _may_lead(leader):
+            continue
+        followers = [u for u in units if u is not leader and may_lead(leader, u)]
+        if not followers:
+            continue
+        if not leader.extra.get("lead_pc"):
+            actions.append(Action(LEAD, (leader.id,)))
+        elif leader.extra.get("lead_passed"):
+            for unit in followers:
+                if unit.led_by is None and not unit.extra.get("pc_passed") and not unit.moved:
+                    actions.append(Action(DETACH, (unit.id,), leader.id))
+    return actions
+
+
+def _may_lead(leader: Unit) -> bool:
+    """5.1 commanders; 5.2 an infantry unit (not CW, FT or AFV) of PR 9 or more in NORMAL status."""
+    if leader.morale != Morale.NORMAL:
+        return False
+    return leader.kind == "commander" or (leader.kind == "infantry" and leader.pr >= _acting_leader_pr())
+
+
+def _acting_leader_pr() -> int:
+    return int(table_values("combat")["leaders"]["acting_leader_min_pr"])
+
+
+def may_lead(leader: Unit, unit: Unit) -> bool:
+    """8.31: NORMAL infantry and CW units only; an acting leader his own squad plus one CW."""
+    if unit.kind not in ("infantry", "ft", "cw", "commander") or unit.morale != Morale.NORMAL:
+        return False
+    if leader.kind == "commander":
+        return True
+    return unit.kind == "cw" or unit.squad == leader.squad
+
+
+def _steps(game: GameState, group: list[Unit]) -> list[Hex]:
+    """The adjacent hexes every unit of the group may enter now (8.5, 8.61, 8.74)."""
+    first = group[0]
+    if first.hex is None or not first.on_map:
+        return []
+    targets = []
+    afv = next((u for u in group if u.is_afv), None)
+    for t in game.board.neighbours(first.hex):
+        if afv is not None and (afv.facing is None or t != first.hex + DIRECTIONS[afv.facing]):
+            continue  # 8.74: an AFV moves out of its hex through its frontal hexside (R42)
+        if any(_cost(game, u, first.hex, t) is None for u in group):
+            continue
+        if not _may_enter(game, group, t):
+            continue
+        targets.append(t)
+    return targets
+
+
+def _cost(game: GameState, unit: Unit, origin: Hex, target: Hex) -> float | None:
+    """MPs the unit pays to enter target now; None if it may not (P, or not enough MPs left)."""
+    cost = movement_cost(game.board, origin, target, unit.mover(game.phase))
+    if cost is None:
+        return None
+    if budget(game, unit) == ONE_HEX:
+        return 0.0 if not unit.extra.get("hexes_entered", 0) else None  # 8.11: one hex regardless
+    return cost if cost <= left(game, unit) + 1e-9 else None
+
+
+def _may_enter(game: GameState, group: list[Unit], t: Hex) -> bool:
+    """No visible enemy unit (8.23: only an overrun enters one, 9.0), no second AFV or a Wreck for
+    an AFV (8.61); an over-full hex only on the way through (8.62 counts at the phase's end)."""
+    side = group[0].side
+    there = game.at(t)
+    if any(u.side != side and not u.hidden for u in there):
+        return False
+    if any(u.is_afv for u in group) and (any(u.is_afv for u in there) or t in game.wrecks):
+        return False
+    if over_stacked(game, side, t, group):
+        return all(_cost_beyond(game, u, t) for u in group)
+    return True
+
+
+def _cost_beyond(game: GameState, unit: Unit, t: Hex) -> bool:
+    """Whether the unit, having entered t, still has the MPs to leave it again."""
+    mover = unit.mover(game.phase)
+    if unit.on_map and unit.hex is not None:
+        enter = movement_cost(game.board, unit.hex, t, mover)
+    else:
+        enter = entry_cost(game.board, t, mover)
+    if enter is None or budget(game, unit) == ONE_HEX:
+        return False
+    rest = left(game, unit) - enter
+    return any(
+        (c := movement_cost(game.board, t, n, unit.mover(game.phase))) is not None and c <= rest
+        for n in game.board.neighbours(t)
+        if n != unit.hex
+    )
+
+
+def _entries(game: GameState, unit: Unit) -> list[Hex]:
+    costs = []
+    for h in sorted(open_entry_hexes(game, unit)):
+        cost = entry_cost(game.board, h, unit.mover(game.phase))
+        value = budget(game, unit)
+        if cost is None or (value != ONE_HEX and cost > float(value)):
+            continue
+        if _may_enter(game, [unit], h):
+            costs.append(h)
+    return costs
+
+
+def open_entry_hexes(game: GameState, unit: Unit) -> frozenset[Hex]:
+    """The hexes a waiting unit may enter the map on now: its entries' options of this turn or an
+    earlier one (R84), in this phase, the chosen one where the side chose before play (24.1)."""
+    found: set[Hex] = set()
+    for index, entry, option_index, option in entry_options(game, unit):
+        chosen = game.entry_choice.get((unit.side, index))
+        if entry.get("choose") in ("before_play", "before_setup") and chosen is not None and chosen != option_index:
+            continue
+        phase = option.get("phase", "movement")
+        if phase == "movement" and not (game.phase == MOVEMENT and game.phasing == unit.side):
+            continue
+        if phase == "reaction_movement" and not (game.phase == REACTION and game.phasing != unit.side):
+            continue
+        if int(option["turn"]) > game.turn:
+            continue
+        found |= game.zone_hexes(option["zone"])
+    return frozenset(found)
+
+
+def entry_options(game: GameState, unit: Unit) -> Iterator[tuple[int, dict[str, Any], int, dict[str, Any]]]:
+    """(entry index, entry, option index, option) of every entry that names the unit or its group."""
+    side_data = game.scenario.data["sides"][unit.side]
+    for index, entry in enumerate(side_data.get("entries") or []):
+        if not game.names(entry, unit):
+            continue
+        if entry.get("limit") and unit.id not in game.held and _deploys(game, unit):
+            continue  # a deploying unit uses a limited entry only when held for it (R15)
+        for option_index, option in enumerate(entry["options"]):
+            yield index, entry, option_index, option
+
+
+def _deploys(game: GameState, unit: Unit) -> bool:
+    return any(game.names(d, unit) for d in game.scenario.data["sides"][unit.side].get("deployment") or [])
+
+
+# -- facing (8.7) ---------------------------------------------------------------------------
+
+
+def _turns(game: GameState, afv: Unit) -> list[Hex]:
+    """The facings an AFV may turn to now with the MPs it has (8.74, 8.75)."""
+    if afv.facing is None or afv.hex is None:
+        return []
+    out = []
+    for index, d in enumerate(DIRECTIONS):
+        if index != afv.facing and _turn_cost(afv, index) <= left(game, afv):
+            out.append(afv.hex + d)
+    return out
+
+
+def _turn_cost(afv: Unit, facing: int) -> float:
+    """8.74: one hexside free after entering each hex (8.75: also before leaving the first), then 1 MP each."""
+    table = movement_allowances()
+    free = int(afv.extra.get("free_hexsides", table.free_facing_hexsides))
+    assert afv.facing is not None
+    return max(hexsides_between(afv.facing, facing) - free, 0) * table.extra_hexside_mp
+
+
+def _may_turn(unit: Unit) -> bool:
+    """8.72: ATGs with a crew of 3 or 4 may turn, of 1 or 2 never; 8.73: MGs always."""
+    rules = table_values("movement-allowances")["facing"]
+    if unit.type in ("MMG", "LMG"):
+        return bool(rules["mg_turns_any_crew"])
+    if unit.type.endswith("AT"):
+        return unit.men >= int(rules["atg_turns_with_crew_at_least"])
+    return True
+
+
+def _facing_hexes(game: GameState, unit: Unit) -> list[Hex]:
+    assert unit.hex is not None
+    return [unit.hex + d for i, d in enumerate(DIRECTIONS) if i != unit.facing]
+
+
+def facing_index(h: Hex, toward: Hex) -> int | None:
+    """The facing (index in DIRECTIONS) of a unit in h whose frontal hexside faces `toward`."""
+    d = toward - h
+    return DIRECTIONS.index(d) if d in DIRECTIONS else None
+
+
+def _state_change_cost(unit: Unit) -> float:
+    """3.13: 2 MPs for infantry and CWs, 5 for AFVs."""
+    costs = table_values("terrain-effects")["movement"]["state_change_mp"]
+    return float(costs["afv"] if unit.is_afv else costs["infantry_cw"])
+
+
+# -- applying -------------------------------------------------------------------------------
+
+
+def apply_movement(game: GameState, action: Action) -> list[dict[str, Any]]:
+    if action not in movement_actions(game):
+        raise IllegalAction(f"{action.text()} is not a legal move now", _rule_for(action))
+    units = [game.unit(i) for i in action.units]
+    events: list[dict[str, Any]] = []
+    if action.verb == LEAD:
+        return _lead(game, units[0])
+    if action.verb == DETACH:
+        return _detach(game, units, game.unit(action.arg))
+    if list(action.units) != list(game.active):
+        events += end_active(game)
+        events += _begin(game, units)
+        if any(u.move_done for u in units):
+            return events  # a failed PC: the unit has MOVED and does nothing else this phase (4.0)
+    if action.verb == STOP:
+        return events + end_active(game)
+    if action.verb == STATE:
+        unit = units[0]
+        unit.mp_spent += _state_change_cost(unit)
+        unit.state = State(action.arg)
+        return [*events, {"event": "state", "unit": unit.id, "state": action.arg, "rule": "3.13"}]
+    if action.verb == FACE:  # the hex across the new frontal hexside may lie off the map
+        return events + _face(game, units[0], parse_label(action.arg, game.board.offset))
+    return events + _step(game, units, game.board.hex(action.arg))
+
+
+def _rule_for(action: Action) -> str:
+    return {MOVE: "8.0", FACE: "8.7", STATE: "3.13", LEAD: "8.3", DETACH: "8.3 C", STOP: "8.0"}.get(action.verb, "8.0")
+
+
+def _begin(game: GameState, units: list[Unit]) -> list[dict[str, Any]]:
+    """A unit or stack starts to move: the PC of 8.22 where one is due; the movement order (8.0)."""
+    events: list[dict[str, Any]] = []
+    side = units[0].side
+    game.stage[side] = max(game.stage.get(side, AFV_ALONE), _order(units[0], units))
+    for unit in units:
+        unit.moved = True  # 4.0: MOVE is taking the PC, pass or fail
+        if pc_needed(game, unit):
+            check = performance_check(game.dice, unit.pr)
+            events.append(
+                {"event": "pc", "unit": unit.id, "for": "movement", "check": check.describe(), "rule": "8.22"}
+            )
+            if not check.passed:
+                unit.move_done = True
+                continue
+            unit.extra["pc_passed"] = True
+        unit.extra["moving"] = True
+        unit.extra.setdefault("free_hexsides", movement_allowances().free_facing_hexsides)
+    game.active = tuple(u.id for u in units if not u.move_done)
+    return events
+
+
+def end_active(game: GameState) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    for unit_id in game.active:
+        unit = game.unit(unit_id)
+        unit.move_done = True
+        unit.extra["moving"] = False
+        events.append({"event": "stopped", "unit": unit.id, "hex": game.label(unit.hex), "mp": unit.mp_spent})
+    game.active = ()
+    return events
+
+
+def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    hidden_there = [u for u in game.at(target) if u.side != units[0].side and u.hidden]
+    if hidden_there:  # 24.23: revealed as the unit is about to enter; 8.23 then bars the hex
+        return reveal_hex(game, hidden_there[0].side, target, f"{units[0].id} is about to enter it")
+    for unit in units:
+        origin = unit.hex
+        if unit.where == WAITING:
+            cost = entry_cost(game.board, target, unit.mover(game.phase))
+            unit.where = ON_MAP
+            if unit.is_afv:
+                unit.facing = _entering_facing(game, target)
+            events.append({"event": "entered_map", "unit": unit.id, "hex": game.label(target), "rule": "24.1"})
+        else:
+            assert origin is not None
+            cost = movement_cost(game.board, origin, target, unit.mover(game.phase))
+            events += _reveal_leaving(game, unit, origin)
+        assert cost is not None
+        if budget(game, unit) != ONE_HEX:
+            unit.mp_spent += cost
+        unit.extra["hexes_entered"] = unit.extra.get("hexes_entered", 0) + 1
+        unit.extra["free_hexsides"] = movement_allowances().free_facing_hexsides
+        unit.hex = target
+    events.append({"event": "moved", "units": [u.id for u in units], "hex": game.label(target)})
+    own_hidden = [u for u in game.at(target) if u.side == units[0].side and u.hidden and u not in units]
+    if own_hidden:  # 24.22: any unit moving into a hidden hex reveals it
+        events += reveal_hex(game, units[0].side, target, f"{units[0].id} moved into it")
+    game.control[target] = units[0].side
+    for unit in units:
+        if unit.is_afv:
+            events += _bog(game, unit, target)
+    if any(u.move_done for u in units):
+        game.active = tuple(u.id for u in units if not u.move_done)
+    game.interrupt = {"hex": game.label(target), "units": [u.id for u in units], "side": units[0].side}
+    game.to_act = other(units[0].side)
+    return events
+
+
+def _reveal_leaving(game: GameState, unit: Unit, origin: Hex) -> list[dict[str, Any]]:
+    """24.22: a unit moving out of a hidden hex reveals all units in it."""
+    if origin in game.secrets[unit.side].hidden_hexes:
+        return reveal_hex(game, unit.side, origin, f"{unit.id} moved out of it")
+    return []
+
+
+def _bog(game: GameState, afv: Unit, h: Hex) -> list[dict[str, Any]]:
+    """8.54 Woods, 8.55 Marsh: two dice at most the Trees (at most 4 in Marsh) immobilize the AFV."""
+    terrain = game.board.terrain(h)
+    rules = terrain_effects()
+    table = table_values("terrain-effects")["movement"]["afv_immobilization"]
+    if terrain.trees >= rules.woods_min_trees:
+        limit, rule, kind = terrain.trees, "8.54", "woods"
+    elif terrain.marsh:
+        limit, rule, kind = int(table["marsh"]["immobilized_at_most"]), "8.55", "marsh"
+    else:
+        return []
+    dice = game.dice.roll(int(table[kind]["dice"]))
+    stuck = sum(dice) <= limit
+    if stuck:
+        afv.immobilized = True
+        afv.move_done = True
+        afv.extra["moving"] = False
+    return [
+        {"event": "bog_roll", "unit": afv.id, "dice": list(dice), "at_most": limit, "immobilized": stuck, "rule": rule}
+    ]
+
+
+def _entering_facing(game: GameState, h: Hex) -> int:
+    """An AFV entering the map faces into it: away from the first off-map neighbour, clockwise from
+    up (R85); its free turn after entering (8.74) points it as its owner likes."""
+    for index, d in enumerate(DIRECTIONS):
+        if h - d not in game.board.hexes:
+            return index
+    return 0
+
+
+def _face(game: GameState, unit: Unit, toward: Hex) -> list[dict[str, Any]]:
+    assert unit.hex is not None
+    new = facing_index(unit.hex, toward)
+    assert new is not None
+    if unit.is_afv and unit.facing is not None:
+        cost = _turn_cost(unit, new)
+        used = hexsides_between(unit.facing, new)
+        unit.extra["free_hexsides"] = max(int(unit.extra.get("free_hexsides", 1)) - used, 0)
+        unit.mp_spent += cost
+    unit.facing = new
+    return [
+        {"event": "faced", "unit": unit.id, "toward": game.label(toward), "rule": "8.74" if unit.is_afv else "8.71"}
+    ]
+
+
+def _lead(game: GameState, leader: Unit) -> list[dict[str, Any]]:
+    """8.3 A: the leader's PC. Failed: no unit in the hex may move, all have MOVED. Passed: those
+    staying with him move without a PC (B)."""
+    check = performance_check(game.dice, leader.pr)
+    leader.extra["lead_pc"] = True
+    stack = [u for u in game.at(leader.hex) if u.side == leader.side] if leader.hex is not None else [leader]
+    events: list[dict[str, Any]] = [
+        {
+            "event": "pc",
+            "unit": leader.id,
+            "for": "leader directed movement",
+            "check": check.describe(),
+            "rule": "8.3 A",
+        }
+    ]
+    for unit in stack:
+        unit.moved = True
+        if not check.passed:
+            unit.move_done = True
+        elif unit is leader or may_lead(leader, unit):
+            unit.led_by = leader.id
+    leader.extra["lead_passed"] = check.passed
+    if check.passed:
+        leader.extra["pc_passed"] = True
+    return events
+
+
+def _detach(game: GameState, units: list[Unit], leader: Unit) -> list[dict[str, Any]]:
+    """8.3 C: units moving without the leader take a modified PC (+2) with his PR; passed, they move
+    at most 4 MPs (2 in Reaction Movement); failed, they have MOVED and stay."""
+    check = performance_check(game.dice, leader.pr, "leader_directed_movement")
+    caps = table_values("movement-allowances")["leader_directed_movement"]
+    cap = float(caps["movement_phase" if game.phase == MOVEMENT else "reaction_phase"])
+    for unit in units:
+        unit.led_by = None
+        unit.moved = True
+        if check.passed:
+            unit.extra["pc_passed"] = True
+            unit.allowance_cap = cap
+        else:
+            unit.move_done = True
+    return [
+        {
+            "event": "pc",
+            "units": [u.id for u in units],
+            "for": f"movement led by {leader.id}",
+            "check": check.describe(),
+            "rule": "8.3 C",
+        }
+    ]

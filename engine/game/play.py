@@ -1,0 +1,262 @@
+"""The game's API: `new_game`, `legal_actions`, `apply` (docs/engine.md).
+
+`legal_actions(state)` lists every decision open to `state.to_act`, in a fixed order; `apply`
+returns the state after one of them (a copy: the state given is left as it was) or raises
+IllegalAction with the reason and the rule. `play(state, action)` does the same in place, for
+a bot or a batch that does not keep the states it passed.
+
+The fire phases (6.0 B, E, F) and the Assault Phase (G) offer only `done` until fire combat
+(13.0-17.0, the next issue) adds their choices; an interrupt after each hex entered offers
+only `pass` until opportunity fire (13.0) and mines (19.2) answer there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.geometry.movement import Morale, State
+from engine.model.counters import Counters, bundled_counters
+from engine.model.scenario import Scenario
+from engine.problems import count_errors
+from engine.validate.context import ScenarioContext
+from engine.validate.runner import validate_document
+
+from .actions import DONE, ENTRY, PASS, REVEAL, SET_UP_VERBS, STATE, Action, IllegalAction
+from .dice import Dice
+from .morale import morale_phase, reveal_hex
+from .movement import apply_movement, end_active, movement_actions, stacking_problems
+from .setup import (
+    apply_entry_choice,
+    apply_given_setup,
+    apply_setup,
+    entry_choice_actions,
+    open_entry_choices,
+    setup_actions,
+)
+from .state import (
+    ASSAULT,
+    ENTRY_CHOICE,
+    FREE_STATE,
+    MORALE,
+    MOVEMENT,
+    PLAYER_TURN,
+    REACTION,
+    SETUP,
+    GameState,
+    other,
+)
+from .units import field_units
+from .victory import initial_control, result
+
+ENGINE_VERSION = "iceditor-engine/1"
+BOTH_PLAY = (MORALE, ASSAULT, FREE_STATE)  # 6.0: A, G and H: both players participate
+
+
+class ScenarioNotPlayable(ValueError):
+    """A scenario with errors the validator reports: the engine plays only what the rules allow."""
+
+
+def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None = None) -> GameState:
+    """A game of `scenario` at its set-up. Options: `first_shot` (True: PCs to move from the start,
+    as after 8.22's first shot)."""
+    if scenario.doc is not None:
+        errors = [p for p in validate_document(scenario.doc) if p.severity.value == "error"]
+        if count_errors(errors):
+            raise ScenarioNotPlayable(f"{scenario.file}: {errors[0].text()}")
+    counters: Counters = bundled_counters()
+    context = ScenarioContext(scenario, counters)
+    units = {u.id: u for u in field_units(scenario, counters)}
+    game = GameState(scenario, context, counters, seed, dict(options or {}), Dice(seed), units)
+    game.first_shot = bool(game.options.get("first_shot", False))
+    initial_control(game)
+    events = apply_given_setup(game)
+    game.to_act = str(scenario.data["sets_up_first"])
+    game.log.append({"n": 0, "event": "start", "events": events})
+    _settle(game)
+    return game
+
+
+def legal_actions(game: GameState) -> list[Action]:
+    if game.is_over:
+        return []
+    if game.phase == SETUP:
+        return setup_actions(game)
+    if game.phase == ENTRY_CHOICE:
+        return entry_choice_actions(game)
+    if game.interrupt is not None:
+        return [Action(PASS)]
+    if game.phase in (MOVEMENT, REACTION):
+        actions = movement_actions(game)
+        if not stacking_problems(game, game.to_act) and not _must_move_on(game):
+            actions.append(Action(DONE))
+        return actions
+    if game.phase == MORALE:
+        hidden = sorted(game.secrets[game.to_act].hidden_hexes)
+        return [Action(REVEAL, (), game.board.label(h)) for h in hidden] + [Action(DONE)]
+    if game.phase == FREE_STATE:
+        return [*_free_state_actions(game), Action(DONE)]
+    return [Action(DONE)]
+
+
+def _must_move_on(game: GameState) -> bool:
+    return any(game.unit(i).hex in stacking_problems(game, game.to_act) for i in game.active)
+
+
+def apply(game: GameState, action: Action) -> GameState:
+    """The state after `action`; the given state is unchanged."""
+    twin = game.copy()
+    play(twin, action)
+    return twin
+
+
+def play(game: GameState, action: Action) -> None:
+    """Apply `action` to `game` in place; IllegalAction if the rules do not allow it now."""
+    if game.is_over:
+        raise IllegalAction("the game is over", "6.0")
+    side, turn, phase = game.to_act, game.turn, game.phase
+    before = len(game.dice.rolled)
+    events = _apply(game, action)
+    game.log.append(
+        {
+            "n": len(game.log),
+            "turn": turn,
+            "phase": phase,
+            "side": side,
+            "action": action.text(),
+            "dice": game.dice.rolled[before:],
+            "events": events,
+        }
+    )
+    _settle(game)
+    game.log[-1]["digest"] = game.digest()
+
+
+def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
+    if game.phase == SETUP:
+        events = apply_setup(game, action)
+        if action.verb == DONE:
+            events += _setup_done(game)
+        return events
+    if game.phase == ENTRY_CHOICE:
+        return apply_entry_choice(game, action)
+    if game.interrupt is not None:
+        if action.verb != PASS:
+            raise IllegalAction(f"{action.text()}: the only answer to a move now is pass", "13.0")
+        game.to_act = str(game.interrupt["side"])
+        game.interrupt = None
+        return []
+    if action.verb == DONE:
+        if action not in legal_actions(game):
+            hexes = ", ".join(game.board.label(h) for h in stacking_problems(game, game.to_act))
+            raise IllegalAction(f"more than six men plus one AFV in {hexes}", "8.62")
+        return _done(game)
+    if game.phase in (MOVEMENT, REACTION):
+        return apply_movement(game, action)
+    if action not in legal_actions(game):
+        raise IllegalAction(f"{action.text()} is not a legal choice in the {game.phase} phase", "6.0")
+    if action.verb == REVEAL:
+        return reveal_hex(game, game.to_act, game.board.hex(action.arg), "revealed by its owner")
+    if action.verb == STATE:
+        game.unit(action.units[0]).state = State(action.arg)
+        return [{"event": "state", "unit": action.units[0], "state": action.arg, "rule": "6.0 H"}]
+    raise IllegalAction(f"no such action {action.text()}")
+
+
+def _free_state_actions(game: GameState) -> list[Action]:
+    """6.0 H / 3.13: a NORMAL unit's UP/DOWN state, free (3.27: only NORMAL units change it)."""
+    return [
+        Action(STATE, (u.id,), "down" if u.state == State.UP else "up")
+        for u in game.side_units(game.to_act)
+        if u.on_map and u.morale == Morale.NORMAL and not u.extra.get("state_changed")
+    ]
+
+
+# -- the sequence of play (6.0) ----------------------------------------------------------------
+
+
+def _setup_done(game: GameState) -> list[dict[str, Any]]:
+    game.setup_done.append(game.to_act)
+    if len(game.setup_done) < 2:
+        game.to_act = other(game.to_act)
+        return []
+    for unit in game.units.values():
+        if unit.faces_hexside and unit.on_map and unit.facing is None:
+            raise IllegalAction(f"{unit.id} has no facing", "8.7")
+    if open_entry_choices(game):
+        game.phase = ENTRY_CHOICE
+        game.to_act = open_entry_choices(game)[0][0]
+        return []
+    return _start_turn(game, 1)
+
+
+def _start_turn(game: GameState, turn: int) -> list[dict[str, Any]]:
+    game.turn = turn
+    game.phasing = str(game.scenario.data["moves_first"])
+    return _start_player_turn(game)
+
+
+def _start_player_turn(game: GameState) -> list[dict[str, Any]]:
+    for unit in game.units.values():
+        unit.moved = unit.fired = False
+        unit.extra.pop("support_fired", None)
+    return _enter_phase(game, MORALE)
+
+
+def _enter_phase(game: GameState, phase: str) -> list[dict[str, Any]]:
+    game.phase = phase
+    game.acted = set()
+    game.stage = {}
+    for unit in game.units.values():
+        unit.mp_spent, unit.move_done, unit.allowance_cap, unit.led_by = 0.0, False, None, None
+        for key in ("moving", "pc_passed", "hexes_entered", "lead_pc", "lead_passed", "free_hexsides", "state_changed"):
+            unit.extra.pop(key, None)
+    game.to_act = other(game.phasing) if phase == REACTION else game.phasing
+    events: list[dict[str, Any]] = [{"event": "phase", "turn": game.turn, "phase": phase, "phasing": game.phasing}]
+    if phase == MORALE:
+        events += morale_phase(game)
+    return events
+
+
+def _done(game: GameState) -> list[dict[str, Any]]:
+    events = end_active(game) if game.active else []
+    if game.phase in BOTH_PLAY and game.to_act not in game.acted:
+        game.acted.add(game.to_act)
+        if len(game.acted) < 2:
+            game.to_act = other(game.to_act)
+            return events
+    index = PLAYER_TURN.index(game.phase)
+    if index + 1 < len(PLAYER_TURN):
+        return events + _enter_phase(game, PLAYER_TURN[index + 1])
+    second = game.phasing != str(game.scenario.data["moves_first"])
+    if not second:
+        game.phasing = other(game.phasing)
+        return events + _start_player_turn(game)
+    if game.turn >= int(game.scenario.data["game_length"]):
+        game.phase = "over"
+        game.result = result(game)
+        game.to_act = ""
+        return [*events, {"event": "game over", "result": game.result, "rule": "6.0, 24.1"}]
+    game.turn += 1
+    game.phasing = str(game.scenario.data["moves_first"])
+    return events + _start_player_turn(game)
+
+
+def _settle(game: GameState) -> None:
+    """Nothing to decide for the side to act at the set-up's end: move on (no choices is no turn)."""
+    if game.phase == ENTRY_CHOICE and not open_entry_choices(game):
+        _start_turn(game, 1)
+    elif game.phase == ENTRY_CHOICE:
+        game.to_act = open_entry_choices(game)[0][0]
+
+
+__all__ = [
+    "ENGINE_VERSION",
+    "ENTRY",
+    "SET_UP_VERBS",
+    "IllegalAction",
+    "ScenarioNotPlayable",
+    "apply",
+    "legal_actions",
+    "new_game",
+    "play",
+]

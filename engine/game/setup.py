@@ -1,0 +1,317 @@
+"""The set-up (24.1): the side that sets up first places its units in their deployment zones, then
+its IPs (18.1), mines (19.11-19.14, secretly) and hidden hexes (24.21); then the other side; then
+the entries a group chooses before play. A scenario's `setup:` (the editor's test set-up) is
+where a game begins: what it places is placed, the rest is left to the players.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.geometry.movement import State
+from engine.hexgrid import DIRECTIONS, Hex, parse_label
+from engine.model.setup import side_setups
+from engine.model.tables import table_values
+from engine.validate.placements import may_stand
+
+from .actions import DONE, ENTRY, FACE, HIDE, HOLD, IP, MINE, PLACE, STATE, Action, IllegalAction
+from .movement import facing_index, over_stacked
+from .state import ENTRY_CHOICE, GameState
+from .units import ON_MAP, WAITING, Unit
+
+
+def deploying(game: GameState, unit: Unit) -> bool:
+    """A unit with a deployment zone deploys; one its group only enters with is placed by no one."""
+    return bool(deployment_area(game, unit))
+
+
+def deployment_area(game: GameState, unit: Unit) -> frozenset[Hex]:
+    """24.1: the zones of the deployments naming the unit, else those naming its group."""
+    found: dict[str, set[Hex]] = {"unit": set(), "group": set()}
+    for d in game.scenario.data["sides"][unit.side].get("deployment") or []:
+        if game.names(d, unit):
+            found["group" if d.get("group") is not None else "unit"] |= game.zone_hexes(d["zone"])
+    return frozenset(found["unit"] or found["group"])
+
+
+def side_area(game: GameState, side: str) -> frozenset[Hex]:
+    """24.21: 'that area of the map in which the player is permitted to deploy'."""
+    area: set[Hex] = set()
+    for d in game.scenario.data["sides"][side].get("deployment") or []:
+        area |= game.zone_hexes(d["zone"])
+    return frozenset(area)
+
+
+def to_place(game: GameState, side: str) -> list[Unit]:
+    """The side's deploying units not yet placed nor held for an entry, in order."""
+    return [u for u in game.side_units(side) if u.where == WAITING and u.id not in game.held and deploying(game, u)]
+
+
+def apply_given_setup(game: GameState) -> list[dict[str, Any]]:
+    """Place what the scenario's `setup:` places (docs/formats.md, Scenario set-up); the
+    validator has checked it."""
+    events: list[dict[str, Any]] = []
+    for side_setup in side_setups(game.scenario):
+        side = side_setup.side
+        for placement in side_setup.units:
+            for unit in _placed_by(game, side, placement):
+                h = game.board.hex(placement.hex)
+                _put(game, unit, h, placement.state or str(unit.extra.get("listed_state", "up")))
+                if placement.facing is not None:
+                    unit.facing = facing_index(h, parse_label(placement.facing, game.board.offset))
+                events.append({"event": "placed", "unit": unit.id, "hex": placement.hex, "from": "setup"})
+        for ip in side_setup.improved_positions:
+            game.improved_positions[game.board.hex(ip.hex)] = ip.points
+            _use_ip(game, side, ip.points)
+        for mined in side_setup.mines:
+            mines = game.secrets[side].mines.setdefault(game.board.hex(mined.hex), {"ap": 0, "at": 0})
+            mines["ap"] += mined.ap_factors
+            mines["at"] += mined.at_factors
+        for hidden in side_setup.hidden_hexes:
+            _hide(game, side, game.board.hex(hidden.hex))
+    return events
+
+
+def _placed_by(game: GameState, side: str, placement: Any) -> list[Unit]:
+    """The waiting units a `setup:` entry names: one squad member, the squad's rest, or one unit."""
+    waiting = [u for u in game.side_units(side) if u.where == WAITING]
+    if placement.kind == "squad":
+        members = [u for u in waiting if u.squad == placement.type]
+        if placement.member is None:
+            return members
+        weapon, _, pr = placement.member.partition(" PR")
+        for u in members:
+            if u.type == weapon and (not pr or u.pr == int(pr)):
+                return [u]
+        return []
+    key: dict[str, Any] = {placement.kind: placement.type}
+    if placement.number is not None:
+        key["number"] = placement.number
+    if placement.pr is not None:
+        key["pr"] = placement.pr
+    found = [u for u in waiting if game.names({"units": [key]}, u)]
+    return found[:1]
+
+
+def _put(game: GameState, unit: Unit, h: Hex, state: str) -> None:
+    unit.where, unit.hex, unit.state = ON_MAP, h, State(state)
+    game.control[h] = unit.side
+
+
+# -- the set-up decisions -----------------------------------------------------------------
+
+
+def setup_actions(game: GameState) -> list[Action]:
+    side = game.to_act
+    facing = _needs_facing(game, side)
+    if facing is not None:  # 8.7: a unit that faces a hexside is placed with its facing
+        assert facing.hex is not None
+        return [Action(FACE, (facing.id,), game.board.label(facing.hex + d)) for d in DIRECTIONS]
+    units = to_place(game, side)
+    if units:
+        unit = units[0]
+        actions = [Action(PLACE, (unit.id,), game.board.label(h)) for h in _placeable(game, unit)]
+        if _may_hold(game, unit):
+            actions.append(Action(HOLD, (unit.id,)))
+        return actions
+    actions = [Action(STATE, (u.id,), "down") for u in game.side_units(side) if u.on_map and u.state == State.UP]
+    actions += _ip_actions(game, side) + _mine_actions(game, side) + _hide_actions(game, side)
+    actions.append(Action(DONE))
+    return actions
+
+
+def _needs_facing(game: GameState, side: str) -> Unit | None:
+    return next((u for u in game.side_units(side) if u.on_map and u.faces_hexside and u.facing is None), None)
+
+
+def _placeable(game: GameState, unit: Unit) -> list[Hex]:
+    return [
+        h
+        for h in sorted(deployment_area(game, unit))
+        if may_stand(game.board, h, afv=unit.is_afv, state=str(unit.state))
+        and not over_stacked(game, unit.side, h, [unit])
+    ]
+
+
+def _may_hold(game: GameState, unit: Unit) -> bool:
+    """R15: up to an entry's `limit` of each kind of its group's units enter instead of deploying."""
+    kinds = {"infantry": "squads", "ft": "squads", "commander": "commanders", "cw": "crew_weapons", "afv": "afvs"}
+    for entry in game.scenario.data["sides"][unit.side].get("entries") or []:
+        limit = entry.get("limit")
+        if not limit or not game.names(entry, unit):
+            continue
+        value = limit.get(kinds[unit.kind])
+        if value is None:
+            continue
+        count, types = (value["count"], value["types"]) if isinstance(value, dict) else (value, None)
+        if types is not None and unit.type not in types:
+            continue
+        held = [game.unit(i) for i in game.held if game.names(entry, game.unit(i))]
+        if unit.kind in ("infantry", "ft"):  # a squad enters whole: the limit counts squads
+            squads = {u.squad for u in held if u.kind in ("infantry", "ft")}
+            if unit.squad in squads or len(squads) < count:
+                return True
+        elif sum(1 for u in held if kinds[u.kind] == kinds[unit.kind]) < count:
+            return True
+    return False
+
+
+def _ip_markers(game: GameState, side: str) -> list[dict[str, Any]]:
+    """The side's IP markers not yet placed: (points, zone, group), one entry per marker (24.1, 18.1)."""
+    data = game.scenario.data["sides"][side]
+    markers = []
+    for holder, group in [(data, None), *((g, g["name"]) for g in data["groups"])]:
+        for ip in holder.get("improved_positions") or []:
+            markers += [{"points": int(ip["points"]), "zone": ip.get("zone"), "group": group}] * int(ip["count"])
+    for points in game.ips_used.get(side, []):
+        marker = next((m for m in markers if m["points"] == points), None)
+        if marker is not None:
+            markers.remove(marker)
+    return markers
+
+
+def _use_ip(game: GameState, side: str, points: int) -> None:
+    game.ips_used.setdefault(side, []).append(points)
+
+
+def _ip_actions(game: GameState, side: str) -> list[Action]:
+    """18.1: 'any hex that can be occupied by infantry and CW units', in the side's deployment area
+    (or its group's) and the marker's zone; one IP a hex (R86)."""
+    actions = []
+    for marker in {m["points"]: m for m in _ip_markers(game, side)}.values():
+        area = side_area(game, side)
+        if marker["group"] is not None:
+            area = frozenset().union(
+                *(deployment_area(game, u) for u in game.side_units(side) if u.group == marker["group"])
+            )
+        if marker["zone"] is not None:
+            area &= game.zone_hexes(marker["zone"])
+        for h in sorted(area):
+            if h not in game.improved_positions and may_stand(game.board, h, afv=False, state="up"):
+                actions.append(Action(IP, (), f"{marker['points']} {game.board.label(h)}"))
+    return actions
+
+
+def _mine_factors(game: GameState, side: str) -> dict[str, int]:
+    """Factors left to place: the side's and its groups' (24.1)."""
+    data = game.scenario.data["sides"][side]
+    total = {"ap": 0, "at": 0}
+    for holder in (data, *data["groups"]):
+        mines = holder.get("mines") or {}
+        total["ap"] += int(mines.get("ap_factors", 0))
+        total["at"] += int(mines.get("at_factors", 0))
+    for placed in game.secrets[side].mines.values():
+        total["ap"] -= placed["ap"]
+        total["at"] -= placed["at"]
+    return total
+
+
+def _mine_actions(game: GameState, side: str) -> list[Action]:
+    """19.12: at most 4 AP and 7 AT factors a hex, AT at least 2 (so the first AT placement in a hex
+    is two factors); 19.14: any terrain but Buildings."""
+    limits = table_values("combat")["mines"]
+    left = _mine_factors(game, side)
+    actions = []
+    for kind in ("ap", "at"):
+        if left[kind] <= 0:
+            continue
+        most = int(limits[f"max_{kind}_factors_per_hex"])
+        least = int(limits["min_at_factors_per_hex"]) if kind == "at" else 1
+        for h in sorted(game.board.hexes):
+            if game.board.terrain(h).building is not None:
+                continue
+            have = game.secrets[side].mines.get(h, {}).get(kind, 0)
+            step = least if have == 0 else 1
+            if have + step <= most and step <= left[kind]:
+                actions.append(Action(MINE, (), f"{kind} {game.board.label(h)}"))
+    return actions
+
+
+def _hide_actions(game: GameState, side: str) -> list[Action]:
+    """24.21: hidden hexes from the side's deployment area, holding its units, no AFV among them."""
+    allowed = int(game.scenario.data["sides"][side].get("hidden_hexes", 0))
+    hidden = game.secrets[side].hidden_hexes
+    if len(hidden) >= allowed:
+        return []
+    area = side_area(game, side)
+    hexes = sorted({u.hex for u in game.side_units(side) if u.on_map and u.hex in area and u.hex not in hidden})
+    return [
+        Action(HIDE, (), game.board.label(h))
+        for h in hexes
+        if h is not None and not any(u.is_afv for u in game.at(h) if u.side == side)
+    ]
+
+
+def _hide(game: GameState, side: str, h: Hex) -> None:
+    game.secrets[side].hidden_hexes.add(h)
+    for unit in game.at(h):
+        if unit.side == side:
+            unit.hidden = True
+
+
+def apply_setup(game: GameState, action: Action) -> list[dict[str, Any]]:
+    if action not in setup_actions(game):
+        raise IllegalAction(f"{action.text()} is not a legal set-up choice now", "24.1")
+    side = game.to_act
+    if action.verb == PLACE:
+        unit = game.unit(action.units[0])
+        _put(game, unit, game.board.hex(action.arg), "up")
+        return [{"event": "placed", "unit": unit.id, "hex": action.arg, "rule": "24.1"}]
+    if action.verb == HOLD:
+        game.held.add(action.units[0])
+        return [{"event": "held for entry", "unit": action.units[0], "rule": "24.1"}]
+    if action.verb == FACE:
+        unit = game.unit(action.units[0])
+        assert unit.hex is not None
+        unit.facing = facing_index(unit.hex, parse_label(action.arg, game.board.offset))
+        return [{"event": "faced", "unit": unit.id, "toward": action.arg, "rule": "8.7"}]
+    if action.verb == STATE:
+        game.unit(action.units[0]).state = State(action.arg)
+        return [{"event": "state", "unit": action.units[0], "state": action.arg, "rule": "3.12"}]
+    if action.verb == IP:
+        points, label = action.arg.split()
+        game.improved_positions[game.board.hex(label)] = int(points)
+        _use_ip(game, side, int(points))
+        return [{"event": "ip", "hex": label, "points": int(points), "rule": "18.1"}]
+    if action.verb == MINE:
+        kind, label = action.arg.split()
+        h = game.board.hex(label)
+        mines = game.secrets[side].mines.setdefault(h, {"ap": 0, "at": 0})
+        limits = table_values("combat")["mines"]
+        mines[kind] += int(limits["min_at_factors_per_hex"]) if kind == "at" and mines[kind] == 0 else 1
+        return [{"event": "mine", "side": side, "secret": True, "rule": "19.11"}]
+    if action.verb == HIDE:
+        _hide(game, side, game.board.hex(action.arg))
+        return [{"event": "hidden hex", "side": side, "secret": True, "rule": "24.21"}]
+    return []  # DONE: the caller moves on
+
+
+# -- entries chosen before play (24.1) ----------------------------------------------------
+
+
+def open_entry_choices(game: GameState) -> list[tuple[str, int, dict[str, Any]]]:
+    """(side, entry index, entry) of each entry whose option its side chooses before play, not chosen yet."""
+    found = []
+    for side in (game.scenario.data["sets_up_first"], _other(game.scenario.data["sets_up_first"])):
+        for index, entry in enumerate(game.scenario.data["sides"][side].get("entries") or []):
+            chosen_before = entry.get("choose") in ("before_play", "before_setup") and len(entry["options"]) > 1
+            if chosen_before and (side, index) not in game.entry_choice:
+                found.append((side, index, entry))
+    return found
+
+
+def entry_choice_actions(game: GameState) -> list[Action]:
+    side, index, entry = open_entry_choices(game)[0]
+    return [Action(ENTRY, (), f"{side} {index} {o}") for o in range(len(entry["options"]))]
+
+
+def apply_entry_choice(game: GameState, action: Action) -> list[dict[str, Any]]:
+    if game.phase != ENTRY_CHOICE or action not in entry_choice_actions(game):
+        raise IllegalAction(f"{action.text()} is not an entry choice open now", "24.1")
+    side, index, option = action.arg.split()
+    game.entry_choice[(side, int(index))] = int(option)
+    return [{"event": "entry chosen", "side": side, "entry": int(index), "option": int(option), "rule": "24.1"}]
+
+
+def _other(side: str) -> str:
+    return "russian" if side == "german" else "german"

@@ -1,0 +1,188 @@
+"""A game's state: the turn, the phase, who acts, every unit, what each side has placed in secret,
+and the record of what happened (docs/engine.md).
+
+The phases of a Player Turn are 6.0's A-H; a game starts with the set-up of 24.1 (the side that
+sets up first, then the other) and, where a scenario lets a group choose its entry before play,
+those choices.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.hexgrid import DIRECTIONS, Hex
+from engine.model.board import Board
+from engine.model.counters import SIDES, Counters
+from engine.model.scenario import Scenario
+from engine.validate.context import ScenarioContext
+from engine.validate.placements import zone_hexes
+
+from .dice import Dice
+from .units import ON_MAP, Unit
+
+SETUP, ENTRY_CHOICE = "setup", "entry_choice"
+MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, FREE_STATE = (
+    "morale",
+    "support_fire",
+    "movement",
+    "reaction_movement",
+    "defensive_fire",
+    "moving_fire",
+    "assault",
+    "free_state_change",
+)
+# 6.0: the seven phases of a Player Turn, and H.
+PLAYER_TURN = (MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, FREE_STATE)
+LETTER = dict(zip(PLAYER_TURN, "ABCDEFGH", strict=True))
+
+
+def other(side: str) -> str:
+    return SIDES[1] if side == SIDES[0] else SIDES[0]
+
+
+@dataclass
+class Secrets:
+    """What a side placed that the other may not see (19.11 mines, 24.21 hidden hexes)."""
+
+    mines: dict[Hex, dict[str, int]] = field(default_factory=dict)  # hex -> {"ap": n, "at": n}
+    hidden_hexes: set[Hex] = field(default_factory=set)
+
+
+@dataclass
+class GameState:
+    scenario: Scenario
+    context: ScenarioContext
+    counters: Counters
+    seed: int
+    options: dict[str, Any]
+    dice: Dice
+    units: dict[str, Unit]
+    turn: int = 0  # 0 during the set-up
+    phase: str = SETUP
+    phasing: str = ""
+    to_act: str = ""
+    # set-up: the side placing; movement: the stack moving and the hex it entered last (an interrupt)
+    interrupt: dict[str, Any] | None = None
+    first_shot: bool = False  # 8.22: no movement PC until a side rolls the dice for combat
+    secrets: dict[str, Secrets] = field(default_factory=lambda: {s: Secrets() for s in SIDES})
+    improved_positions: dict[Hex, int] = field(default_factory=dict)  # 18.1: public once placed
+    ips_used: dict[str, list[int]] = field(default_factory=dict)  # the points of the markers placed, by side
+    control: dict[Hex, str] = field(default_factory=dict)  # R82: the last side to occupy each hex
+    entry_choice: dict[tuple[str, int], int] = field(default_factory=dict)  # (side, entry) -> option
+    held: set[str] = field(default_factory=set)  # units that use an entry's limit instead of deploying
+    stage: dict[str, int] = field(default_factory=dict)  # 8.0 movement order reached, by side
+    setup_done: list[str] = field(default_factory=list)
+    acted: set[str] = field(default_factory=set)  # sides done with a phase both play (A, G, H)
+    active: tuple[str, ...] = ()  # the unit or stack moving now (8.0)
+    wrecks: set[Hex] = field(default_factory=set)  # 12.4 (fire combat, the next issue, makes them)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+    @property
+    def board(self) -> Board:
+        board = self.context.board
+        assert board is not None
+        return board
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    def unit(self, unit_id: str) -> Unit:
+        return self.units[unit_id]
+
+    def zone_hexes(self, zone: Any) -> frozenset[Hex]:
+        """A zone reference's hexes (a name or an inline expression); the scenario validated, so it resolves."""
+        return zone_hexes(self.context, zone, ()) or frozenset()
+
+    def names(self, instruction: dict[str, Any], unit: Unit) -> bool:
+        """Whether a deployment, entry or restriction names the unit (its group, or the unit itself)."""
+        if instruction.get("group") is not None:
+            return bool(instruction["group"] == unit.group)
+        return any(_names(key, unit) for key in instruction.get("units") or [])
+
+    def at(self, h: Hex) -> list[Unit]:
+        return [u for u in self.units.values() if u.on_map and u.hex == h]
+
+    def side_units(self, side: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.side == side]
+
+    def label(self, h: Hex | None) -> str | None:
+        return self.board.label(h) if h is not None else None
+
+    def copy(self) -> GameState:
+        twin = GameState(**{k: getattr(self, k) for k in self.__dataclass_fields__})
+        twin.dice = self.dice.copy()
+        twin.units = {k: u.copy() for k, u in self.units.items()}
+        twin.secrets = {s: Secrets(dict(v.mines), set(v.hidden_hexes)) for s, v in self.secrets.items()}
+        for name in ("improved_positions", "control", "entry_choice", "stage", "options"):
+            setattr(twin, name, dict(getattr(self, name)))
+        twin.ips_used = {side: list(points) for side, points in self.ips_used.items()}
+        twin.interrupt = dict(self.interrupt) if self.interrupt is not None else None
+        twin.held, twin.acted, twin.wrecks = set(self.held), set(self.acted), set(self.wrecks)
+        twin.setup_done = list(self.setup_done)
+        twin.log = list(self.log)
+        return twin
+
+    # -- what a side may know (24.2, 19.11) --------------------------------------------------------
+    def view(self, side: str | None = None) -> dict[str, Any]:
+        """The state as `side` may see it (None: everything, for a replay or a referee): the other
+        side's hidden units and mines are left out."""
+        units = [
+            self._unit_json(u)
+            for u in self.units.values()
+            if side is None or u.side == side or not (u.hidden or u.where != ON_MAP)
+        ]
+        secrets = {
+            s: {
+                "mines": {self.board.label(h): dict(m) for h, m in sorted(v.mines.items())},
+                "hidden_hexes": sorted(self.board.label(h) for h in v.hidden_hexes),
+            }
+            for s, v in self.secrets.items()
+            if side is None or s == side
+        }
+        return {
+            "turn": self.turn,
+            "phase": self.phase,
+            "phasing": self.phasing or None,
+            "to_act": self.to_act or None,
+            "units": units,
+            "improved_positions": {self.board.label(h): p for h, p in sorted(self.improved_positions.items())},
+            "secrets": secrets,
+            "result": self.result,
+        }
+
+    def _unit_json(self, u: Unit) -> dict[str, Any]:
+        return {
+            "id": u.id,
+            "side": u.side,
+            "kind": u.kind,
+            "type": u.type,
+            "hex": self.label(u.hex) if u.on_map else None,
+            "where": u.where,
+            "state": str(u.state),
+            "morale": str(u.morale),
+            "facing": self.label(u.hex + DIRECTIONS[u.facing]) if u.on_map and u.facing is not None and u.hex else None,
+            "men": u.men,
+            "hidden": u.hidden,
+            "immobilized": u.immobilized,
+        }
+
+    def digest(self) -> str:
+        """A short hash of the whole state, recorded in the log so that a replay can check it."""
+        text = json.dumps(self.view(None), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _names(key: dict[str, Any], unit: Unit) -> bool:
+    """A unit key (docs/formats.md, unit ids) names a unit: a squad all its members, a commander
+    by rank (and PR where given), a CW or AFV by type and number."""
+    if "squad" in key:
+        return unit.squad == str(key["squad"])
+    if "commander" in key:
+        return unit.kind == "commander" and unit.type == key["commander"] and key.get("pr") in (None, unit.pr)
+    key_name, kind = ("crew_weapon", "cw") if "crew_weapon" in key else ("afv", "afv")
+    return unit.kind == kind and unit.type == str(key[key_name]) and unit.number == key.get("number")

@@ -1,0 +1,196 @@
+"""The counters of a game: every unit a scenario fields, with its values from counters/counters.yaml.
+
+A squad is fielded as its members, each a unit of its own (2.21: each infantry counter is one
+man). Ids name a unit the way a player does, in a form a log and a command line can carry:
+`german/C/R-PR9-1` (squad C's first R PR9), `russian/PL-PR10`, `german/MMG-1`, `russian/T34b-2`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.geometry.movement import Morale, Mover, Phase, State, UnitClass
+from engine.hexgrid import Hex
+from engine.model.counter_values import counter_values
+from engine.model.counters import Counters
+from engine.model.scenario import Scenario, UnitRef
+from engine.validate.checks.squad_clause import fielded_squad
+
+# Where a unit is: not yet on the map (entering later), on it, or eliminated.
+WAITING, ON_MAP, ELIMINATED = "waiting", "on_map", "eliminated"
+
+
+@dataclass
+class Unit:
+    """One counter and its state in the game (3.0: UP/DOWN, NORMAL/PINNED/SUPPRESSED; 8.7 facing)."""
+
+    id: str
+    side: str
+    kind: str  # infantry | ft | commander | cw | afv
+    type: str  # the weapon (R, MP, LMG, FT), the rank (PL, APL, PS), the CW or AFV type
+    squad: str | None
+    number: int | None
+    pr: int
+    men: int  # 8.63: an infantry unit one man, a CW its crew, an AFV none
+    movement: float | None  # the counter's Movement Factor (CWs, AFVs)
+    faces_hexside: bool  # 8.7: ATGs, MGs and AFVs face a hexside
+    group: str
+    where: str = WAITING
+    hex: Hex | None = None
+    state: str = State.UP
+    morale: str = Morale.NORMAL
+    facing: int | None = None  # index of the frontal hexside in hexgrid.DIRECTIONS
+    hidden: bool = False
+    immobilized: bool = False  # 8.54, 8.55: for the rest of the game
+    # this Player Turn (4.0: MOVE means "took a PC for the action", pass or fail)
+    moved: bool = False
+    fired: bool = False
+    mp_spent: float = 0.0
+    move_done: bool = False  # its movement this phase is over
+    allowance_cap: float | None = None  # 8.3 C: a unit led off on its own moves at most 4 (2) MP
+    led_by: str | None = None  # 8.3 B: moves with this leader; takes no PC of its own
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def on_map(self) -> bool:
+        return self.where == ON_MAP
+
+    @property
+    def unit_class(self) -> UnitClass:
+        return {"ft": UnitClass.FT, "cw": UnitClass.CW, "afv": UnitClass.AFV}.get(self.kind, UnitClass.INFANTRY)
+
+    @property
+    def is_afv(self) -> bool:
+        return self.kind == "afv"
+
+    @property
+    def is_leader_rank(self) -> bool:
+        """5.1: commanders (PL, APL, PS) are leaders."""
+        return self.kind == "commander"
+
+    def mover(self, phase: str) -> Mover:
+        """The unit as the geometry layer's movement rules see it (8.1, 8.5, 8.74)."""
+        mp = self.movement if self.kind in ("cw", "afv") else None
+        return Mover(
+            self.unit_class,
+            State(self.state),
+            Morale(self.morale),
+            Phase.MOVEMENT if phase == "movement" else Phase.REACTION,
+            mp,
+            self.facing if self.is_afv else None,
+        )
+
+    def describe(self) -> str:
+        return self.id
+
+    def copy(self) -> Unit:
+        twin = Unit(**{k: getattr(self, k) for k in self.__dataclass_fields__})
+        twin.extra = dict(self.extra)
+        return twin
+
+
+def field_units(scenario: Scenario, counters: Counters) -> list[Unit]:
+    """Every unit the scenario's set-up lists field, in file order (24.1); a squad as its members.
+
+    24.1: of several members a less-clause matches, the owner removes one at random; they are
+    the same counter (weapon and PR), so which one is left out changes nothing.
+    """
+    units: list[Unit] = []
+    seen: Counter[str] = Counter()
+    for ref in scenario.units:
+        group = _group(scenario, ref)
+        for unit in _units_of(ref, counters, group):
+            unit.extra["listed_state"] = str(ref.data.get("state", "up"))  # 3.12: the set-up list's
+            if unit.kind == "cw":
+                unit.extra["full_crew"] = unit.men  # 8.12: a CW without its full crew never moves
+            seen[unit.id] += 1
+            if seen[unit.id] > 1:  # two alike: number them apart
+                unit.id = f"{unit.id}-{seen[unit.id]}"
+            units.append(unit)
+    return units
+
+
+def _group(scenario: Scenario, ref: UnitRef) -> str:
+    _, side, _, g, *_ = ref.path
+    return str(scenario.data["sides"][side]["groups"][g]["name"])
+
+
+def _units_of(ref: UnitRef, counters: Counters, group: str) -> list[Unit]:
+    side = ref.side
+    if ref.kind == "squad":
+        members = fielded_squad(counters, side, ref.type, ref.data) or []
+        alike: Counter[tuple[str, int]] = Counter()
+        out = []
+        for m in members:
+            alike[(m.weapon, m.pr)] += 1
+            values = counter_values(counters, side, "squad", ref.type, member=m.index)
+            out.append(
+                Unit(
+                    id=f"{side}/{ref.type}/{m.weapon}-PR{m.pr}-{alike[(m.weapon, m.pr)]}",
+                    side=side,
+                    kind="ft" if m.weapon == "FT" else "infantry",
+                    type=m.weapon,
+                    squad=ref.type,
+                    number=None,
+                    pr=m.pr,
+                    men=1,
+                    movement=None,
+                    faces_hexside=bool(_value(values, "facing", False)),
+                    group=group,
+                )
+            )
+        return out
+    if ref.kind == "commander":
+        pr = ref.pr if ref.pr is not None else _only_pr(counters, side, ref.type)
+        values = counter_values(counters, side, "commander", ref.type, pr=pr)
+        return [
+            Unit(
+                id=f"{side}/{ref.type}-PR{pr}",
+                side=side,
+                kind="commander",
+                type=ref.type,
+                squad=None,
+                number=None,
+                pr=int(pr),
+                men=1,
+                movement=None,
+                faces_hexside=bool(_value(values, "facing", False)),
+                group=group,
+            )
+        ]
+    kind = "cw" if ref.kind == "crew_weapon" else "afv"
+    values = counter_values(counters, side, ref.kind, ref.type)
+    return [
+        Unit(
+            id=f"{side}/{ref.type}-{ref.number}",
+            side=side,
+            kind=kind,
+            type=ref.type,
+            squad=None,
+            number=ref.number,
+            pr=int(_required(values, "pr", ref)),
+            men=int(_required(values, "crew", ref)) if kind == "cw" else 0,
+            movement=float(_required(values, "movement", ref)),
+            faces_hexside=kind == "afv" or bool(_value(values, "facing", False)),
+            group=group,
+        )
+    ]
+
+
+def _only_pr(counters: Counters, side: str, rank: str) -> int:
+    prs = [pr for r, pr in counters.commanders[side] if r == rank]
+    return prs[0]
+
+
+def _required(values: dict[str, Any], name: str, ref: UnitRef) -> Any:
+    """A value the counters must give (they give every value, printed or assumed: provenance policy)."""
+    if name not in values:
+        raise ValueError(f"counters/counters.yaml gives no {name} for {ref.side} {ref.describe()}")
+    return values[name].value
+
+
+def _value(values: dict[str, Any], name: str, default: Any) -> Any:
+    found = values.get(name)
+    return found.value if found is not None else default
