@@ -9,7 +9,8 @@ whether it reacts (an interrupt: opportunity fire and mines answer there in the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator, Sequence
+from functools import cache
 from typing import Any
 
 from engine.geometry.movement import (
@@ -30,6 +31,8 @@ from .performance import performance_check
 from .state import MOVEMENT, REACTION, GameState, other
 from .units import ON_MAP, WAITING, Unit
 
+_allowance = cache(allowance)
+
 # 8.0's movement order: AFVs alone, then AFV/infantry stacks, then the rest.
 AFV_ALONE, AFV_STACK, OTHERS = 1, 2, 3
 
@@ -46,7 +49,7 @@ def budget(game: GameState, unit: Unit) -> float | str:
     """MPs the unit may spend this phase (8.1), or ONE_HEX; 8.3 C caps a unit led off on its own."""
     if unit.kind == "cw" and _short_crewed(unit):
         return 0.0  # 8.12: 'units without a full crew may never move'
-    value = allowance(unit.mover(game.phase))
+    value = _allowance(unit.mover(game.phase))
     if value == ONE_HEX or unit.allowance_cap is None:
         return value
     return min(float(value), unit.allowance_cap)
@@ -88,9 +91,12 @@ def pc_needed(game: GameState, unit: Unit) -> bool:
 # -- stacking (8.62, 8.63) ------------------------------------------------------------------
 
 
-def over_stacked(game: GameState, side: str, h: Hex, adding: Iterable[Unit] = ()) -> bool:
+def over_stacked(game: GameState, side: str, h: Hex, adding: Sequence[Unit] = ()) -> bool:
     limits = table_values("combat")["stacking"]
-    units = [u for u in game.at(h) if u.side == side] + [u for u in adding if u.hex != h or not u.on_map]
+    there = game.at(h)
+    if not there and len(adding) <= 1:
+        return False
+    units = [u for u in there if u.side == side] + [u for u in adding if u.hex != h or not u.on_map]
     men = sum(u.men for u in units if not u.is_afv)
     afvs = sum(1 for u in units if u.is_afv)
     cws = sum(1 for u in units if u.kind == "cw")
@@ -125,12 +131,12 @@ def _stuck_over_full(game: GameState, active: list[Unit]) -> bool:
 
 def _continue(game: GameState, active: list[Unit]) -> list[Action]:
     ids = tuple(u.id for u in active)
-    actions = [Action(MOVE, ids, game.board.label(h)) for h in _steps(game, active)]
+    actions = [Action(MOVE, ids, game.label_of(h)) for h in _steps(game, active)]
     lead = active[0]
     if len(active) == 1 and lead.is_afv and not lead.immobilized:
-        actions += [Action(FACE, ids, game.board.label(t)) for t in _turns(game, lead)]
+        actions += [Action(FACE, ids, game.label_of(t)) for t in _turns(game, lead)]
     if len(active) == 1 and lead.faces_hexside and not lead.is_afv and _may_turn(lead):
-        actions += [Action(FACE, ids, game.board.label(t)) for t in _facing_hexes(game, lead)]
+        actions += [Action(FACE, ids, game.label_of(t)) for t in _facing_hexes(game, lead)]
     if len(active) == 1 and _state_change_cost(lead) <= left(game, lead) and lead.morale == Morale.NORMAL:
         actions.append(Action(STATE, ids, "down" if lead.state == State.UP else "up"))
     if not _stuck_over_full(game, active):
@@ -149,7 +155,7 @@ def _starts(game: GameState, side: str) -> list[Action]:
         if h is None:  # entering the map (24.1): one unit at a time
             for unit in units:
                 if _order(unit, [unit]) >= reached:
-                    actions += [Action(MOVE, (unit.id,), game.board.label(t)) for t in _entries(game, unit)]
+                    actions += [Action(MOVE, (unit.id,), game.label_of(t)) for t in _entries(game, unit)]
             continue
         for group in _groups(game, units):
             if _order(group[0], group) < reached:
@@ -158,13 +164,13 @@ def _starts(game: GameState, side: str) -> list[Action]:
             ids = tuple(u.id for u in group)
             if needs_pc and len(group) > 1:
                 continue  # a stack moves without PCs only once its leader has passed (8.3 B)
-            actions += [Action(MOVE, ids, game.board.label(t)) for t in _steps(game, group)]
+            actions += [Action(MOVE, ids, game.label_of(t)) for t in _steps(game, group)]
             if len(group) == 1:
                 unit = group[0]
                 if unit.is_afv:
-                    actions += [Action(FACE, ids, game.board.label(t)) for t in _turns(game, unit)]
+                    actions += [Action(FACE, ids, game.label_of(t)) for t in _turns(game, unit)]
                 elif unit.faces_hexside and _may_turn(unit):
-                    actions += [Action(FACE, ids, game.board.label(t)) for t in _facing_hexes(game, unit)]
+                    actions += [Action(FACE, ids, game.label_of(t)) for t in _facing_hexes(game, unit)]
                 if unit.morale == Morale.NORMAL and _state_change_cost(unit) <= left(game, unit):
                     actions.append(Action(STATE, ids, "down" if unit.state == State.UP else "up"))
         if game.first_shot:
@@ -259,9 +265,18 @@ def _steps(game: GameState, group: list[Unit]) -> list[Hex]:
     return targets
 
 
+def _movement_cost(game: GameState, origin: Hex, target: Hex, mover: Any) -> float | None:
+    """movement_cost, kept per board: the game never edits the terrain."""
+    costs: dict[tuple[Hex, Hex, Any], float | None] = game.board.caches.setdefault("game_movement_costs", {})
+    key = (origin, target, mover)
+    if key not in costs:
+        costs[key] = movement_cost(game.board, origin, target, mover)
+    return costs[key]
+
+
 def _cost(game: GameState, unit: Unit, origin: Hex, target: Hex) -> float | None:
     """MPs the unit pays to enter target now; None if it may not (P, or not enough MPs left)."""
-    cost = movement_cost(game.board, origin, target, unit.mover(game.phase))
+    cost = _movement_cost(game, origin, target, unit.mover(game.phase))
     if cost is None:
         return None
     if budget(game, unit) == ONE_HEX:
@@ -287,14 +302,14 @@ def _cost_beyond(game: GameState, unit: Unit, t: Hex) -> bool:
     """Whether the unit, having entered t, still has the MPs to leave it again."""
     mover = unit.mover(game.phase)
     if unit.on_map and unit.hex is not None:
-        enter = movement_cost(game.board, unit.hex, t, mover)
+        enter = _movement_cost(game, unit.hex, t, mover)
     else:
         enter = entry_cost(game.board, t, mover)
     if enter is None or budget(game, unit) == ONE_HEX:
         return False
     rest = left(game, unit) - enter
     return any(
-        (c := movement_cost(game.board, t, n, unit.mover(game.phase))) is not None and c <= rest
+        (c := _movement_cost(game, t, n, unit.mover(game.phase))) is not None and c <= rest
         for n in game.board.neighbours(t)
         if n != unit.hex
     )
@@ -471,20 +486,19 @@ def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any
         origin = unit.hex
         if unit.where == WAITING:
             cost = entry_cost(game.board, target, unit.mover(game.phase))
-            unit.where = ON_MAP
             if unit.is_afv:
                 unit.facing = _entering_facing(game, target)
             events.append({"event": "entered_map", "unit": unit.id, "hex": game.label(target), "rule": "24.1"})
         else:
             assert origin is not None
-            cost = movement_cost(game.board, origin, target, unit.mover(game.phase))
+            cost = _movement_cost(game, origin, target, unit.mover(game.phase))
             events += _reveal_leaving(game, unit, origin)
         assert cost is not None
         if budget(game, unit) != ONE_HEX:
             unit.mp_spent += cost
         unit.extra["hexes_entered"] = unit.extra.get("hexes_entered", 0) + 1
         unit.extra["free_hexsides"] = movement_allowances().free_facing_hexsides
-        unit.hex = target
+        game.relocate(unit, ON_MAP, target)
     events.append({"event": "moved", "units": [u.id for u in units], "hex": game.label(target)})
     own_hidden = [u for u in game.at(target) if u.side == units[0].side and u.hidden and u not in units]
     if own_hidden:  # 24.22: any unit moving into a hidden hex reveals it

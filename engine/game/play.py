@@ -12,6 +12,7 @@ only `pass` until opportunity fire (13.0) and mines (19.2) answer there.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from engine.geometry.movement import Morale, State
@@ -59,10 +60,7 @@ class ScenarioNotPlayable(ValueError):
 def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None = None) -> GameState:
     """A game of `scenario` at its set-up. Options: `first_shot` (True: PCs to move from the start,
     as after 8.22's first shot)."""
-    if scenario.doc is not None:
-        errors = [p for p in validate_document(scenario.doc) if p.severity.value == "error"]
-        if count_errors(errors):
-            raise ScenarioNotPlayable(f"{scenario.file}: {errors[0].text()}")
+    _check_playable(scenario)
     counters: Counters = bundled_counters()
     context = ScenarioContext(scenario, counters)
     units = {u.id: u for u in field_units(scenario, counters)}
@@ -74,6 +72,19 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     game.log.append({"n": 0, "event": "start", "events": events})
     _settle(game)
     return game
+
+
+_PLAYABLE: weakref.WeakValueDictionary[int, Scenario] = weakref.WeakValueDictionary()
+
+
+def _check_playable(scenario: Scenario) -> None:
+    """The validator's errors refuse a scenario; checked once per scenario object (a batch plays many games)."""
+    if scenario.doc is None or _PLAYABLE.get(id(scenario)) is scenario:
+        return
+    errors = [p for p in validate_document(scenario.doc) if p.severity.value == "error"]
+    if count_errors(errors):
+        raise ScenarioNotPlayable(f"{scenario.file}: {errors[0].text()}")
+    _PLAYABLE[id(scenario)] = scenario
 
 
 def legal_actions(game: GameState) -> list[Action]:
@@ -92,7 +103,7 @@ def legal_actions(game: GameState) -> list[Action]:
         return actions
     if game.phase == MORALE:
         hidden = sorted(game.secrets[game.to_act].hidden_hexes)
-        return [Action(REVEAL, (), game.board.label(h)) for h in hidden] + [Action(DONE)]
+        return [Action(REVEAL, (), game.label_of(h)) for h in hidden] + [Action(DONE)]
     if game.phase == FREE_STATE:
         return [*_free_state_actions(game), Action(DONE)]
     return [Action(DONE)]
@@ -128,7 +139,8 @@ def play(game: GameState, action: Action) -> None:
         }
     )
     _settle(game)
-    game.log[-1]["digest"] = game.digest()
+    if game.phase != phase or game.is_over:  # a phase's end: the state's digest, for replay --verify
+        game.log[-1]["digest"] = game.digest()
 
 
 def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
@@ -147,7 +159,7 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
         return []
     if action.verb == DONE:
         if action not in legal_actions(game):
-            hexes = ", ".join(game.board.label(h) for h in stacking_problems(game, game.to_act))
+            hexes = ", ".join(game.label_of(h) for h in stacking_problems(game, game.to_act))
             raise IllegalAction(f"more than six men plus one AFV in {hexes}", "8.62")
         return _done(game)
     if game.phase in (MOVEMENT, REACTION):

@@ -94,7 +94,8 @@ def _placed_by(game: GameState, side: str, placement: Any) -> list[Unit]:
 
 
 def _put(game: GameState, unit: Unit, h: Hex, state: str) -> None:
-    unit.where, unit.hex, unit.state = ON_MAP, h, State(state)
+    game.relocate(unit, ON_MAP, h)
+    unit.state = State(state)
     game.control[h] = unit.side
 
 
@@ -106,11 +107,11 @@ def setup_actions(game: GameState) -> list[Action]:
     facing = _needs_facing(game, side)
     if facing is not None:  # 8.7: a unit that faces a hexside is placed with its facing
         assert facing.hex is not None
-        return [Action(FACE, (facing.id,), game.board.label(facing.hex + d)) for d in DIRECTIONS]
+        return [Action(FACE, (facing.id,), game.label_of(facing.hex + d)) for d in DIRECTIONS]
     units = to_place(game, side)
     if units:
         unit = units[0]
-        actions = [Action(PLACE, (unit.id,), game.board.label(h)) for h in _placeable(game, unit)]
+        actions = [Action(PLACE, (unit.id,), game.label_of(h)) for h in _placeable(game, unit)]
         if _may_hold(game, unit):
             actions.append(Action(HOLD, (unit.id,)))
         return actions
@@ -188,7 +189,7 @@ def _ip_actions(game: GameState, side: str) -> list[Action]:
             area &= game.zone_hexes(marker["zone"])
         for h in sorted(area):
             if h not in game.improved_positions and may_stand(game.board, h, afv=False, state="up"):
-                actions.append(Action(IP, (), f"{marker['points']} {game.board.label(h)}"))
+                actions.append(Action(IP, (), f"{marker['points']} {game.label_of(h)}"))
     return actions
 
 
@@ -223,7 +224,7 @@ def _mine_actions(game: GameState, side: str) -> list[Action]:
             have = game.secrets[side].mines.get(h, {}).get(kind, 0)
             step = least if have == 0 else 1
             if have + step <= most and step <= left[kind]:
-                actions.append(Action(MINE, (), f"{kind} {game.board.label(h)}"))
+                actions.append(Action(MINE, (), f"{kind} {game.label_of(h)}"))
     return actions
 
 
@@ -236,7 +237,7 @@ def _hide_actions(game: GameState, side: str) -> list[Action]:
     area = side_area(game, side)
     hexes = sorted({u.hex for u in game.side_units(side) if u.on_map and u.hex in area and u.hex not in hidden})
     return [
-        Action(HIDE, (), game.board.label(h))
+        Action(HIDE, (), game.label_of(h))
         for h in hexes
         if h is not None and not any(u.is_afv for u in game.at(h) if u.side == side)
     ]

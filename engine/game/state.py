@@ -80,6 +80,7 @@ class GameState:
     wrecks: set[Hex] = field(default_factory=set)  # 12.4 (fire combat, the next issue, makes them)
     log: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    _at: dict[Hex, list[Unit]] | None = field(default=None, repr=False)
 
     @property
     def board(self) -> Board:
@@ -105,13 +106,32 @@ class GameState:
         return any(_names(key, unit) for key in instruction.get("units") or [])
 
     def at(self, h: Hex) -> list[Unit]:
-        return [u for u in self.units.values() if u.on_map and u.hex == h]
+        """The units on the map in h (an index rebuilt after units move: `moved_units`)."""
+        if self._at is None:
+            index: dict[Hex, list[Unit]] = {}
+            for u in self.units.values():
+                if u.on_map and u.hex is not None:
+                    index.setdefault(u.hex, []).append(u)
+            self._at = index
+        return list(self._at.get(h, ()))
+
+    def relocate(self, unit: Unit, where: str, h: Hex | None) -> None:
+        """Every change of where a unit is goes through here (the index of `at`)."""
+        unit.where, unit.hex = where, h
+        self._at = None
 
     def side_units(self, side: str) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side]
 
     def label(self, h: Hex | None) -> str | None:
-        return self.board.label(h) if h is not None else None
+        return self.label_of(h) if h is not None else None
+
+    def label_of(self, h: Hex) -> str:
+        """A hex's printed label (kept per board: actions name hexes by label)."""
+        labels: dict[Hex, str] = self.board.caches.setdefault("game_labels", {})
+        if h not in labels:
+            labels[h] = self.board.label(h)
+        return labels[h]
 
     def copy(self) -> GameState:
         twin = GameState(**{k: getattr(self, k) for k in self.__dataclass_fields__})
@@ -125,6 +145,7 @@ class GameState:
         twin.held, twin.acted, twin.wrecks = set(self.held), set(self.acted), set(self.wrecks)
         twin.setup_done = list(self.setup_done)
         twin.log = list(self.log)
+        twin._at = None
         return twin
 
     # -- what a side may know (24.2, 19.11) --------------------------------------------------------

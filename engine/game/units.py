@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from engine.geometry.movement import Morale, Mover, Phase, State, UnitClass
@@ -72,15 +73,16 @@ class Unit:
 
     def mover(self, phase: str) -> Mover:
         """The unit as the geometry layer's movement rules see it (8.1, 8.5, 8.74)."""
-        mp = self.movement if self.kind in ("cw", "afv") else None
-        return Mover(
-            self.unit_class,
-            State(self.state),
-            Morale(self.morale),
-            Phase.MOVEMENT if phase == "movement" else Phase.REACTION,
-            mp,
-            self.facing if self.is_afv else None,
-        )
+        key = (self.state, self.morale, phase, self.facing)
+        if self.extra.get("_mover_key") != key:
+            mp = self.movement if self.kind in ("cw", "afv") else None
+            facing = self.facing if self.is_afv else None
+            self.extra["_mover"] = _mover(
+                self.unit_class, str(self.state), str(self.morale), phase == "movement", mp, facing
+            )
+            self.extra["_mover_key"] = key
+        mover: Mover = self.extra["_mover"]
+        return mover
 
     def describe(self) -> str:
         return self.id
@@ -89,6 +91,11 @@ class Unit:
         twin = Unit(**{k: getattr(self, k) for k in self.__dataclass_fields__})
         twin.extra = dict(self.extra)
         return twin
+
+
+@cache
+def _mover(unit: UnitClass, state: str, morale: str, movement: bool, mp: float | None, facing: int | None) -> Mover:
+    return Mover(unit, State(state), Morale(morale), Phase.MOVEMENT if movement else Phase.REACTION, mp, facing)
 
 
 def field_units(scenario: Scenario, counters: Counters) -> list[Unit]:
