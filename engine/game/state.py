@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from engine.hexgrid import DIRECTIONS, Hex
@@ -37,6 +38,17 @@ MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, 
 # 6.0: the seven phases of a Player Turn, and H.
 PLAYER_TURN = (MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, FREE_STATE)
 LETTER = dict(zip(PLAYER_TURN, "ABCDEFGH", strict=True))
+
+
+class View:
+    """What one side may know, built only when a player reads it (`data`: GameState.view(side))."""
+
+    def __init__(self, game: GameState, side: str) -> None:
+        self._game, self.side = game, side
+
+    @cached_property
+    def data(self) -> dict[str, Any]:
+        return self._game.view(self.side)
 
 
 def other(side: str) -> str:

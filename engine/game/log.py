@@ -1,0 +1,148 @@
+"""A game is its log (docs/engine.md): JSON lines, a header naming the scenario file's hash, the
+engine version, the seed and the options, then one line per action with the dice it rolled and
+what happened. Replaying the log rebuilds the game; `verify` rolls the dice again from the seed
+and checks every recorded roll and state digest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.model.scenario import Scenario
+from engine.resources import shown_name
+
+from .actions import Action, IllegalAction, parse
+from .dice import Dice, ReplayMismatch
+from .play import ENGINE_VERSION, new_game, play
+from .state import GameState
+
+LOG_FORMAT = "iron-cross-game/1"
+
+
+class LogError(ValueError):
+    """A log that cannot be replayed: the message names the line and what is wrong."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+
+
+def scenario_hash(scenario: Scenario) -> str:
+    return hashlib.sha256(Path(scenario.file).read_bytes()).hexdigest()
+
+
+def header(game: GameState, players: list[str] | None = None) -> dict[str, Any]:
+    return {
+        "format": LOG_FORMAT,
+        "scenario": shown_name(game.scenario.file),
+        "scenario_sha256": scenario_hash(game.scenario),
+        "engine": ENGINE_VERSION,
+        "seed": game.seed,
+        "options": game.options,
+        "players": players or [],
+    }
+
+
+def log_lines(game: GameState, players: list[str] | None = None) -> Iterator[str]:
+    """The log as JSON lines: the header, then each entry (the start, then one per action)."""
+    yield json.dumps(header(game, players), sort_keys=True)
+    for entry in game.log:
+        yield json.dumps(entry, sort_keys=True)
+
+
+def write_log(game: GameState, path: Path, players: list[str] | None = None) -> None:
+    text = "\n".join(log_lines(game, players)) + "\n"
+    temp = path.with_name(f".{path.name}.tmp")
+    temp.write_text(text, encoding="utf-8")
+    temp.replace(path)
+
+
+@dataclass(frozen=True)
+class Log:
+    header: dict[str, Any]
+    entries: list[dict[str, Any]]  # entry 0 is the start; entry n the n-th action
+
+
+def read_log(text: str) -> Log:
+    """Parse a log; LogError naming the line for anything that is not one."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    if not lines:
+        raise LogError(1, "the log is empty")
+    parsed = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise LogError(number, f"not a JSON line ({exc.msg}): the log is corrupt or cut short") from None
+        if not isinstance(value, dict):
+            raise LogError(number, "a log line is a JSON object")
+        parsed.append(value)
+    head = parsed[0]
+    if head.get("format") != LOG_FORMAT:
+        raise LogError(1, f"not a game log (its first line is not format: {LOG_FORMAT})")
+    for key in ("scenario", "scenario_sha256", "seed", "options"):
+        if key not in head:
+            raise LogError(1, f"the header has no {key}")
+    if not isinstance(head["seed"], int) or not isinstance(head["options"], dict):
+        raise LogError(1, "the header's seed is a number and its options a mapping")
+    entries = parsed[1:]
+    if not entries or entries[0].get("event") != "start":
+        raise LogError(2, "the log's second line is the start of the game")
+    for offset, entry in enumerate(entries[1:], start=3):
+        if not isinstance(entry.get("action"), str) or not isinstance(entry.get("dice", []), list):
+            raise LogError(offset, "an action line has an action (text) and its dice (a list)")
+    return Log(head, entries)
+
+
+def replay(
+    log: Log,
+    scenario: Scenario,
+    *,
+    verify: bool = False,
+    upto: int | None = None,
+    each: Callable[[GameState, int], None] | None = None,
+) -> GameState:
+    """The game the log records, after entry `upto` (None: all of it). Without `verify` the dice
+    are the log's own, never rolled again; with it they are rolled from the seed and every roll
+    and digest is compared with the log. `each(state, n)` is called after every entry."""
+    if scenario_hash(scenario) != log.header["scenario_sha256"]:
+        raise LogError(1, f"the log is of another scenario file than {scenario.file} (its hash differs)")
+    recorded = [die for entry in log.entries for die in entry.get("dice", [])]
+    seed = int(log.header["seed"])
+    game = new_game(scenario, seed, log.header["options"])
+    if not verify:
+        game.dice = Dice.replaying(seed, recorded)
+    if each is not None:
+        each(game, 0)
+    for n, entry in enumerate(log.entries[1:], start=1):
+        if upto is not None and n > upto:
+            break
+        line = n + 2
+        try:
+            action = parse(entry["action"])
+        except ValueError as exc:
+            raise LogError(line, str(exc)) from None
+        before = len(game.dice.rolled)
+        try:
+            play(game, action)
+        except IllegalAction as exc:
+            raise LogError(line, f"{action.text()} is not legal here: {exc}") from None
+        except ReplayMismatch as exc:
+            raise LogError(line, str(exc)) from None
+        rolled = game.dice.rolled[before:]
+        if rolled != list(entry.get("dice", [])):
+            raise LogError(line, f"the dice rolled {rolled}, the log records {entry.get('dice', [])}")
+        if "digest" in entry and game.log[-1].get("digest") != entry["digest"]:
+            raise LogError(line, "the state differs from the one the log records")
+        if each is not None:
+            each(game, n)
+    return game
+
+
+def action_of(entry: dict[str, Any]) -> Action:
+    return parse(str(entry["action"]))

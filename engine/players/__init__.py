@@ -1,0 +1,6 @@
+"""AI players, registered by name: a player chooses from its side's view and the legal actions,
+never from the full state (house style; OpenSpiel's information-state discipline)."""
+
+from .base import PLAYERS, Player, make_player
+
+__all__ = ["PLAYERS", "Player", "make_player"]

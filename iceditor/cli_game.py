@@ -1,0 +1,159 @@
+"""`iceditor play` and `iceditor replay`: a game of a scenario by the rules engine (engine/game),
+and a game's log replayed (docs/engine.md).
+
+Exit 0 for a game played or a log replayed; 2 for input that cannot be played: an unknown or
+invalid scenario, an unknown player, a log that is corrupt, cut short, of another scenario file,
+or records an action the rules do not allow.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from engine.game import ScenarioNotPlayable, new_game
+from engine.game.log import LogError, read_log, replay, write_log
+from engine.game.match import play_out
+from engine.game.state import GameState
+from engine.model.counters import SIDES
+from engine.model.source import SourceError, read_text
+from engine.players import make_player
+from engine.resources import given_or_bundled
+
+from .boardarg import SCENARIO_HELP, BadInput, file_arg, load_scenario_arg
+from .output import print_json
+
+
+def add_parsers(commands: Any) -> None:
+    game = commands.add_parser(
+        "play",
+        help="play a game of a scenario with the rules engine (AI players)",
+        description="Play one game of SCENARIO from its set-up to its result, each side by a player "
+        f"({', '.join(SIDES)} in that order), and print the result. The same seed gives the same game.",
+    )
+    game.add_argument("scenario", type=file_arg, metavar="SCENARIO", help=SCENARIO_HELP)
+    game.add_argument("--seed", type=int, default=0, help="the game's dice and the players' choices (default 0)")
+    game.add_argument("--players", default="random,random", help="german,russian players (default random,random)")
+    game.add_argument("--log", type=Path, metavar="FILE", help="write the game's log (JSON lines) to FILE")
+    game.add_argument("--format", choices=("text", "json"), default="text")
+    again = commands.add_parser(
+        "replay",
+        help="replay a game's log: check it, or show the state at any point",
+        description="Replay LOG (written by iceditor play --log). The dice are the log's own; --verify rolls "
+        "them again from the seed and checks every roll and state the log records.",
+    )
+    again.add_argument("log", type=Path, metavar="LOG")
+    again.add_argument("--verify", action="store_true", help="roll the dice again from the seed and compare")
+    again.add_argument("--at", type=int, metavar="N", help="the state after action N (0: the start)")
+    again.add_argument("--each", choices=("phase",), help="one state per line at the end of every phase")
+    again.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def run(args: argparse.Namespace) -> int | None:
+    if args.command == "play":
+        return _play(args)
+    if args.command == "replay":
+        return _replay(args)
+    return None
+
+
+def _play(args: argparse.Namespace) -> int:
+    scenario, _ = load_scenario_arg(args.scenario)
+    names = [n.strip() for n in args.players.split(",")]
+    if len(names) != len(SIDES):
+        raise BadInput(f"iceditor play: error: --players names {len(SIDES)} players, german then russian")
+    try:
+        players = {side: make_player(name, args.seed * 2 + i) for i, (side, name) in enumerate(zip(SIDES, names))}
+        game = new_game(scenario, args.seed)
+    except (ValueError, ScenarioNotPlayable) as exc:
+        raise BadInput(f"iceditor play: error: {exc}") from None
+    play_out(game, players)
+    if args.log is not None:
+        write_log(game, args.log, names)
+    result = game.result or {}
+    if args.format == "json":
+        print_json(
+            {
+                "scenario": str(args.scenario),
+                "seed": args.seed,
+                "players": names,
+                "actions": len(game.log) - 1,
+                "result": result,
+                "log": str(args.log) if args.log else None,
+            }
+        )
+    else:
+        winner = result.get("winner")
+        print(
+            f"{scenario.title}, seed {args.seed}: {'a draw' if winner == 'draw' else f'{winner} victory'} "
+            f"after {len(game.log) - 1} actions ({result.get('by')})" + (f"; log: {args.log}" if args.log else "")
+        )
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        log = read_log(read_text(args.log))
+    except SourceError as exc:
+        raise BadInput(f"{args.log}: error: {exc.message}") from None
+    except LogError as exc:
+        raise BadInput(f"{args.log}:{exc.line}: error: {exc}") from None
+    scenario_path = _scenario_of(args.log, str(log.header["scenario"]))
+    scenario, _ = load_scenario_arg(scenario_path)
+    shown: list[str] = []
+
+    def each(game: GameState, n: int) -> None:
+        if args.each == "phase" and (n == 0 or "digest" in game.log[-1]):
+            shown.append(_state_line(game, args.format))
+
+    try:
+        game = replay(log, scenario, verify=args.verify, upto=args.at, each=each if args.each else None)
+    except LogError as exc:
+        raise BadInput(f"{args.log}:{exc.line}: error: {exc}") from None
+    except ScenarioNotPlayable as exc:
+        raise BadInput(f"{args.log}: error: {exc}") from None
+    if args.at is not None and args.at > len(log.entries) - 1:
+        raise BadInput(f"iceditor replay: error: --at {args.at}: the log has {len(log.entries) - 1} actions")
+    if args.each:
+        print("\n".join(shown))
+    elif args.format == "json":
+        print_json(game.view(None))
+    else:
+        print(_state_text(game, verified=args.verify, actions=len(log.entries) - 1))
+    return 0
+
+
+def _scenario_of(log_path: Path, named: str) -> Path:
+    """The log's scenario: as named (from here), beside the log, or a bundled one."""
+    for candidate in (Path(named), log_path.parent / named, given_or_bundled(Path(named).stem)):
+        if candidate.is_file():
+            return candidate
+    raise BadInput(f"{log_path}:1: error: the log's scenario {named} is not here, beside the log, nor bundled")
+
+
+def _state_line(game: GameState, output: str) -> str:
+    """The state at the end of a phase: after the action that ended it (the set-up: at the start)."""
+    ended = game.log[-1].get("phase", "start")
+    if output == "json":
+        return json.dumps({"ended": ended, **game.view(None)}, sort_keys=True)
+    on_map = sum(1 for u in game.units.values() if u.on_map)
+    return f"end of turn {game.log[-1].get('turn', 0)} {ended}: {on_map} units on the map" + (
+        f"; result {game.result['winner']}" if game.result else ""
+    )
+
+
+def _state_text(game: GameState, *, verified: bool, actions: int) -> str:
+    lines = [
+        f"{game.scenario.title}: turn {game.turn}, {game.phase} phase, {game.phasing or '-'} phasing, "
+        f"{game.to_act or 'no one'} to act" + (" (every roll and state checked)" if verified else ""),
+    ]
+    for unit in game.units.values():
+        where = game.label(unit.hex) if unit.on_map else unit.where
+        lines.append(
+            f"  {unit.id:<24} {where:<10} {unit.state:<5} {unit.morale:<10}" + (" hidden" if unit.hidden else "")
+        )
+    if game.result:
+        lines.append(f"result: {game.result['winner']} ({game.result['by']}) after {actions} actions")
+    return "\n".join(lines)
