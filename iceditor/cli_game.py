@@ -65,7 +65,9 @@ def _play(args: argparse.Namespace) -> int:
     if len(names) != len(SIDES):
         raise BadInput(f"iceditor play: error: --players names {len(SIDES)} players, german then russian")
     try:
-        players = {side: make_player(name, args.seed * 2 + i) for i, (side, name) in enumerate(zip(SIDES, names))}
+        players = {
+            side: make_player(name, args.seed * 2 + i) for i, (side, name) in enumerate(zip(SIDES, names, strict=True))
+        }
         game = new_game(scenario, args.seed)
     except (ValueError, ScenarioNotPlayable) as exc:
         raise BadInput(f"iceditor play: error: {exc}") from None
