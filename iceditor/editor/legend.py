@@ -188,8 +188,8 @@ def _building_id_sample(painter: QPainter) -> None:
 def _north_sample(painter: QPainter) -> None:
     from .features.scenario_panel import NorthArrow  # the map's own arrow, drawn by its feature
 
-    painter.scale(0.8, 0.8)
-    painter.translate(0, HEX_SIZE * 0.3)
+    painter.scale(0.7, 0.7)
+    painter.translate(0, HEX_SIZE * 0.4)  # the arrow, tail to head, in the middle of its box
     arrow = NorthArrow(None)  # type: ignore[arg-type]
     arrow.place(HERE, HERE + DIRECTIONS[0])
     arrow.paint(painter, QStyleOptionGraphicsItem())

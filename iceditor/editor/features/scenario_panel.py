@@ -192,7 +192,8 @@ class NorthArrow(QGraphicsItem):
         painter.drawPolygon(QPolygonF([tip, left, right]))
         painter.setFont(QFont("DejaVu Sans", 9, QFont.Weight.Bold))
         painter.setPen(ARROW)
-        n = QPointF(a.x() - ux * HEX_SIZE * 0.9, a.y() - uy * HEX_SIZE * 0.9)
+        # the N beside the head, so the arrow reads "north is this way" whichever way it points
+        n = QPointF(tip.x() - ux * head * 0.9 - uy * head * 1.1, tip.y() - uy * head * 0.9 + ux * head * 1.1)
         painter.drawText(QRectF(n.x() - 8, n.y() - 8, 16, 16), Qt.AlignmentFlag.AlignCenter, "N")
 
 
