@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
@@ -226,13 +227,15 @@ def tree_positions(h: Hex, trees: int) -> list[QPointF]:
     ]
 
 
-def tree_path(at: QPointF) -> QPainterPath:
-    """A Tree symbol's crown: three round lobes (its trunk stands below `at`)."""
+@cache
+def tree_crown() -> QPainterPath:
+    """A Tree symbol's crown round the origin: three round lobes (its trunk stands below);
+    made once, moved to each Tree."""
     r = TREE_LOBE
     crown = QPainterPath()
     for dx, dy in ((-0.7, 0.25), (0.7, 0.25), (0.0, -0.5)):
         lobe = QPainterPath()
-        lobe.addEllipse(QPointF(at.x() + dx * r, at.y() + dy * r - r * 0.4), r, r)
+        lobe.addEllipse(QPointF(dx * r, dy * r - r * 0.4), r, r)
         crown = crown.united(lobe)
     return crown
 
@@ -244,7 +247,7 @@ def _paint_trees(painter: QPainter, h: Hex, t: Terrain, around: Around) -> None:
         painter.drawLine(QPointF(at.x(), at.y()), QPointF(at.x(), at.y() + r * 1.5))
         painter.setPen(QPen(QColor("#f4f1e4"), 0.8))  # a pale rim: the crown stands out on woods green
         painter.setBrush(QBrush(TREE))
-        painter.drawPath(tree_path(at))
+        painter.drawPath(tree_crown().translated(at))
 
 
 def building_path(h: Hex, t: Terrain, around: Around) -> QPainterPath:
