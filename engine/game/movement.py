@@ -75,12 +75,29 @@ def may_start(game: GameState, unit: Unit) -> bool:
         return False
     if game.phase == MOVEMENT and unit.extra.get("support_fired"):  # 8.21
         return False
+    if restricted(game, unit):
+        return False
     if unit.where == WAITING:
         return bool(open_entry_hexes(game, unit))
     if not unit.on_map:
         return False
     value = budget(game, unit)
     return value == ONE_HEX or float(value) > 0
+
+
+def restricted(game: GameState, unit: Unit) -> bool:
+    """A scenario restriction (24.1): the unit may not move before that side's Player Turn of that
+    Game Turn ("they may not move until Russian Player Turn 2")."""
+    for item in game.scenario.data.get("restrictions") or []:
+        if item.get("side", unit.side) != unit.side or not game.names(item, unit):
+            continue
+        until = item["may_not_move_before"]
+        turn, side = int(until["turn"]), str(until["side"])
+        first = str(game.scenario.data["moves_first"])
+        reached = (game.turn, 0 if game.phasing == first else 1)
+        if reached < (turn, 0 if side == first else 1):
+            return True
+    return False
 
 
 def pc_needed(game: GameState, unit: Unit) -> bool:
@@ -158,7 +175,7 @@ def _starts(game: GameState, side: str) -> list[Action]:
                     actions += [Action(MOVE, (unit.id,), game.label_of(t)) for t in _entries(game, unit)]
             continue
         for group in _groups(game, units):
-            if _order(group[0], group) < reached:
+            if _order(group[0], group) < reached or not _with_their_leaders(group):
                 continue
             needs_pc = [u for u in group if pc_needed(game, u)]
             ids = tuple(u.id for u in group)
@@ -178,9 +195,24 @@ def _starts(game: GameState, side: str) -> list[Action]:
     return actions
 
 
+def _with_their_leaders(group: list[Unit]) -> bool:
+    """8.3 B: units a leader's PC lets move 'remain with the leader throughout the entire movement'."""
+    ids = {u.id for u in group}
+    return all(u.led_by is None or u.led_by in ids for u in group)
+
+
 def _groups(game: GameState, units: list[Unit]) -> list[list[Unit]]:
     """Each unit alone, and the stack that may move together: all of them where a commander is
     with them, else each squad's (5.3, 8.64); CWs never with an AFV (8.44)."""
+    leaders = {u.led_by for u in units if u.led_by is not None}
+    if leaders:  # 8.3 B, 8.32: the leader alone, with any one of those he leads, or with all of them
+        groups = []
+        for leader_id in sorted(leaders):
+            led = [u for u in units if u.led_by == leader_id and u.id != leader_id]
+            leader = next((u for u in units if u.id == leader_id), None)
+            if leader is not None:
+                groups += [[leader]] + [[leader, u] for u in led] + ([[leader, *led]] if len(led) > 1 else [])
+        return groups + [[u] for u in units if u.led_by is None]
     groups = [[u] for u in units]
     if len(units) < 2:
         return groups
@@ -220,9 +252,9 @@ def _leader_actions(game: GameState, units: list[Unit]) -> list[Action]:
             continue
         if not leader.extra.get("lead_pc"):
             actions.append(Action(LEAD, (leader.id,)))
-        elif leader.extra.get("lead_passed"):
+        elif leader.extra.get("lead_passed"):  # 8.3 C: those moving without him
             for unit in followers:
-                if unit.led_by is None and not unit.extra.get("pc_passed") and not unit.moved:
+                if unit.led_by == leader.id and not unit.extra.get("moving") and not unit.move_done:
                     actions.append(Action(DETACH, (unit.id,), leader.id))
     return actions
 
