@@ -108,7 +108,8 @@ def test_24_21_hidden_units_are_absent_from_the_other_sides_view() -> None:
 
 
 def test_24_22_a_unit_moving_out_of_a_hidden_hex_reveals_it() -> None:
-    """24.22: 'If any unit (friendly or enemy) moves into or out of the hidden hex, all units in the hex are revealed.'"""
+    """24.22: 'If any unit (friendly or enemy) moves into or out of the hidden hex, all units in the
+    hex are revealed.'"""
     game = to_phase(start(), MOVEMENT)
     while not (game.phasing == "german" and game.phase == MOVEMENT):
         play(game, Action("done"))
