@@ -39,7 +39,7 @@ LAYERS = ("terrain", "roads", "labels", "zones", "units", "overlays")
 
 
 class HexItem(QGraphicsItem):
-    """One hex's terrain: hill shade, marsh, gully, trees by count, building footprint."""
+    """One hex's terrain, drawn by its symbols' painters (map_symbols.py)."""
 
     def __init__(self, board: Board, h: Hex, parent: QGraphicsItem) -> None:
         super().__init__(parent)
