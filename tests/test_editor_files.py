@@ -20,10 +20,10 @@ from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox
 from engine.model.terrain import Terrain
 from engine.validate.errata_impact import ErrataImpact
 from engine.validate.runner import map_problems
-from iceditor.editor import document as document_module
+from iceditor.editor import file_writing
 from iceditor.editor.commands import DataCommand
 from iceditor.editor.document import open_document
-from iceditor.editor.features import autosave
+from iceditor.editor.features import autosave, file_menu
 from iceditor.editor.features.autosave import MANIFEST, Autosave, AutosaveSettings, autosave_folder
 from iceditor.editor.features.errata_panel import ErrataPanel
 from iceditor.editor.features.file_menu import FileMenu, NewMap, NewMapDialog
@@ -53,13 +53,22 @@ def autosave_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AutosaveSe
 
 
 class Dialogs:
-    """QMessageBox answered as a script says (Discard once the script runs out), every text kept."""
+    """QMessageBox answered as a script says (Discard once the script runs out; a question with
+    choices of its own, `file_menu.choose`, is answered by the choice's text, Cancel once the
+    script runs out), every text kept."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.answers: list[QMessageBox.StandardButton] = []
+        self.answers: list[QMessageBox.StandardButton | str] = []
         self.shown: list[tuple[str, str, str]] = []  # (kind, title, text)
         for kind in ("question", "warning", "critical", "information"):
             monkeypatch.setattr(QMessageBox, kind, self._box(kind))
+        monkeypatch.setattr(file_menu, "choose", self._choose)
+
+    def _choose(self, parent: object, title: str, text: str, choices: list[str]) -> str | None:
+        self.shown.append(("choose", title, text))
+        answer = self.answers.pop(0) if self.answers else None
+        assert answer is None or answer in choices, (answer, choices)
+        return answer
 
     def _box(self, kind: str) -> Callable[..., QMessageBox.StandardButton]:
         def box(parent: object, title: str, text: str, *args: object) -> QMessageBox.StandardButton:
@@ -159,11 +168,12 @@ def test_save_as_of_a_scenario_warns_when_its_maps_would_not_follow(
     window = window_on(original)
     window.paint("Trees", {window.document.board.hex("4307"): Terrain(trees=2)})
     menu = files(window)
-    dialogs.answers = [Button.Cancel]
+    dialogs.answers = ["Save over the originals", Button.Cancel]
     assert not menu.save_as(workspace / "far" / "away" / "s1.yaml")  # map2 there: the bundled one
     assert "map map2" in dialogs.texts("warning")[0] and not (workspace / "far").exists()
     assert window.document.dirty
     target = workspace / "scenarios" / "s1-copy.yaml"
+    dialogs.answers = ["Save over the originals"]
     assert menu.save_as(target)
     assert window.document.scenario is not None and window.document.scenario.path == target
     assert not window.document.dirty and window.undo_stack.isClean() and len(dialogs.texts("warning")) == 1
@@ -247,7 +257,7 @@ def test_a_save_that_fails_midway_leaves_the_file_intact_and_says_why(
         out.write = write
         return out
 
-    monkeypatch.setattr(document_module.os, "fdopen", half_then_full)
+    monkeypatch.setattr(file_writing.os, "fdopen", half_then_full)
     press(window, Qt.Key.Key_S)
     assert path.read_text(encoding="utf-8") == SPEC_MAP
     assert sorted(p.name for p in workspace.iterdir()) == ["autosave", "maps", "scenarios", "small.yaml"] or sorted(
@@ -255,7 +265,7 @@ def test_a_save_that_fails_midway_leaves_the_file_intact_and_says_why(
     ) == ["maps", "scenarios", "small.yaml"]  # no temporary file left behind
     assert "No space left on device" in dialogs.texts("critical")[0] and "small.yaml" in dialogs.texts("critical")[0]
     assert window.document.dirty and not window.undo_stack.isClean() and window.windowTitle().startswith("*")
-    monkeypatch.setattr(document_module.os, "fdopen", real_fdopen)
+    monkeypatch.setattr(file_writing.os, "fdopen", real_fdopen)
     press(window, Qt.Key.Key_S)
     assert '"1102": {trees: 3}' in path.read_text(encoding="utf-8") and not window.document.dirty
 
@@ -288,7 +298,7 @@ def test_closing_asks_cancel_keeps_discard_closes_save_saves(workspace: Path, wi
     dialogs.answers = [Button.Cancel]
     assert not window.close()
     assert window.isVisible() and window.document.printed(h).trees == 3
-    assert "small.yaml has unsaved changes" in dialogs.texts("question")[0]
+    assert dialogs.texts("question")[0] == f"Unsaved changes in {workspace}:\n  small.yaml\n\nSave them before closing?"
     dialogs.answers = [Button.Save]
     assert window.close()
     assert '"1102": {trees: 3}' in path.read_text(encoding="utf-8")
@@ -311,7 +321,7 @@ def test_open_and_new_map_ask_first_and_cancel_keeps_everything(
     press(window, Qt.Key.Key_O)
     assert not files(window).new_map(NewMap("Other", (1, 3), (1, 3)))
     assert window.document is before and window.undo_stack.count() == 1
-    assert [t.split(" Save them")[1] for t in dialogs.texts("question")] == [
+    assert [t.split("Save them")[1] for t in dialogs.texts("question")] == [
         " before opening s1-demyansk-pocket.yaml?",
         " before starting a new map?",
     ]
@@ -422,7 +432,9 @@ def test_autosave_while_dirty_then_recovered_after_a_crash(
     assert restored.maps[0].dirty and restored.scenario.dirty and restored.scenario.data["title"] == "Demyansk"
     assert {p: p.read_bytes() for p in on_disk} == on_disk
     assert (folder / MANIFEST).is_file()  # still unsaved: still autosaved
+    dialogs.answers = [Button.Save]  # Save names both files first: the scenario and its map
     press(again, Qt.Key.Key_S)
+    assert dialogs.texts("question")[-1].startswith(f"Save writes 2 files in {workspace}:\n")
     assert not folder.exists() and '"4512": {marsh: true}' in map2.read_text(encoding="utf-8")
     assert "title: Demyansk\n" in path.read_text(encoding="utf-8")
 

@@ -47,7 +47,7 @@ def _yaml(width: int = 100) -> YAML:
     return y
 
 
-@dataclass
+@dataclass(eq=False)  # a file is itself: compared and hashed by identity
 class SourceFile:
     """One YAML file as the user wrote it, its edits, and what the file on disk holds.
 
@@ -102,7 +102,7 @@ class SourceFile:
         return written
 
 
-@dataclass
+@dataclass(eq=False)
 class MapFile(SourceFile):
     """A map file: its edits live in `sheet`, and are written over a copy of `data`, the file as
     read, when the file's text is asked for (`current`): an edit undone leaves no trace in it."""
@@ -381,18 +381,31 @@ class EditorDocument:
             self.session.context.keep_geometry(previous.context)
 
     # -- saving ---------------------------------------------------------------------------
-    def save(self) -> list[Path]:
-        """Save every file a save would change (each atomically; maps before the scenario that
-        names them); the paths written. The files edited back to what is on disk are not written."""
-        unsaved = self.unsaved_files()
+    def save(self, elsewhere: Mapping[SourceFile, Path] | None = None) -> list[Path]:
+        """Save every file a save would change, in place, and each file of `elsewhere` to its
+        path (Save As); the paths written. Each is written atomically, the maps before the
+        scenario that names them; a file edited back to what is on disk is not written.
+        SaveFailed: a file could not be written (those before it were)."""
+        targets = {f: f.path for f in self.unsaved_files()} | dict(elsewhere or {})
         for f in self.files():
-            if f not in unsaved:
+            if f not in targets:
                 f.dirty = False
-        written = []
-        for f in sorted(unsaved, key=lambda f: f is self.scenario):
-            f.save()
-            written.append(f.path)
+        written: list[Path] = []
+        for f, target in sorted(targets.items(), key=lambda item: item[0] is self.scenario):
+            try:
+                f.save(target)
+            except OSError as exc:
+                raise SaveFailed(target, written, exc) from exc
+            written.append(target)
         return written
+
+
+class SaveFailed(Exception):
+    """A save stopped at a file that could not be written (left on disk as it was)."""
+
+    def __init__(self, path: Path, written: list[Path], error: OSError) -> None:
+        super().__init__(f"{path}: {error.strerror or error}")
+        self.path, self.written, self.reason = path, written, error.strerror or str(error)
 
 
 def _links(board: Board) -> set[frozenset[Hex]]:
@@ -497,6 +510,7 @@ __all__ = [
     "LoadError",
     "MapFile",
     "Roads",
+    "SaveFailed",
     "SourceError",
     "SourceFile",
     "atomic_write",

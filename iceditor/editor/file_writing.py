@@ -24,8 +24,9 @@ STALE_SECONDS = 600.0
 _writing: set[Path] = set()  # this process's temporary files being written right now
 
 
-def atomic_write(path: Path, text: str) -> Path:
-    """Write `text` (UTF-8, `\\n` line ends) to `path` atomically; the file written (a link's target)."""
+def atomic_write(path: Path, text: str, newline: str = "\n") -> Path:
+    """Write `text` (UTF-8, each `\\n` written as `newline`) to `path` atomically; the file written
+    (a link's target)."""
     target = Path(os.path.realpath(path))
     target.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temps(target)
@@ -38,7 +39,7 @@ def atomic_write(path: Path, text: str) -> Path:
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     _writing.add(temp)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
@@ -108,3 +109,20 @@ def _sync_folder(folder: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def file_list(paths: list[Path], *, one_line: bool = False) -> str:
+    """Files as a message names them: the folder they share, then each one on a line of its own
+    (or after one another, `one_line`).
+
+    >>> print(file_list([Path("/w/scenarios/s6.yaml"), Path("/w/maps/map2.yaml")]))
+    in /w:
+      scenarios/s6.yaml
+      maps/map2.yaml
+    >>> file_list([Path("/w/maps/map2.yaml")], one_line=True)
+    'in /w/maps: map2.yaml'
+    """
+    absolute = [Path(os.path.abspath(p)) for p in paths]
+    shared = Path(os.path.commonpath([p.parent for p in absolute]))
+    names = [str(p.relative_to(shared)) for p in absolute]
+    return f"in {shared}: {', '.join(names)}" if one_line else f"in {shared}:\n" + "\n".join(f"  {n}" for n in names)

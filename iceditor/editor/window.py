@@ -47,6 +47,7 @@ from engine.problems import Problem, Severity
 from . import features
 from .commands import TerrainCommand
 from .document import EditorDocument
+from .file_writing import file_list
 from .mapview import LAYERS, MapScene, MapView
 from .problems_panel import MARKS, ORDER, ProblemsPanel
 from .tool_icons import tool_icon
@@ -98,7 +99,7 @@ class MainWindow(QMainWindow):
     selection_changed = Signal(object)  # set[Hex]: the selected hexes
     document_replaced = Signal(object)  # EditorDocument: another document is shown (opened, new, restored)
     file_opened = Signal(object)  # Path: the user opened this file (at start or File > Open)
-    save_requested = Signal()  # save the edits (features/file_menu.py does; it reports a failure)
+    save_requested = Signal()  # save the edits confirm_discard named (features/file_menu.py does; it reports a failure)
     saved = Signal()  # the document's edits are on disk
     closed = Signal()  # the window closed with the user's agreement (a clean close)
 
@@ -369,13 +370,15 @@ class MainWindow(QMainWindow):
 
     # -- closing ---------------------------------------------------------------------------------
     def confirm_discard(self, doing: str) -> bool:
-        """Ask before unsaved edits would be lost; True when it is fine to go on."""
-        if not self.document.dirty:
+        """Ask before unsaved edits would be lost, naming every file they are in (a scenario's maps
+        too); True when it is fine to go on. Edits undone back to the files on disk ask nothing."""
+        unsaved = [f.path for f in self.document.unsaved_files()] if self.document.dirty else []
+        if not unsaved:
             return True
         answer = QMessageBox.question(
             self,
             "Unsaved changes",
-            f"{self.document.path.name} has unsaved changes. Save them before {doing}?",
+            f"Unsaved changes {file_list(unsaved)}\n\nSave them before {doing}?",
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
         )
         if answer == QMessageBox.StandardButton.Save:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +35,8 @@ from engine.model.board import resolve_errata_path, resolve_map_path
 
 from ..app import OpenFailed, load
 from ..busy import busy
+from ..document import EditorDocument, SaveFailed, SourceFile
+from ..file_writing import file_list
 from ..window import MainWindow
 
 ORDER = 10  # the File menu's entries come before any other feature's
@@ -137,7 +140,14 @@ class FileMenu(QObject):
         self._separator.setSeparator(True)
         menu.addActions([self._separator, self.quit])
         menu.aboutToShow.connect(self._quit_last)
-        window.save_requested.connect(self.save)
+        window.save_requested.connect(lambda: self.save(named=True))
+        window.document_replaced.connect(self._replaced)
+
+    def _replaced(self, document: EditorDocument) -> None:
+        """A document that opens with unsaved edits (a new map, a restored autosave): no step of
+        its history is the file on disk, so undoing back to its start keeps the title's mark."""
+        if document.dirty:
+            self.window.undo_stack.resetClean()
 
     def _quit_last(self) -> None:
         """Quit stays at the bottom, under whatever other features add to the File menu."""
@@ -189,58 +199,126 @@ class FileMenu(QObject):
         return True
 
     # -- saving -------------------------------------------------------------------------------
-    def save(self) -> bool:
-        """Write every edited file in place (a new map asks where first); False if not all were written."""
+    def save(self, named: bool = False) -> bool:
+        """Write every file a save would change, in place (a new map asks where first); False if
+        not all were written. A save that writes more than the file in the title (a scenario's
+        maps) names them all first, unless they were named already (`named`: the close prompt)."""
         if self.untitled:
             return self.save_as()
-        return self._write()
+        document = self.window.document
+        unsaved = [f.path for f in document.unsaved_files()]
+        if not named and any(p != document.path for p in unsaved) and not self._confirm("Save", unsaved):
+            return False
+        return self._write() is not None
 
     def save_as(self, path: Path | None = None) -> bool:
-        """Write the scenario (or the map) to another file; its edited maps are saved in place."""
+        """Write the scenario (or the map) to another file. A scenario's edited maps go where the
+        user says: copies beside it (its `maps:` naming them) or over the originals."""
         document = self.window.document
         if path is None:
             chosen, _ = QFileDialog.getSaveFileName(self.window, "Save as", str(document.path), YAML_FILES)
             if not chosen:
                 return False
             path = Path(chosen)
-        if document.scenario is not None and not self._maps_found_from(path.parent):
+        scenario = document.scenario
+        if scenario is None:
+            return self._write({document.maps[0]: path}) is not None
+        elsewhere: dict[SourceFile, Path] = {scenario: path}
+        names = scenario.data.get("maps")
+        copies: dict[int, str] = {}  # `maps:` entries that name a copy
+        edited = [(i, m) for i, m in enumerate(document.maps) if m.unsaved()]
+        if edited:
+            beside = {i: _unused(path.parent / f"{path.stem}-{m.path.stem}{m.path.suffix}") for i, m in edited}
+            originals = [m.path for _, m in edited]
+            answer = choose(
+                self.window,
+                "Save the edited maps",
+                f"Save As writes the scenario to {path}. Its maps were edited too: save them as copies "
+                f"beside it (its maps: list names them), or over the originals (every scenario on those "
+                f"maps sees the change)?\n\nCopies: {file_list([path, *beside.values()])}\n\n"
+                f"Over the originals: {file_list([path, *originals])}",
+                ["Save copies", "Save over the originals"],
+            )
+            if answer is None:
+                return False
+            if answer == "Save copies":
+                for i, m in edited:
+                    elsewhere[m] = beside[i]
+                    copies[i] = beside[i].stem
+        was = list(names) if names is not None else None
+        for i, name in copies.items():
+            names[i] = name
+        written = self._write(elsewhere) if self._maps_found_from(path.parent, skip=copies) else None
+        if written is None:
+            for i, name in enumerate(was or []):
+                names[i] = name
             return False
-        main = document.scenario or document.maps[0]
-        was = (main.path, main.dirty)
-        main.path, main.dirty = path, True
-        if not self._write():
-            main.path, main.dirty = was
-            return False
-        if document.scenario is not None:  # its problems now name the new file
-            document.scenario_changed()
-            document.scenario.dirty = False
-            self.window.refresh_problems()
-        self.untitled = False
+        # its problems now name the new file (and the copies)
+        document.scenario_changed()
+        scenario.dirty = False
+        self.window.refresh_problems()
+        self._say_saved(written)
         return True
 
-    def _write(self) -> bool:
+    def _confirm(self, doing: str, paths: list[Path]) -> bool:
+        shared = [p for p in paths if p != self.window.document.path]
+        answer = QMessageBox.question(
+            self.window,
+            "Save these files?",
+            f"{doing} writes {len(paths)} files {file_list(paths)}\n\n"
+            f"{', '.join(p.name for p in shared)}: a map file; every scenario on it sees the change.",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
+        )
+        return answer == QMessageBox.StandardButton.Save
+
+    def _write(self, elsewhere: dict[SourceFile, Path] | None = None) -> list[Path] | None:
+        """Save the document (`elsewhere`: files written to another path); the files written, named
+        in the status bar. None: a failure, reported, and whatever Save As changed goes back."""
+        document = self.window.document
+        before = [(f, f.path, f.dirty, f.on_disk) for f in document.files()]
+        new = [p for p in (elsewhere or {}).values() if not p.exists()]
         try:
-            self.window.document.save()
-        except OSError as exc:
-            failed = next(f.path for f in self.window.document.files() if f.dirty)
+            written = document.save(elsewhere)
+        except SaveFailed as exc:
+            for f, path, dirty, on_disk in before:
+                if f.path == path and path in exc.written:  # saved in place before the failure: that stands
+                    continue
+                f.path, f.dirty, f.on_disk = path, dirty, on_disk
+            for p in new:  # copies made for this Save As: nothing of it stays
+                p.unlink(missing_ok=True)
+            done = f"\n\nWritten before it, and kept: {file_list(exc.written)}" if set(exc.written) - set(new) else ""
             QMessageBox.critical(
                 self.window,
                 "Not saved",
-                f"{failed} could not be written: {exc.strerror or exc}.\n\n"
-                "The file on disk is as it was, and your edits are still open.",
+                f"{exc.path} could not be written: {exc.reason}.\n\n"
+                f"The file on disk is as it was, and your edits are still open.{done}",
             )
-            return False
+            return None
+        self.untitled = False
         self.window.mark_saved()
-        return True
+        self._say_saved(written)
+        return written
 
-    def _maps_found_from(self, folder: Path) -> bool:
+    def _say_saved(self, written: list[Path]) -> None:
+        said = (
+            f"Saved {file_list(written, one_line=True)}"
+            if written
+            else "Nothing to save: the files on disk hold these edits"
+        )
+        self.window.statusBar().showMessage(said, 10000)
+
+    def _maps_found_from(self, folder: Path, skip: Iterable[int] = ()) -> bool:
         """A scenario names its maps and errata relative to its folder: saved in `folder`, would it
-        open the same files? If not, the user decides."""
+        open the same files (but the maps `skip`, copies made beside it)? If not, the user decides."""
         document = self.window.document
         assert document.scenario is not None
         data = document.scenario.data
         lost = []
-        for name, map_file in zip((str(n) for n in data.get("maps") or []), document.maps, strict=False):
+        for i, (name, map_file) in enumerate(
+            zip((str(n) for n in data.get("maps") or []), document.maps, strict=False)
+        ):
+            if i in skip:
+                continue
             try:
                 found: Path | None = resolve_map_path(name, folder)
             except FileNotFoundError:
@@ -259,6 +337,15 @@ class FileMenu(QObject):
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
         )
         return answer == QMessageBox.StandardButton.Save
+
+
+def choose(parent: QWidget, title: str, text: str, choices: list[str]) -> str | None:
+    """A question with a button for each choice (the first the default) and Cancel: the choice, or None."""
+    box = QMessageBox(QMessageBox.Icon.Question, title, text, QMessageBox.StandardButton.Cancel, parent)
+    buttons = [box.addButton(choice, QMessageBox.ButtonRole.AcceptRole) for choice in choices]
+    box.setDefaultButton(buttons[0])
+    box.exec()
+    return next((c for c, b in zip(choices, buttons, strict=True) if box.clickedButton() is b), None)
 
 
 def _unused(path: Path) -> Path:
