@@ -118,7 +118,7 @@ def test_building_numbers_keep_off_the_hex_numbers(qtbot) -> None:
     """Buildings 24 (3211, 3311), 22 (4104, 4105) and 23 (4307, 4308) of Map 2, as Scenario 6 shows them."""
     scene = MapScene(open_document(REPO / "scenarios" / "s6-spartakovka.yaml").board)
     board = scene.board
-    names = {text: rect for text, rect, _ in scene.names.names()}
+    names = {name.text: name.rect for name in scene.names.names()}
     for building, hexes in (("24", ("3211", "3311")), ("22", ("4104", "4105")), ("23", ("4307", "4308"))):
         assert names[building].intersects(hex_polygon(board.hex(hexes[0])).boundingRect()) or names[
             building
@@ -140,7 +140,7 @@ def test_10_31_a_a_building_is_one_solid_roof_across_its_hexes(qtbot) -> None:
     image = render(scene, QRectF(a.x() - 30, a.y() - 30, 60, b.y() - a.y() + 60), 3.0)
     plate = number_rect(board.hex("4105")).adjusted(0, -1, 0, 1)  # 4105's number on its pale plate
     beside = [a + (b - a) * (i / 40) + QPointF(2, 0) for i in range(41)]  # beside the ridge line
-    name = next(r for text, r, _ in scene.names.names() if text == "22").adjusted(-2, -2, 2, 2)  # white on the roof
+    name = next(n.rect for n in scene.names.names() if n.text == "22").adjusted(-2, -2, 2, 2)  # white on the roof
     beside = [p for p in beside if not plate.contains(p) and not name.contains(p)]
     assert len(beside) > 20
     light = [
@@ -240,7 +240,7 @@ def test_10_33_the_blocking_highlight_leaves_the_building_number_readable(qtbot)
     los = window.tools["los"]
     sight = los.show_line(board.hex("4314"), board.hex("4305"))  # type: ignore[attr-defined]
     assert sight is not None and sight.blocking_hex == board.hex("4307")
-    rect = next(r for text, r, _ in window.scene.names.names() if text == "23")
+    rect = next(n.rect for n in window.scene.names.names() if n.text == "23")
     shown = render(window.scene, rect, 4.0)
     los.blocking.setVisible(False)  # type: ignore[attr-defined]
     assert render(window.scene, rect, 4.0) == shown

@@ -8,6 +8,7 @@ overlays. A terrain edit repaints only the hexes it touched (Board.set_terrain's
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QWheelEvent
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from engine.hexgrid import DIRECTIONS, Hex
 from engine.model.board import Board
+from engine.model.tables import terrain_effects
 from engine.model.terrain import Terrain
 
 from .hex_layout import HEX_SIZE, centre, hex_at, hex_polygon
@@ -168,27 +170,42 @@ class NamesItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return self._bounds
 
-    def names(self) -> list[tuple[str, QRectF, QColor]]:
-        """Each name with the rectangle its text covers and its colour (hills brown, buildings white on the roof)."""
-        metrics = QFontMetricsF(font_of_size(NAME_SIZE, bold=True))
+    def names(self) -> list[Name]:
+        """Each name where it is written: hills brown; buildings white on the roof, made smaller
+        when a long id (a hex's own, "2513") would run off its roof."""
         out = []
+        roof = terrain_effects().footprint
         for prefix, colour, areas in (
             ("Hill ", HILL_NAME, self.board.hills()),
             ("", BUILDING_ID, self.board.buildings()),
         ):
             for name, hexes in areas.items():
-                c = centre(_middle(hexes))
-                text = f"{prefix}{name}"
-                box = metrics.tightBoundingRect(text)
+                middle = _middle(hexes)
+                c, text, size = centre(middle), f"{prefix}{name}", NAME_SIZE
+                if colour is BUILDING_ID:
+                    xs = [x for x, _ in self.board.terrain(middle).footprint or roof]
+                    room = (max(xs) - min(xs)) * HEX_SIZE - 3
+                    width = QFontMetricsF(font_of_size(size, bold=True)).horizontalAdvance(text)
+                    size *= min(1.0, room / width)
+                box = QFontMetricsF(font_of_size(size, bold=True)).tightBoundingRect(text)
                 rect = QRectF(c.x() - box.width() / 2, c.y() - box.height() / 2, box.width(), box.height())
-                out.append((text, rect, colour))
+                out.append(Name(text, rect, colour, size))
         return out
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        painter.setFont(font_of_size(NAME_SIZE, bold=True))
-        for text, rect, colour in self.names():
-            painter.setPen(colour)
-            painter.drawText(rect.adjusted(-4, -4, 4, 4), Qt.AlignmentFlag.AlignCenter, text)
+        for name in self.names():
+            painter.setFont(font_of_size(name.size, bold=True))
+            painter.setPen(name.colour)
+            painter.drawText(name.rect.adjusted(-4, -4, 4, 4), Qt.AlignmentFlag.AlignCenter, name.text)
+
+
+class Name(NamedTuple):
+    """A hill's name or a building's id as written: its text, the rectangle it covers, colour, size."""
+
+    text: str
+    rect: QRectF
+    colour: QColor
+    size: float
 
 
 def _middle(hexes: frozenset[Hex]) -> Hex:
