@@ -131,6 +131,16 @@ def test_building_numbers_keep_off_the_hex_numbers(qtbot) -> None:
     assert covered == []  # no hill name or building number over any hex number
 
 
+def test_a_long_building_id_stays_on_its_roof(qtbot) -> None:
+    """Map 1's one-hex building 2513 (named by its hex): the id is written smaller, inside the roof."""
+    scene = MapScene(open_document(REPO / "maps" / "map1.yaml").board)
+    name = next(n for n in scene.names.names() if n.text == "2513")
+    xs = [x for x, _ in tables.terrain_effects().footprint]
+    roof = (max(xs) - min(xs)) * map_symbols.HEX_SIZE
+    assert name.size < 11 and name.rect.width() <= roof
+    assert next(n for n in scene.names.names() if n.text == "1").size == 11  # a short id keeps its size
+
+
 def test_10_31_a_a_building_is_one_solid_roof_across_its_hexes(qtbot) -> None:
     """Building 22 (4104, 4105): roof red all along the line between the centres, no white holes
     (the old drawing left the footprints hollow where the joining band overlapped them)."""
