@@ -47,6 +47,15 @@ def mover_side(game: GameState) -> str:
 
 def budget(game: GameState, unit: Unit) -> float | str:
     """MPs the unit may spend this phase (8.1), or ONE_HEX; 8.3 C caps a unit led off on its own."""
+    key = (unit.mover(game.phase), unit.allowance_cap, unit.men)
+    if unit.extra.get("_budget_key") != key:
+        unit.extra["_budget"] = _budget(game, unit)
+        unit.extra["_budget_key"] = key
+    value: float | str = unit.extra["_budget"]
+    return value
+
+
+def _budget(game: GameState, unit: Unit) -> float | str:
     if unit.kind == "cw" and _short_crewed(unit):
         return 0.0  # 8.12: 'units without a full crew may never move'
     value = _allowance(unit.mover(game.phase))
@@ -168,31 +177,95 @@ def _starts(game: GameState, side: str) -> list[Action]:
     for unit in game.side_units(side):
         if may_start(game, unit):
             by_hex.setdefault(unit.hex if unit.on_map else None, []).append(unit)
+    alike: dict[tuple[Any, ...], list[Hex]] = {}  # squad members alike move alike: their steps once
+    cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("starts", {})
     for h, units in by_hex.items():
         if h is None:  # entering the map (24.1): one unit at a time
             for unit in units:
                 if _order(unit, [unit]) >= reached:
                     actions += [Action(MOVE, (unit.id,), game.label_of(t)) for t in _entries(game, unit)]
             continue
-        for group in _groups(game, units):
-            if _order(group[0], group) < reached or not _with_their_leaders(group):
-                continue
-            needs_pc = [u for u in group if pc_needed(game, u)]
-            ids = tuple(u.id for u in group)
-            if needs_pc and len(group) > 1:
-                continue  # a stack moves without PCs only once its leader has passed (8.3 B)
-            actions += [Action(MOVE, ids, game.label_of(t)) for t in _steps(game, group)]
-            if len(group) == 1:
-                unit = group[0]
-                if unit.is_afv:
-                    actions += [Action(FACE, ids, game.label_of(t)) for t in _turns(game, unit)]
-                elif unit.faces_hexside and _may_turn(unit):
-                    actions += [Action(FACE, ids, game.label_of(t)) for t in _facing_hexes(game, unit)]
-                if unit.morale == Morale.NORMAL and _state_change_cost(unit) <= left(game, unit):
-                    actions.append(Action(STATE, ids, "down" if unit.state == State.UP else "up"))
-        if game.first_shot:
-            actions += _leader_actions(game, units)
+        # A hex's choices change only with its units and what stands around it: kept by that key.
+        key = (h, reached, game.first_shot, tuple(_dynamic(u) for u in units), _surroundings(game, h))
+        if key not in cache:
+            cache[key] = _hex_starts(game, units, reached, alike)
+        actions += cache[key]
     return actions
+
+
+def _dynamic(unit: Unit) -> tuple[Any, ...]:
+    """Everything about a unit this phase that its choices depend on."""
+    extra = unit.extra
+    return (
+        unit.id,
+        unit.state,
+        unit.morale,
+        unit.facing,
+        unit.mp_spent,
+        unit.move_done,
+        unit.allowance_cap,
+        unit.led_by,
+        unit.moved,
+        unit.men,
+        extra.get("moving"),
+        extra.get("pc_passed"),
+        extra.get("hexes_entered"),
+        extra.get("lead_pc"),
+        extra.get("lead_passed"),
+        extra.get("free_hexsides"),
+    )
+
+
+def _surroundings(game: GameState, h: Hex) -> tuple[Any, ...]:
+    """Who stands in each hex next to h, as entering it depends on: side, men, AFVs, CWs, hidden."""
+    return tuple(
+        (*tuple((u.side, u.men, u.kind, u.hidden) for u in game.at(n)), n in game.wrecks)
+        for n in game.board.neighbours(h)
+    )
+
+
+def _hex_starts(
+    game: GameState, units: list[Unit], reached: int, alike: dict[tuple[Any, ...], list[Hex]]
+) -> list[Action]:
+    actions: list[Action] = []
+    for group in _groups(game, units):
+        if _order(group[0], group) < reached or not _with_their_leaders(group):
+            continue
+        needs_pc = [u for u in group if pc_needed(game, u)]
+        ids = tuple(u.id for u in group)
+        if needs_pc and len(group) > 1:
+            continue  # a stack moves without PCs only once its leader has passed (8.3 B)
+        if len(group) == 1:
+            key = _mover_key(game, group[0])
+            if key not in alike:
+                alike[key] = _steps(game, group)
+            steps = alike[key]
+        else:
+            steps = _steps(game, group)
+        actions += [Action(MOVE, ids, game.label_of(t)) for t in steps]
+        if len(group) == 1:
+            unit = group[0]
+            if unit.is_afv:
+                actions += [Action(FACE, ids, game.label_of(t)) for t in _turns(game, unit)]
+            elif unit.faces_hexside and _may_turn(unit):
+                actions += [Action(FACE, ids, game.label_of(t)) for t in _facing_hexes(game, unit)]
+            if unit.morale == Morale.NORMAL and _state_change_cost(unit) <= left(game, unit):
+                actions.append(Action(STATE, ids, "down" if unit.state == State.UP else "up"))
+    if game.first_shot:
+        actions += _leader_actions(game, units)
+    return actions
+
+
+def _mover_key(game: GameState, unit: Unit) -> tuple[Any, ...]:
+    """What a lone unit's steps depend on: its hex, how it moves, what it has left, its men."""
+    return (
+        unit.hex,
+        unit.mover(game.phase),
+        left(game, unit),
+        unit.men,
+        unit.kind == "cw",
+        unit.extra.get("hexes_entered", 0),
+    )
 
 
 def _with_their_leaders(group: list[Unit]) -> bool:
@@ -348,15 +421,18 @@ def _cost_beyond(game: GameState, unit: Unit, t: Hex) -> bool:
 
 
 def _entries(game: GameState, unit: Unit) -> list[Hex]:
-    costs = []
-    for h in sorted(open_entry_hexes(game, unit)):
-        cost = entry_cost(game.board, h, unit.mover(game.phase))
+    """The entry hexes the unit may enter the map on now (24.1; R44: the hex's own terrain cost)."""
+    key = (unit.id, unit.id in game.held, unit.mover(game.phase), budget(game, unit))
+    candidates: dict[Any, list[Hex]] = game.caches.setdefault("entries", {})
+    if key not in candidates:
         value = budget(game, unit)
-        if cost is None or (value != ONE_HEX and cost > float(value)):
-            continue
-        if _may_enter(game, [unit], h):
-            costs.append(h)
-    return costs
+        candidates[key] = [
+            h
+            for h in sorted(open_entry_hexes(game, unit))
+            if (cost := entry_cost(game.board, h, unit.mover(game.phase))) is not None
+            and (value == ONE_HEX or cost <= float(value))
+        ]
+    return [h for h in candidates[key] if not game.at(h) or _may_enter(game, [unit], h)]
 
 
 def open_entry_hexes(game: GameState, unit: Unit) -> frozenset[Hex]:

@@ -216,6 +216,7 @@ def _start_player_turn(game: GameState) -> list[dict[str, Any]]:
 
 def _enter_phase(game: GameState, phase: str) -> list[dict[str, Any]]:
     game.phase = phase
+    game.caches = {}
     game.acted = set()
     game.stage = {}
     for unit in game.units.values():

@@ -93,12 +93,16 @@ class GameState:
     log: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     _at: dict[Hex, list[Unit]] | None = field(default=None, repr=False)
+    _board: Board | None = field(default=None, repr=False)
+    # what legal_actions worked out this phase, by what it depends on (shared by copies: keys say it all)
+    caches: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def board(self) -> Board:
-        board = self.context.board
-        assert board is not None
-        return board
+        if self._board is None:
+            self._board = self.context.board
+            assert self._board is not None
+        return self._board
 
     @property
     def is_over(self) -> bool:

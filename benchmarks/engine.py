@@ -1,0 +1,74 @@
+"""Rules engine speed: random-play games per second and actions per second, one core, one JSON object.
+
+    python benchmarks/engine.py [--games N] [--profile]
+
+For Scenarios 1 and 6: `play` (in place, as a batch runs games) over N games after one warm-up
+game (the board's caches, the validation of the scenario), and the naive baseline measured in the
+same run: the functional `apply`, which copies the state for every action. Goals (issue 12): at
+least 5 games/s for Scenario 1 and 0.5 for Scenario 6. `--profile` prints where the time goes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pstats
+import sys
+import time
+from pathlib import Path
+
+# Run as a script, this file's folder comes first on the path and its name would hide the engine package.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+from engine.game import apply, legal_actions, new_game, play
+from engine.model.scenario import load_scenario
+from engine.players import make_player
+
+REPO = Path(__file__).resolve().parent.parent
+SCENARIOS = {"s1": "s1-demyansk-pocket", "s6": "s6-spartakovka"}
+
+
+def one_game(scenario: object, seed: int, functional: bool = False) -> int:
+    game = new_game(scenario, seed)  # type: ignore[arg-type]
+    players = {"german": make_player("random", seed), "russian": make_player("random", seed + 1)}
+    actions = 0
+    while not game.is_over:
+        action = players[game.to_act].choose(None, legal_actions(game))  # type: ignore[arg-type]
+        if functional:
+            game = apply(game, action)
+        else:
+            play(game, action)
+        actions += 1
+    return actions
+
+
+def measure(name: str, games: int, functional: bool = False) -> dict[str, float]:
+    scenario = load_scenario(REPO / "scenarios" / f"{SCENARIOS[name]}.yaml")
+    one_game(scenario, 0, functional)  # warm-up: caches and the scenario's validation
+    start = time.perf_counter()
+    actions = sum(one_game(scenario, seed, functional) for seed in range(1, games + 1))
+    elapsed = time.perf_counter() - start
+    return {"games_per_s": round(games / elapsed, 2), "actions_per_s": round(actions / elapsed), "actions_per_game": actions // games}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=5)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    if args.profile:
+        profile = cProfile.Profile()
+        profile.runcall(measure, "s1", args.games)
+        pstats.Stats(profile).sort_stats("tottime").print_stats(15)
+        return
+    out = {}
+    for name in SCENARIOS:
+        games = args.games if name == "s1" else max(1, args.games // 3)
+        out[name] = measure(name, games)
+        out[f"{name}_naive_apply"] = measure(name, max(1, games // 3), functional=True)
+    print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()
