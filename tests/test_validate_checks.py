@@ -68,7 +68,7 @@ def test_seam_conflict_empty_zone_count_and_ambiguous_commander(write) -> None:
     assert ("squad-clause", "seam.yaml", 19) in found  # "3 units" but the clause keeps 2
     assert ("unknown-unit", "seam.yaml", 27) in found  # two Russian PLs: say which PR
     messages = {p.code: p.message for p in problems}
-    assert "zone resolves to no hex" in messages["zone-empty"]
+    assert messages["zone-empty"] == "zone 'nowhere' resolves to no hex"
     assert "fields 2 units, the scenario says 3" in messages["squad-clause"]
     assert "say which PR" in messages["unknown-unit"]
     assert "seam hex 1403 differs from West" in messages["seam-conflict"]
