@@ -167,6 +167,13 @@ def _continue(game: GameState, active: list[Unit]) -> list[Action]:
         actions.append(Action(STATE, ids, "down" if lead.state == State.UP else "up"))
     if not _stuck_over_full(game, active):
         actions.append(Action(STOP, ids))
+    if len(active) > 1:
+        afv = next((u for u in active if u.is_afv), None)
+        if afv is not None and not afv.immobilized:  # the AFV turns; the infantry rides along (8.43)
+            actions += [Action(FACE, (afv.id,), game.label_of(t)) for t in _turns(game, afv)]
+        for unit in active:  # 8.43: 'The infantry units may cease movement in any hex'
+            if not unit.is_afv and unit.id != unit.led_by and not _stuck_over_full(game, [unit]):
+                actions.append(Action(STOP, (unit.id,)))
     return actions
 
 
@@ -233,7 +240,7 @@ def _hex_starts(
             continue
         needs_pc = [u for u in group if pc_needed(game, u)]
         ids = tuple(u.id for u in group)
-        if needs_pc and len(group) > 1:
+        if needs_pc and len(group) > 1 and not any(u.is_afv for u in group):
             continue  # a stack moves without PCs only once its leader has passed (8.3 B)
         if len(group) == 1:
             key = _mover_key(game, group[0])
@@ -531,6 +538,8 @@ def apply_movement(game: GameState, action: Action) -> list[dict[str, Any]]:
         return _lead(game, units[0])
     if action.verb == DETACH:
         return _detach(game, units, game.unit(action.arg))
+    if len(action.units) == 1 and len(game.active) > 1 and action.units[0] in game.active:
+        return _within_stack(game, units[0], action)
     if list(action.units) != list(game.active):
         events += end_active(game)
         events += _begin(game, units)
@@ -552,6 +561,16 @@ def _rule_for(action: Action) -> str:
     return {MOVE: "8.0", FACE: "8.7", STATE: "3.13", LEAD: "8.3", DETACH: "8.3 C", STOP: "8.0"}.get(action.verb, "8.0")
 
 
+def _within_stack(game: GameState, unit: Unit, action: Action) -> list[dict[str, Any]]:
+    """One unit of the moving stack: the AFV turns (8.74), or a unit ceases its movement (8.43)."""
+    if action.verb == FACE:
+        return _face(game, unit, parse_label(action.arg, game.board.offset))
+    unit.move_done = True
+    unit.extra["moving"] = False
+    game.active = tuple(i for i in game.active if i != unit.id)
+    return [{"event": "stopped", "unit": unit.id, "hex": game.label(unit.hex), "mp": unit.mp_spent, "rule": "8.43"}]
+
+
 def _begin(game: GameState, units: list[Unit]) -> list[dict[str, Any]]:
     """A unit or stack starts to move: the PC of 8.22 where one is due; the movement order (8.0)."""
     events: list[dict[str, Any]] = []
@@ -570,6 +589,11 @@ def _begin(game: GameState, units: list[Unit]) -> list[dict[str, Any]]:
             unit.extra["pc_passed"] = True
         unit.extra["moving"] = True
         unit.extra.setdefault("free_hexsides", movement_allowances().free_facing_hexsides)
+    afv = next((u for u in units if u.is_afv), None)
+    if afv is not None and afv.move_done:  # 8.41, 8.43: without the AFV the stack does not go
+        for unit in units:
+            unit.move_done = True
+            unit.extra["moving"] = False
     game.active = tuple(u.id for u in units if not u.move_done)
     return events
 
