@@ -31,13 +31,14 @@ def test_provenance_lists_assumed_counter_values_with_reasons(capsys) -> None:
     assert any("/infantry_weapons/russian/R/assault_rating = 2: not printed" in line for line in lines)
 
 
-def test_provenance_marks_the_11_2_rifle_values_printed(capsys) -> None:
-    """11.2 example: 'A Russian infantry unit has an AP factor of 4 and an initial range of 7'."""
+def test_provenance_marks_the_11_2_rifle_values_inferred(capsys) -> None:
+    """11.2 example: 'A Russian infantry unit has an AP factor of 4 and an initial range of 7': the
+    weapon is not named, so the rifle's values are inferred, not printed (tests/test_provenance_inferred.py)."""
 
     main(["provenance", str(REPO / "counters" / "counters.yaml")])
     out = capsys.readouterr().out
-    assert "printed: /infantry_weapons/russian/R/ap_factor = 4: 11.2 example" in out
-    assert "printed: /infantry_weapons/russian/R/initial_range = 7: 11.2 example" in out
+    assert "inferred: /infantry_weapons/russian/R/ap_factor = 4: 11.2 example" in out
+    assert "inferred: /infantry_weapons/russian/R/initial_range = 7: 11.2 example" in out
 
 
 def test_checks_doc_is_current(capsys) -> None:
