@@ -97,7 +97,12 @@ def test_every_tool_and_every_panel_fits_1366x768(window: MainWindow) -> None:
             dock.raise_()
             settle()
             inside(window)
-    assert window.findChild(QDockWidget, "sighting-profile").isVisible()
+    profile = window.findChild(QDockWidget, "sighting-profile")
+    window.use_tool("los")
+    settle()
+    # a tab of the Problems panel's place, the window's width: the Sighting Chart is not squeezed
+    assert profile.isVisible() and profile in window.tabifiedDockWidgets(window.problems_dock)
+    assert profile.width() > 0.9 * window.width()
 
 
 def test_the_map_does_not_move_when_another_tool_is_chosen(window: MainWindow) -> None:

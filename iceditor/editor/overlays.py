@@ -77,14 +77,12 @@ def watch_board(window: MainWindow, edited: Callable[[frozenset[Hex]], None], re
 
 
 def add_overlay_dock(window: MainWindow, title: str, widget: QWidget) -> QDockWidget:
-    """A dock for an overlay's options and answers, hidden until its tool is used: at the bottom,
-    beside the Problems panel (a bottom dock goes beside the others), the overlay docks in one
-    tab group."""
-    others = [d for d in window.findChildren(QDockWidget) if d.property("overlay")]
+    """A dock for an overlay's options and answers, hidden until its tool is used: a tab of the
+    Problems panel's place at the bottom, where it has the window's width (the Sighting Chart
+    needs it; beside the Problems panel it would be squeezed on a laptop's screen)."""
     dock = window.add_dock(title, widget, Qt.DockWidgetArea.BottomDockWidgetArea)
     dock.setProperty("overlay", True)
-    if others:
-        window.tabifyDockWidget(others[0], dock)
+    window.tabifyDockWidget(window.problems_dock, dock)
     dock.hide()
     return dock
 

@@ -18,7 +18,6 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QColor
 from PySide6.QtWidgets import (
-    QDockWidget,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -130,9 +129,10 @@ class ErrataPanel(QWidget):
         layout.addWidget(self.heading)
         layout.addWidget(self.report, 1)
         layout.addLayout(buttons)
-        # Beside Problems: a report with long lines, read across the window's width. Tabbed with
-        # it only when first shown: a hidden tabbed dock leaves an empty tab bar over the others.
+        # A tab of the Problems panel's place: a report with long lines, read across the window's
+        # width (a hidden tab shows no tab bar)
         self.dock = window.add_dock("Errata", self, Qt.DockWidgetArea.BottomDockWidgetArea)
+        window.tabifyDockWidget(window.problems_dock, self.dock)
         self.dock.hide()
         window.document_changed.connect(self._refresh)
         window.document_replaced.connect(lambda document: self.cancel())
@@ -158,9 +158,6 @@ class ErrataPanel(QWidget):
         self.preview = Preview(errata, path, errata_changes(self.window.document, errata))
         self._measure()
         self._show()
-        problems = self.window.findChild(QDockWidget, "problems")
-        if problems is not None and not self.window.tabifiedDockWidgets(self.dock):
-            self.window.tabifyDockWidget(problems, self.dock)
         self.dock.show()
         self.dock.raise_()
         self.window.resizeDocks([self.dock], [280], Qt.Orientation.Vertical)
