@@ -6,20 +6,26 @@ Every test works on copies in tmp_path, with the autosave folder there too."""
 
 from __future__ import annotations
 
+import difflib
 import os
+import stat
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import shiboken6
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox
 
-from engine.model.terrain import Terrain
+from engine.model.terrain import CLEAR, Terrain
 from engine.validate.errata_impact import ErrataImpact
 from engine.validate.runner import map_problems
+from iceditor.editor import app as app_module
 from iceditor.editor import file_writing
 from iceditor.editor.commands import DataCommand
 from iceditor.editor.document import open_document
@@ -413,9 +419,10 @@ def test_autosave_while_dirty_then_recovered_after_a_crash(
     folder = autosave_folder(path)
     assert not folder.exists()  # two edits: not yet
     window.paint("Marsh", {b: Terrain(marsh=True)})
-    assert sorted(p.name for p in folder.iterdir()) == ["0-s1-demyansk-pocket.yaml", "1-map2.yaml", MANIFEST]
-    assert '"4512": {marsh: true}' in (folder / "1-map2.yaml").read_text(encoding="utf-8")
-    assert "title: Demyansk\n" in (folder / "0-s1-demyansk-pocket.yaml").read_text(encoding="utf-8")
+    copies = {p.name.split("-", 1)[1]: p for p in folder.iterdir() if p.name != MANIFEST}  # `<round>-<index>-<name>`
+    assert sorted(copies) == ["0-s1-demyansk-pocket.yaml", "1-map2.yaml"] and (folder / MANIFEST).is_file()
+    assert '"4512": {marsh: true}' in copies["1-map2.yaml"].read_text(encoding="utf-8")
+    assert "title: Demyansk\n" in copies["0-s1-demyansk-pocket.yaml"].read_text(encoding="utf-8")
     assert {p: p.read_bytes() for p in on_disk} == on_disk  # never over the user's files
 
     window.hide()
@@ -549,3 +556,342 @@ def test_errata_cancelled_broken_or_left_by_opening_change_nothing(
     assert panel.preview is None and not panel.highlight.hexes
     assert panel.highlight.scene() is window.scene and panel.load(errata_file) and len(panel.highlight.hexes) == 2
     qtbot.waitUntil(lambda: panel.impact is not None, timeout=30000)  # no thread left running
+
+
+# -- saving writes what the user chose, and only what changed ---------------------------------
+
+
+def changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
+    """The lines `after` dropped from `before`, and the lines it added."""
+    diff = list(difflib.ndiff(before.splitlines(keepends=True), after.splitlines(keepends=True)))
+    return [d[2:] for d in diff if d.startswith("- ")], [d[2:] for d in diff if d.startswith("+ ")]
+
+
+def snapshot(folder: Path) -> dict[Path, bytes]:
+    return {p: p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file() and "autosave" not in p.parts}
+
+
+def status(window: MainWindow) -> str:
+    return window.statusBar().currentMessage()
+
+
+@pytest.mark.parametrize("answer", ["Save copies", "Save over the originals", None], ids=["copies", "over", "cancel"])
+def test_save_as_of_scenario_6_with_an_edited_map_asks_where_the_maps_go(
+    workspace: Path, window_on, dialogs: Dialogs, answer: str | None
+) -> None:
+    """Painting a hex in column 31 edits Map 2, which Scenarios 1 and 3 use too: Save As asks,
+    naming every file each answer writes, and writes exactly those."""
+    original = scenario(workspace, 6)
+    map1, map2 = workspace / "maps" / "map1.yaml", workspace / "maps" / "map2.yaml"
+    before = snapshot(workspace)
+    window = window_on(original)
+    window.paint("Trees", {window.document.board.hex("3105"): Terrain(trees=2)})
+    target = workspace / "scenarios" / "s6-copy.yaml"
+    copy = workspace / "scenarios" / "s6-copy-map2.yaml"
+    dialogs.answers = [answer]
+    assert files(window).save_as(target) is (answer is not None)
+    asked = dialogs.texts("choose")[0]
+    assert f"Copies: in {workspace / 'scenarios'}:\n  s6-copy.yaml\n  s6-copy-map2.yaml" in asked
+    assert f"Over the originals: in {workspace}:\n  scenarios/s6-copy.yaml\n  maps/map2.yaml" in asked
+    after = snapshot(workspace)
+    if answer is None:
+        assert after == before and window.document.dirty and window.document.path == original
+        return
+    assert {p for p in after if after[p] != before.get(p)} == (
+        {target, copy} if answer == "Save copies" else {target, map2}
+    )
+    assert after[map1] == before[map1] and after[original] == before[original]
+    edited_map = copy if answer == "Save copies" else map2
+    dropped, added = changed_lines(before[map2].decode(), after[edited_map].decode())
+    assert dropped == [] and added == ['  "3105": {trees: 2}\n']  # provenance line and road lists kept as written
+    dropped, added = changed_lines(before[original].decode(), after[target].decode())
+    assert (dropped, added) == (
+        (["maps: [map1, map2]\n"], ["maps: [map1, s6-copy-map2]\n"]) if answer == "Save copies" else ([], [])
+    )
+    assert f"Saved in {workspace}" in status(window) and edited_map.name in status(window)
+    assert not window.document.unsaved_files() and window.windowTitle() == "s6-copy.yaml - iceditor"
+    reopened = open_document(target)
+    assert [m.path.resolve() for m in reopened.maps] == [map1, edited_map]
+    assert reopened.board.terrain(reopened.board.hex("3105")).trees == 2
+    scenario_1 = open_document(scenario(workspace, 1))
+    assert scenario_1.maps[0].path.resolve() == map2  # the copy shadows nothing
+    assert scenario_1.board.terrain(scenario_1.board.hex("3105")).trees == (2 if answer != "Save copies" else 0)
+
+
+def test_save_of_a_scenario_names_its_maps_first_and_cancel_writes_nothing(
+    workspace: Path, window_on, dialogs: Dialogs
+) -> None:
+    window = window_on(scenario(workspace, 6))
+    window.paint("Trees", {window.document.board.hex("3105"): Terrain(trees=2)})
+    before = snapshot(workspace)
+    dialogs.answers = [Button.Cancel]
+    press(window, Qt.Key.Key_S)
+    assert snapshot(workspace) == before and window.windowTitle().startswith("*")
+    assert dialogs.texts("question")[0].startswith(f"Save writes 1 files in {workspace / 'maps'}:\n  map2.yaml\n")
+    dialogs.answers = [Button.Save]
+    press(window, Qt.Key.Key_S)
+    after = snapshot(workspace)
+    assert {p for p in after if after[p] != before[p]} == {workspace / "maps" / "map2.yaml"}
+    assert status(window) == f"Saved in {workspace / 'maps'}: map2.yaml"
+
+
+def test_the_close_prompt_lists_every_unsaved_file_and_an_undone_edit_asks_nothing(
+    workspace: Path, window_on, dialogs: Dialogs
+) -> None:
+    path = scenario(workspace, 6)
+    window = window_on(path)
+    data = window.document.scenario.data
+
+    def retitle(title: str) -> None:
+        data["title"] = title
+        window.document.scenario_changed()
+
+    window.undo_stack.push(DataCommand("Title", lambda: retitle("Spartakovka 2"), lambda: retitle("Spartakovka")))
+    window.paint("Trees", {window.document.board.hex("3105"): Terrain(trees=2)})
+    dialogs.answers = [Button.Cancel]
+    assert not window.close()
+    assert dialogs.texts("question")[0] == (
+        f"Unsaved changes in {workspace}:\n  scenarios/s6-spartakovka.yaml\n  maps/map2.yaml\n\n"
+        "Save them before closing?"
+    )
+    window.undo_stack.undo()
+    dialogs.answers = [Button.Cancel]
+    assert not window.close()
+    assert dialogs.texts("question")[1].startswith(
+        f"Unsaved changes in {path.parent}:\n  {path.name}\n\n"
+    )  # not the map
+    window.undo_stack.undo()
+    before = snapshot(workspace)
+    assert window.windowTitle() == "s6-spartakovka.yaml - iceditor"
+    assert files(window).save() and status(window) == "Nothing to save: the files on disk hold these edits"
+    assert window.close() and len(dialogs.texts("question")) == 2 and snapshot(workspace) == before
+
+
+def test_a_save_keeps_the_mode_and_writes_through_a_link(workspace: Path, window_on) -> None:
+    target = workspace / "small.yaml"
+    target.chmod(0o640)
+    link = workspace / "maps" / "linked.yaml"
+    link.symlink_to(target)
+    window = window_on(link)
+    window.paint("Trees", {window.document.board.hex("1102"): Terrain(trees=3)})
+    assert files(window).save()
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640 and '"1102": {trees: 3}' in target.read_text(encoding="utf-8")
+    fresh = workspace / "fresh.yaml"
+    assert files(window).save_as(fresh)
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~umask  # a new file: as any new file (not 0600)
+
+
+def test_stale_temporary_files_of_a_killed_save_are_removed_on_open_and_save(workspace: Path, window_on) -> None:
+    """Only our pattern, and only stale ones: another live process's write in progress stays."""
+    maps = workspace / "maps"
+    dead = maps / ".map2.yaml.999999999.k3jd8a2q.tmp"  # a pid no process has
+    live = maps / f".map2.yaml.{os.getppid()}.a8fj2k1z.tmp"  # a live editor, writing now
+    legacy_fresh, legacy_old = maps / ".map2.yaml.x8d7f6g5.tmp", maps / ".map2.yaml.q1w2e3r4.tmp"
+    others = [maps / ".map2.yaml.notes.tmp", maps / "map2.yaml.999999999.k3jd8a2q.tmp", maps / ".map1.yaml.tmp"]
+    for p in [dead, live, legacy_fresh, legacy_old, *others]:
+        p.write_text("half a map", encoding="utf-8")
+    os.utime(legacy_old, (time.time() - 3600,) * 2)  # older than any write takes
+    window = window_on(scenario(workspace, 1))
+    assert not dead.exists() and not legacy_old.exists()
+    assert live.exists() and legacy_fresh.exists() and all(p.exists() for p in others)
+    os.utime(live, (time.time() - 3600,) * 2)  # its pid reused since: the age tells
+    window.paint("Trees", {window.document.board.hex("4307"): Terrain(trees=2)})
+    assert files(window).save(named=True)
+    assert not live.exists() and legacy_fresh.exists() and all(p.exists() for p in others)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "format: iron-cross-map/1\nname: Deep\nhexes: " + "[" * 5000 + "]" * 5000 + "\n",
+        "format: iron-cross-map/1\nname: Loop\ngrid: &g {columns: [10, 14], rows: [1, 9], more: *g}\n",
+    ],
+    ids=["nested-5000-deep", "recursive-alias"],
+)
+def test_a_file_nested_thousands_deep_or_with_a_recursive_alias_is_reported_on_open(
+    workspace: Path, window_on, dialogs: Dialogs, monkeypatch, text: str
+) -> None:
+    window = window_on(workspace / "small.yaml")
+    bad = workspace / "hostile.yaml"
+    bad.write_text(text, encoding="utf-8")
+    choose_file(monkeypatch, "getOpenFileName", bad)
+    press(window, Qt.Key.Key_O)
+    assert "hostile.yaml cannot be opened; nothing was changed" in dialogs.texts("critical")[0]
+    assert f"{bad}:3:" in dialogs.texts("critical")[0]
+    window.paint("Trees", {window.document.board.hex("1102"): Terrain(trees=3)})  # the editor keeps working
+    assert window.document.path == workspace / "small.yaml" and window.undo_stack.count() == 1
+
+
+def test_a_recursion_error_while_opening_is_reported_like_a_broken_file(
+    workspace: Path, window_on, dialogs: Dialogs, monkeypatch
+) -> None:
+    """Whatever loader meets nesting past Python's recursion limit, File > Open says which file."""
+    window = window_on(workspace / "small.yaml")
+
+    def too_deep(*args: object) -> None:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(app_module, "open_document", too_deep)
+    assert not files(window).open(scenario(workspace, 1))
+    assert f"{scenario(workspace, 1)}: error: lists and mappings nested too deeply" in dialogs.texts("critical")[0]
+    assert window.document.path == workspace / "small.yaml"
+
+
+# -- autosave: the clean state is the disk, and a set is restored whole or not at all -----------
+
+
+def crash_with_an_autosave(window_on, path: Path, paint: dict[str, Terrain]) -> Path:
+    window = window_on(path, crashes=True)
+    window.paint("Paint", {window.document.board.hex(label): t for label, t in paint.items()})
+    window.findChild(Autosave).write()
+    window.hide()
+    shiboken6.delete(window)
+    return autosave_folder(path)
+
+
+def test_after_restoring_an_autosave_an_undo_never_makes_it_look_saved(
+    workspace: Path, window_on, dialogs: Dialogs
+) -> None:
+    path = scenario(workspace, 1)
+    crash_with_an_autosave(window_on, path, {"4307": Terrain(trees=3)})
+    window = window_on(workspace / "small.yaml")
+    dialogs.answers = [Button.Yes]
+    assert files(window).open(path) and window.windowTitle().startswith("*")
+    window.paint("Marsh", {window.document.board.hex("4512"): Terrain(marsh=True)})
+    window.undo_stack.undo()
+    assert window.windowTitle() == "*s1-demyansk-pocket.yaml - iceditor" and not window.undo_stack.isClean()
+    dialogs.answers = [Button.Cancel]
+    assert not window.close()
+    assert (
+        dialogs.texts("question")[-1]
+        == f"Unsaved changes in {workspace / 'maps'}:\n  map2.yaml\n\nSave them before closing?"
+    )
+    dialogs.answers = [Button.Save]
+    press(window, Qt.Key.Key_S)
+    assert window.windowTitle() == "s1-demyansk-pocket.yaml - iceditor"
+    window.paint("Marsh", {window.document.board.hex("4512"): Terrain(marsh=True)})
+    window.undo_stack.undo()  # back to the saved state: now that is the disk
+    assert window.windowTitle() == "s1-demyansk-pocket.yaml - iceditor"
+
+
+def test_an_autosave_cut_short_restores_the_last_whole_set(
+    workspace: Path, window_on, dialogs: Dialogs, monkeypatch
+) -> None:
+    """Killed after a round's copies but before its manifest: the previous round comes back,
+    scenario and map from the same moment."""
+    path = scenario(workspace, 1)
+    window = window_on(path, crashes=True)
+    board = window.document.board
+    window.paint("Round 1", {board.hex("4307"): Terrain(trees=3)})
+    saver = window.findChild(Autosave)
+    saver.write()
+    folder = autosave_folder(path)
+    first = {p.name: p.read_bytes() for p in folder.iterdir()}
+    window.paint("Round 2", {board.hex("4512"): Terrain(marsh=True)})
+    real = autosave.atomic_write
+
+    def killed_at_the_manifest(target: Path, text: str) -> Path:
+        if target.name == MANIFEST:
+            raise KeyboardInterrupt  # the process ends here
+        return real(target, text)
+
+    monkeypatch.setattr(autosave, "atomic_write", killed_at_the_manifest)
+    with pytest.raises(KeyboardInterrupt):
+        autosave.write_autosave(window.document, folder)
+    monkeypatch.setattr(autosave, "atomic_write", real)
+    assert len(list(folder.iterdir())) == len(first) + 1  # the new round's copy of map2, no manifest for it
+    window.hide()
+    shiboken6.delete(window)
+    again = window_on(workspace / "small.yaml")
+    dialogs.answers = [Button.Yes]
+    assert files(again).open(path)
+    restored = again.document
+    assert (
+        restored.printed(restored.board.hex("4307")).trees == 3
+        and not restored.printed(restored.board.hex("4512")).marsh
+    )
+
+
+@pytest.mark.parametrize("damage", ["copy-changed", "copy-missing", "manifest-broken"])
+def test_an_autosave_that_does_not_match_its_manifest_is_refused_with_a_message(
+    workspace: Path, window_on, dialogs: Dialogs, damage: str
+) -> None:
+    path = scenario(workspace, 1)
+    folder = crash_with_an_autosave(window_on, path, {"4307": Terrain(trees=3)})
+    copy = next(p for p in folder.iterdir() if p.name.endswith("map2.yaml"))
+    if damage == "copy-changed":  # a copy from another round than its manifest's
+        copy.write_text(copy.read_text(encoding="utf-8").replace("{trees: 3}", "{trees: 4}"), encoding="utf-8")
+    elif damage == "copy-missing":
+        copy.unlink()
+    else:
+        (folder / MANIFEST).write_text('{"files": {', encoding="utf-8")
+    before = snapshot(workspace)
+    window = window_on(workspace / "small.yaml")
+    dialogs.answers = [Button.Yes]
+    assert files(window).open(path)
+    warned = dialogs.texts("warning")[0]
+    assert "it is not whole" in warned and "it was not restored" in warned and "moved to" in warned
+    assert not dialogs.texts("question")  # never offered
+    document = window.document
+    assert not document.dirty and document.printed(document.board.hex("4307")) == Terrain(building="23")
+    assert not folder.exists() and list(folder.parent.glob(f"{folder.name}-damaged-*"))
+    assert snapshot(workspace) == before
+    assert not window.findChild(Autosave).offer(path)  # put aside: not found again
+
+
+# -- undo gives the file back -----------------------------------------------------------------
+
+S6_HEXES = ["3105", "4109", "3615", "3517", "4307", "3904", "5024", "3014", "3010", "2125", "1203", "3718"]
+TERRAINS = st.sampled_from(
+    [
+        CLEAR,
+        Terrain(trees=2),
+        Terrain(level=1, hill="J"),
+        Terrain(building="23"),
+        Terrain(marsh=True),
+        Terrain(level=0, upper_level=1, hill="J"),
+    ]
+)
+STEPS = st.lists(
+    st.one_of(st.tuples(st.just("paint"), st.sampled_from(S6_HEXES), TERRAINS), st.tuples(st.just("undo"))),
+    min_size=1,
+    max_size=12,
+)
+
+
+@pytest.fixture
+def s6_window(workspace: Path, window_on) -> MainWindow:
+    return window_on(scenario(workspace, 6))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=STEPS)
+def test_random_paints_erases_and_undos_then_undo_all_saves_the_original_bytes(s6_window: MainWindow, steps) -> None:
+    """Scenario 6 (Maps 1 and 2, the seam column 30 on both): hexes with comments, an empty entry,
+    explicit level 0, the first and last entries; each edit changes only its own hex's line."""
+    window = s6_window
+    window.undo_stack.setIndex(0)
+    window.undo_stack.clear()
+    document = window.document
+    on_disk = {f.path: f.path.read_text(encoding="utf-8") for f in document.files()}
+    board = document.board
+    for step in steps:
+        if step[0] == "undo":
+            window.undo_stack.undo()
+        else:
+            window.paint("Paint", {board.hex(step[1]): step[2]})
+    for m in document.maps:
+        dropped, added = changed_lines(on_disk[m.path], m.text())
+        changed = {label for label in S6_HEXES if any(f'"{label}"' in line for line in dropped + added)}
+        assert all(any(f'"{label}"' in line for label in changed) for line in dropped + added if line.strip()), (
+            dropped,
+            added,
+        )
+    window.undo_stack.setIndex(0)
+    assert {m.path: m.text() for m in document.maps} == {m.path: on_disk[m.path] for m in document.maps}
+    assert not document.unsaved_files() and window.windowTitle() == "s6-spartakovka.yaml - iceditor"
+    assert files(window).save()
+    assert {p: p.read_text(encoding="utf-8") for p in on_disk} == on_disk

@@ -32,6 +32,10 @@ def load(path: Path, texts: Mapping[Path, str] | None = None) -> EditorDocument:
         return open_document(path, texts)
     except LOAD_FAILURES as exc:
         raise OpenFailed(load_failure(path, exc)) from None
+    except RecursionError:  # nesting past a limit the loaders did not catch: the file's fault, reported as such
+        raise OpenFailed(
+            f"{path}: error: lists and mappings nested too deeply to read (or a value that contains itself)"
+        ) from None
 
 
 class OpenFailed(Exception):

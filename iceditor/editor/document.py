@@ -111,6 +111,12 @@ class MapFile(SourceFile):
     width: int = 100
     edits: int = 0  # changes made to the file so far (its map checks are kept until the next)
     _checked: tuple[int, list[Problem]] | None = field(default=None, repr=False)
+    _text: tuple[int, str] | None = field(default=None, repr=False)  # `text()` as of an edit count
+
+    def text(self) -> str:
+        if self._text is None or self._text[0] != self.edits:
+            self._text = (self.edits, super().text())
+        return self._text[1]
 
     def holds(self, h: Hex) -> bool:
         """Whether the hex is on this map's grid (without building the grid's set of hexes)."""

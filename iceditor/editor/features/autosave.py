@@ -3,6 +3,11 @@
 `<AppDataLocation>/autosave/<hash of the document's path>/`, with `autosave.json` naming the
 file each copy stands for. Saving, or closing the window with the user's agreement, removes it.
 
+The copies of one autosave are one set, written so that a kill at any moment leaves the last
+whole set: each round's copies have names of their own, the manifest (with each copy's SHA-256)
+is written last, atomically, and only then are the previous round's copies removed. A set whose
+copies do not match its manifest is never restored: the user is told, and it is moved aside.
+
 When the user opens a file (at start or File > Open) whose autosave is newer than its files
 (the editor did not close cleanly), the editor offers to restore it. Restoring opens the
 autosaved text as the document's initial state, marked unsaved: the history starts there, and
@@ -13,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import time
 from dataclasses import dataclass
@@ -48,16 +54,37 @@ def autosave_folder(document_path: Path) -> Path:
 
 
 def write_autosave(document: EditorDocument, folder: Path) -> None:
-    """Copy the document's edited files into `folder`; the manifest goes last, so a copy cut short
-    is never taken for a whole autosave."""
+    """Copy the document's unsaved files into `folder` as one set (see the module's docstring)."""
+    round_name = f"{time.time_ns():x}"
     files = {}
     for i, f in enumerate(document.files()):
-        if f.dirty:
-            copy = folder / f"{i}-{f.path.name}"
-            atomic_write(copy, f.text())
-            files[str(f.path.resolve())] = copy.name
+        text = f.text() if f.dirty else f.on_disk
+        if text == f.on_disk:
+            continue
+        assert text is not None
+        copy = folder / f"{round_name}-{i}-{f.path.name}"
+        atomic_write(copy, text)
+        files[str(f.path.resolve())] = {"copy": copy.name, "sha256": _checksum(text)}
+    if not files:  # every edit undone: nothing to restore
+        shutil.rmtree(folder, ignore_errors=True)
+        return
     manifest = {"document": str(document.path.resolve()), "time": time.time(), "files": files}
     atomic_write(folder / MANIFEST, json.dumps(manifest, indent=2) + "\n")
+    kept = {entry["copy"] for entry in files.values()}
+    for old in folder.iterdir():
+        if COPY.fullmatch(old.name) and old.name not in kept:
+            old.unlink(missing_ok=True)
+
+
+COPY = re.compile(r"[0-9a-f]+-\d+-.+")  # a round's copy: `<round>-<index in the document>-<name>`
+
+
+def _checksum(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class DamagedAutosave(Exception):
+    """An autosave whose copies do not match its manifest (cut short, or changed since)."""
 
 
 @dataclass(frozen=True)
@@ -66,23 +93,44 @@ class Autosaved:
 
     folder: Path
     time: float
-    files: dict[Path, Path]  # the user's file -> its autosaved copy
+    files: dict[Path, tuple[Path, str]]  # the user's file -> its autosaved copy and the copy's SHA-256
 
     @classmethod
     def find(cls, document_path: Path) -> Autosaved | None:
         folder = autosave_folder(document_path)
         try:
             manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-            return cls(folder, float(manifest["time"]), {Path(k): folder / v for k, v in manifest["files"].items()})
-        except (OSError, ValueError, KeyError, TypeError):
+            files = {Path(k): (folder / v["copy"], str(v["sha256"])) for k, v in manifest["files"].items()}
+            return cls(folder, float(manifest["time"]), files)
+        except FileNotFoundError:
             return None
+        except (OSError, ValueError, KeyError, TypeError):  # a manifest that cannot be read: no set to trust
+            return cls(folder, float("inf"), {})
 
     def newer(self) -> bool:
         """Written after every file it stands for was last saved: edits that were never saved."""
         return all(not f.exists() or f.stat().st_mtime < self.time for f in self.files)
 
     def texts(self) -> dict[Path, str]:
-        return {f: copy.read_text(encoding="utf-8") for f, copy in self.files.items()}
+        """The autosaved text of each file; DamagedAutosave unless every copy matches the manifest."""
+        if not self.files:
+            raise DamagedAutosave(f"its manifest {self.folder / MANIFEST} cannot be read")
+        texts = {}
+        for f, (copy, checksum) in self.files.items():
+            try:
+                text = copy.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise DamagedAutosave(f"the copy of {f.name} cannot be read ({exc})") from None
+            if _checksum(text) != checksum:
+                raise DamagedAutosave(f"the copy of {f.name} is not the one its manifest names (its SHA-256 differs)")
+            texts[f] = text
+        return texts
+
+    def put_aside(self) -> Path:
+        """Move the set out of the way (it is never offered again); where it went."""
+        aside = self.folder.with_name(f"{self.folder.name}-damaged-{time.time_ns():x}")
+        self.folder.rename(aside)
+        return aside
 
 
 class Autosave(QObject):
@@ -152,6 +200,20 @@ class Autosave(QObject):
         found = Autosaved.find(path)
         if found is None or not found.newer():
             return False
+        try:
+            texts = found.texts()
+        except DamagedAutosave as exc:
+            try:
+                where = f"it was moved to {found.put_aside()}"
+            except OSError as error:
+                where = f"it stays in {found.folder} ({error.strerror or error})"
+            QMessageBox.warning(
+                self.window,
+                "Autosave not restored",
+                f"An autosave of {path.name} was found, but it is not whole: {exc}. Restoring it could "
+                f"give a state the editor never had, so it was not restored; {where}.",
+            )
+            return False
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(found.time))
         names = ", ".join(sorted(f.name for f in found.files))
         answer = QMessageBox.question(
@@ -166,9 +228,8 @@ class Autosave(QObject):
             self._remove(found.folder)
             return False
         try:
-            texts = found.texts()
             document = load(path, texts)
-        except (OSError, OpenFailed) as exc:
+        except OpenFailed as exc:
             QMessageBox.critical(self.window, "Cannot restore", f"The autosave {found.folder} cannot be read:\n\n{exc}")
             return False
         missing = set(texts) - {f.path.resolve() for f in document.files()}
