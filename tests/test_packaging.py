@@ -55,6 +55,7 @@ def test_the_readme_examples_are_found_and_none_opens_a_window() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # installs and runs the README's examples, on a loaded machine
 def test_plain_install_carries_the_data_and_runs_the_readme_examples_elsewhere(tmp_path: Path) -> None:
     """`pip install .` (not editable) into a new virtual environment, then from a folder with no
     repository in sight: the data comes from the installed package, `iceditor validate` passes,
@@ -82,6 +83,7 @@ def test_plain_install_carries_the_data_and_runs_the_readme_examples_elsewhere(t
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # installs and runs the README's examples, on a loaded machine
 def test_the_packaging_test_passes_in_a_virtual_environment(tmp_path: Path) -> None:
     """The README's test command in a venv (`pip install -e '.[test]'`, then pytest): the test
     that installs iceditor into a further venv must find the dependencies of the venv running it."""
