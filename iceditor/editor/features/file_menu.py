@@ -1,10 +1,13 @@
 """File menu: New map (Ctrl+N), Open (Ctrl+O), Save (Ctrl+S), Save As (Ctrl+Shift+S), Quit (Ctrl+Q).
 
 Every way of leaving the open document (Open, New map, Quit, closing the window) asks first when
-it has unsaved edits (`MainWindow.confirm_discard`). A file that cannot be opened is reported
-with its problems and the open document stays. Saves are atomic (`SourceFile.save`): a save
-that fails leaves the file on disk as it was, says why, and keeps the edits open. A new map
-lives in memory, untitled, until Save As gives it a file.
+it has unsaved edits, naming every file (`MainWindow.confirm_discard`). A file that cannot be
+opened is reported with its problems and the open document stays. A save names every file it
+writes before writing (when it writes more than the file in the title) and in the status bar
+after; Save As of a scenario with edited maps asks whether they go beside it as copies or over
+the originals. Saves are atomic (file_writing.py): a save that fails leaves the file on disk as
+it was, says why, and keeps the edits open. A new map lives in memory, untitled, until Save As
+gives it a file.
 """
 
 from __future__ import annotations
