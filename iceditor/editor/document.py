@@ -17,8 +17,9 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ruamel.yaml import YAML, YAMLError
+from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from engine.hexgrid import Hex, hex_to_offset

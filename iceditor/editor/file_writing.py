@@ -62,7 +62,7 @@ def remove_stale_temps(path: Path) -> list[Path]:
     Only our own pattern, and only stale ones (never another live process's write in progress)."""
     target = Path(os.path.realpath(path))
     pattern = re.compile(rf"\.{re.escape(target.name)}\.(?:(\d+)\.)?\w{{8}}\.tmp")
-    removed = []
+    removed: list[Path] = []
     try:
         candidates = list(target.parent.iterdir())
     except OSError:

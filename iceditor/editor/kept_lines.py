@@ -12,6 +12,7 @@ original bytes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 
@@ -54,7 +55,7 @@ def keep_unedited_lines(original: str, baseline: str, edited: str) -> str:
     return "".join(out)
 
 
-Opcodes = list[tuple[str, int, int, int, int]]
+Opcodes = Sequence[tuple[str, int, int, int, int]]
 
 
 def _opcodes(a: list[str], b: list[str]) -> Opcodes:
