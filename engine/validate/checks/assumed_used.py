@@ -24,7 +24,7 @@ CHECK = Check(
     rule=None,
     severity=Severity.INFO,
     summary="The values not printed in the rulebook (marked `assumed`) that the scenario uses, summed per file: "
-    "its maps and errata, the counters of its units, the rule tables.",
+    "its own, its maps and errata, the counters of its units, the rule tables.",
     fix="If you own the printed game, check these values: `iceditor provenance --used SCENARIO` lists exactly them.",
 )
 
@@ -36,6 +36,8 @@ def used_values(ctx: ScenarioContext) -> list[tuple[str, list[Sourced]]] | None:
     if not docs:
         return None  # scenario-maps says why
     found = [(shown_name(doc.file), _assumed(sourced_values(doc))) for doc in docs]
+    if ctx.doc is not None:  # the scenario's own (format 2: what its source does not give)
+        found.insert(0, (shown_name(ctx.doc.file), _assumed(sourced_values(ctx.doc))))
     counters = ctx.counters.doc
     if counters is not None:
         used = {prefix for ref in ctx.scenario.units for prefix in _counter_paths(ref, ctx)}
