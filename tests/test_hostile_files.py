@@ -218,6 +218,17 @@ def test_maps_beside_or_under_the_scenario_and_allowed_folders_load(capsys, tmp_
         assert code == 0, (name, out)
 
 
+def test_an_errata_file_the_user_names_may_be_anywhere(capsys, tmp_path: Path) -> None:
+    """`iceditor errata impact SCENARIO ERRATA`: the user, not the scenario, names the errata file."""
+    (tmp_path / "scenario").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "scenario" / "s1.yaml").write_text(S1, encoding="utf-8")
+    errata = tmp_path / "elsewhere" / "errata.yaml"
+    errata.write_text(data_path("maps", "errata.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    code, out = run(capsys, "errata", "impact", str(tmp_path / "scenario" / "s1.yaml"), str(errata))
+    assert code == 0 and "hexes changed: 4" in out
+
+
 def test_an_errata_path_outside_the_folder_is_refused(tmp_path: Path) -> None:
     with pytest.raises(MapPathError, match="errata file '/etc/passwd' is outside the scenario's folder"):
         resolve_errata_path("/etc/passwd", tmp_path)

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from pathlib import Path
 
 from engine.resources import data_root
 
-_ALLOWED: ContextVar[tuple[Path, ...]] = ContextVar("allowed_folders", default=())
+# For the whole process, threads included (the editor measures an errata's impact in one):
+# set by the command line's --allow-dir for the command it runs.
+_allowed: tuple[Path, ...] = ()
 
 
 class MapPathError(FileNotFoundError):
@@ -27,16 +28,17 @@ class MapPathError(FileNotFoundError):
 @contextmanager
 def folders_allowed(folders: Iterable[Path | str]) -> Iterator[None]:
     """Within the block, scenarios may also name files under these folders (`--allow-dir`)."""
-    token = _ALLOWED.set(tuple(Path(f).resolve() for f in folders))
+    global _allowed
+    before, _allowed = _allowed, tuple(Path(f).resolve() for f in folders)
     try:
         yield
     finally:
-        _ALLOWED.reset(token)
+        _allowed = before
 
 
 def extra_folders() -> tuple[Path, ...]:
     """The folders allowed by `folders_allowed` (the command line's --allow-dir)."""
-    return _ALLOWED.get()
+    return _allowed
 
 
 def scenario_folders(relative_to: Path | None) -> list[Path]:

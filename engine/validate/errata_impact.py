@@ -18,6 +18,7 @@ from engine.geometry.movement import Mover, UnitClass
 from engine.geometry.zones import ZoneError, resolve, resolve_named
 from engine.hexgrid import Hex, hex_distance
 from engine.model.board import Board, default_errata_path
+from engine.model.map_folders import extra_folders, folders_allowed
 from engine.model.scenario import Scenario
 from engine.model.terrain import Terrain
 
@@ -118,8 +119,10 @@ def errata_impact(scenario: Scenario, errata: Path | str | None = None) -> Errat
     own errata file, the printed maps/errata.yaml unless it names another)."""
     if errata is None:
         errata = scenario.errata if isinstance(scenario.errata, str) else default_errata_path()
-    before = _context(replace(scenario, errata=False))
-    after = _context(replace(scenario, errata=str(errata)))
+    # The errata file is the user's choice (command line, file dialog), not the scenario's: its folder is allowed.
+    with folders_allowed([*extra_folders(), Path(errata).resolve().parent]):
+        before = _context(replace(scenario, errata=False))
+        after = _context(replace(scenario, errata=str(errata)))
     board_before, board_after = _board(before), _board(after)
     assert board_after.errata is not None
     hexes = tuple(
