@@ -895,3 +895,38 @@ def test_random_paints_erases_and_undos_then_undo_all_saves_the_original_bytes(s
     assert not document.unsaved_files() and window.windowTitle() == "s6-spartakovka.yaml - iceditor"
     assert files(window).save()
     assert {p: p.read_text(encoding="utf-8") for p in on_disk} == on_disk
+
+
+def test_a_killed_autosave_round_leaves_no_temporary_file_after_the_next(
+    workspace: Path, window_on, autosave_here: AutosaveSettings
+) -> None:
+    """An autosave's copies change names each round: its folder is cleaned whole, a dead writer's
+    temporary file and an old one removed, a live writer's fresh one kept."""
+    path = workspace / "small.yaml"
+    window = window_on(path)
+    window.paint("Trees", {window.document.board.hex("1102"): Terrain(trees=3)})
+    folder = autosave_folder(path)
+    folder.mkdir(parents=True)
+    dead = folder / ".18c2f0a9-1-small.yaml.999999999.0a1b2c3d.tmp"
+    live = folder / f".18c2f0a9-1-small.yaml.{os.getppid()}.4e5f6a7b.tmp"
+    for p in (dead, live):
+        p.write_text("half a copy", encoding="utf-8")
+    window.findChild(Autosave).write()
+    assert not dead.exists() and live.exists() and (folder / MANIFEST).is_file()
+
+
+def test_the_question_with_choices_answers_the_button_pressed(qtbot) -> None:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    def press_second() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        next(b for b in box.buttons() if b.text() == "Save over the originals").click()
+
+    QTimer.singleShot(0, press_second)
+    assert file_menu.choose(None, "Where", "Which?", ["Save copies", "Save over the originals"]) == (
+        "Save over the originals"
+    )
+    QTimer.singleShot(0, lambda: QApplication.activeModalWidget().reject())
+    assert file_menu.choose(None, "Where", "Which?", ["Save copies", "Save over the originals"]) is None

@@ -61,10 +61,19 @@ def remove_stale_temps(path: Path) -> list[Path]:
     """Remove the temporary files a write of `path` cut short left beside it; the ones removed.
     Only our own pattern, and only stale ones (never another live process's write in progress)."""
     target = Path(os.path.realpath(path))
-    pattern = re.compile(rf"\.{re.escape(target.name)}\.(?:(\d+)\.)?\w{{8}}\.tmp")
+    return _remove_stale(target.parent, re.escape(target.name))
+
+
+def remove_stale_temps_in(folder: Path) -> list[Path]:
+    """The same for every file of a folder of our own (an autosave's, whose copies change names)."""
+    return _remove_stale(folder, r".+?")  # the shortest name: a pid after it is read as one
+
+
+def _remove_stale(folder: Path, name: str) -> list[Path]:
+    pattern = re.compile(rf"\.{name}\.(?:(\d+)\.)?\w{{8}}\.tmp")
     removed: list[Path] = []
     try:
-        candidates = list(target.parent.iterdir())
+        candidates = list(folder.iterdir())
     except OSError:
         return removed
     for temp in candidates:

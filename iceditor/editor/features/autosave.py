@@ -29,6 +29,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from ..app import OpenFailed, load
 from ..document import EditorDocument, atomic_write
+from ..file_writing import remove_stale_temps_in
 from ..window import MainWindow
 
 MANIFEST = "autosave.json"
@@ -74,6 +75,7 @@ def write_autosave(document: EditorDocument, folder: Path) -> None:
     for old in folder.iterdir():
         if COPY.fullmatch(old.name) and old.name not in kept:
             old.unlink(missing_ok=True)
+    remove_stale_temps_in(folder)  # a round killed mid-write
 
 
 COPY = re.compile(r"[0-9a-f]+-\d+-.+")  # a round's copy: `<round>-<index in the document>-<name>`
