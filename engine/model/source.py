@@ -94,6 +94,7 @@ def _key(value: Any) -> str:
 
 _PLAIN_TAGS = (None, "!", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:omap")
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+_STR_TAG = "tag:yaml.org,2002:str"
 
 # libyaml's parser when PyYAML was built with it (same safe constructor, several times faster).
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -230,7 +231,10 @@ class _Builder:
         return str(event.tag)
 
     def scalar(self, event: Any, at: Position) -> Any:
-        node = yaml.ScalarNode(self.tag_of(event), event.value, event.start_mark, event.end_mark, event.style)
+        tag = self.tag_of(event)
+        if tag == _STR_TAG:  # most values: the text as written, no constructor needed
+            return event.value
+        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
         try:
             value = self.loader.construct_object(node, deep=True)
         except ValueError:
