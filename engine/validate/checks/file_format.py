@@ -10,8 +10,10 @@ UNREADABLE = Check(
     id="unreadable",
     rule=None,
     severity=Severity.ERROR,
-    summary="The file cannot be read, or is not YAML (or uses YAML tags, which could build objects).",
-    fix="Check the path; fix the YAML syntax at the line given; write plain mappings, lists and scalars only.",
+    summary="The file cannot be read, is empty or not YAML, or breaks a limit of the loader (nesting, aliases, "
+    "size, non-finite numbers, YAML tags, which could build objects).",
+    fix="Check the path; fix the YAML at the line given (the message says what is wrong); write plain mappings, "
+    "lists and scalars only. docs/formats.md, 'Reading a file', lists the limits.",
 )
 UNKNOWN_FORMAT = Check(
     id="unknown-format",
