@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.problems import Problem, Severity
-from engine.validate.runner import bundled_files, validate_paths
+from engine.validate.runner import validate_paths
 
 REPO = Path(__file__).resolve().parent.parent
 PRINTED = REPO / "tests" / "fixtures" / "printed"
@@ -358,10 +358,3 @@ def test_s4_and_s6_as_printed_field_an_ive(name: str, line: int) -> None:
     assert errors(PRINTED / name) == [
         ("unknown-unit", line, "German has no IVe counter (types: IId, IIIe, IIIj, IVd, IVf2, StugIIIb)")
     ]
-
-
-def test_iceditor_validate_bundled_data_has_no_errors(capsys) -> None:
-    from iceditor.cli import main
-
-    assert main(["validate", *map(str, bundled_files())]) == 0
-    assert ": 0 errors, 0 warnings," in capsys.readouterr().err
