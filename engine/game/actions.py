@@ -52,6 +52,8 @@ STATE = "state"  # 3.13 / phase H: state UNIT up|down
 FACE = "face"  # 8.7: face UNIT HEX (the hex across the new frontal hexside)
 STOP = "stop"  # the unit ends its movement for this phase
 REVEAL = "reveal"  # 24.22: a hidden hex revealed by its owner
+PUSH = "push"  # 8.65: push AFV HEX: the AFV spends its Movement Phase pushing the Wreck in HEX
+WRECK = "wreck"  # 8.65: wreck AFV HEX: the pushing AFV passed its PC; its owner places the Wreck in HEX
 
 SET_UP_VERBS = (PLACE, HOLD, HIDE, IP, MINE)
 
@@ -62,7 +64,7 @@ def parse(text: str) -> Action:
     if not parts:
         raise ValueError("an empty action")
     verb, rest = parts[0], parts[1:]
-    known = {DONE, PASS, PLACE, HOLD, HIDE, IP, MINE, ENTRY, MOVE, LEAD, DETACH, STATE, FACE, STOP, REVEAL}
+    known = {DONE, PASS, PLACE, HOLD, HIDE, IP, MINE, ENTRY, MOVE, LEAD, DETACH, STATE, FACE, STOP, REVEAL, PUSH, WRECK}
     if verb not in known:
         raise ValueError(f"no action {verb!r} (actions: {', '.join(sorted(known))})")
     units: tuple[str, ...] = ()

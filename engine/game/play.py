@@ -25,7 +25,16 @@ from engine.validate.runner import validate_document
 from .actions import DONE, ENTRY, PASS, REVEAL, SET_UP_VERBS, STATE, Action, IllegalAction
 from .dice import Dice
 from .morale import morale_phase, reveal_hex
-from .movement import apply_movement, end_active, movement_actions, stacking_problems
+from .movement import (
+    apply_movement,
+    apply_wreck,
+    end_active,
+    movement_actions,
+    pushing,
+    resolve_pushes,
+    stacking_problems,
+    wreck_actions,
+)
 from .setup import (
     apply_entry_choice,
     apply_given_setup,
@@ -96,6 +105,8 @@ def legal_actions(game: GameState) -> list[Action]:
         return entry_choice_actions(game)
     if game.interrupt is not None:
         return [Action(PASS)]
+    if game.phase_ending:
+        return wreck_actions(game)
     if game.phase in (MOVEMENT, REACTION):
         actions = movement_actions(game)
         if not stacking_problems(game, game.to_act) and not _must_move_on(game):
@@ -156,7 +167,9 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
             raise IllegalAction(f"{action.text()}: the only answer to a move now is pass", "13.0")
         game.to_act = str(game.interrupt["side"])
         game.interrupt = None
-        return []
+        return _end_movement(game) if game.phase_ending else []
+    if game.phase_ending:
+        return apply_wreck(game, action)
     if action.verb == DONE:
         if action not in legal_actions(game):
             hexes = ", ".join(game.label_of(h) for h in stacking_problems(game, game.to_act))
@@ -237,21 +250,38 @@ def _done(game: GameState) -> list[dict[str, Any]]:
         if len(game.acted) < 2:
             game.to_act = other(game.to_act)
             return events
+    if game.phase == MOVEMENT and pushing(game):
+        game.phase_ending = True
+        return events + _end_movement(game)
+    return events + _next_phase(game)
+
+
+def _end_movement(game: GameState) -> list[dict[str, Any]]:
+    """8.65: the pushes at the end of the Movement Phase, one at a time, then the next phase."""
+    events = resolve_pushes(game)
+    if wreck_actions(game):
+        return events  # the owner places the Wreck (`wreck`)
+    game.phase_ending = False
+    return events + _next_phase(game)
+
+
+def _next_phase(game: GameState) -> list[dict[str, Any]]:
+    """6.0: the next phase, the other Player Turn, the next Game Turn or the game's end."""
     index = PLAYER_TURN.index(game.phase)
     if index + 1 < len(PLAYER_TURN):
-        return events + _enter_phase(game, PLAYER_TURN[index + 1])
+        return _enter_phase(game, PLAYER_TURN[index + 1])
     second = game.phasing != str(game.scenario.data["moves_first"])
     if not second:
         game.phasing = other(game.phasing)
-        return events + _start_player_turn(game)
+        return _start_player_turn(game)
     if game.turn >= int(game.scenario.data["game_length"]):
         game.phase = "over"
         game.result = result(game)
         game.to_act = ""
-        return [*events, {"event": "game over", "result": game.result, "rule": "6.0, 24.1"}]
+        return [{"event": "game over", "result": game.result, "rule": "6.0, 24.1"}]
     game.turn += 1
     game.phasing = str(game.scenario.data["moves_first"])
-    return events + _start_player_turn(game)
+    return _start_player_turn(game)
 
 
 def _settle(game: GameState) -> None:

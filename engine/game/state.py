@@ -90,6 +90,7 @@ class GameState:
     acted: set[str] = field(default_factory=set)  # sides done with a phase both play (A, G, H)
     active: tuple[str, ...] = ()  # the unit or stack moving now (8.0)
     wrecks: set[Hex] = field(default_factory=set)  # 12.4 (fire combat, the next issue, makes them)
+    phase_ending: bool = False  # the Movement Phase's end is under way: 8.65's pushes, nothing else
     log: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     _at: dict[Hex, list[Unit]] | None = field(default=None, repr=False)
@@ -188,6 +189,7 @@ class GameState:
             "to_act": self.to_act or None,
             "units": units,
             "improved_positions": {self.board.label(h): p for h, p in sorted(self.improved_positions.items())},
+            "wrecks": sorted(self.board.label(h) for h in self.wrecks),
             "secrets": secrets,
             "result": self.result,
         }
