@@ -593,6 +593,7 @@ def test_save_as_of_scenario_6_with_an_edited_map_asks_where_the_maps_go(
     asked = dialogs.texts("choose")[0]
     assert f"Copies: in {workspace / 'scenarios'}:\n  s6-copy.yaml\n  s6-copy-map2.yaml" in asked
     assert f"Over the originals: in {workspace}:\n  scenarios/s6-copy.yaml\n  maps/map2.yaml" in asked
+    assert "map2.yaml: a map file; also the map of s1-demyansk-pocket.yaml, s3-closing-the-ring.yaml." in asked
     after = snapshot(workspace)
     if answer is None:
         assert after == before and window.document.dirty and window.document.path == original
@@ -627,7 +628,10 @@ def test_save_of_a_scenario_names_its_maps_first_and_cancel_writes_nothing(
     dialogs.answers = [Button.Cancel]
     press(window, Qt.Key.Key_S)
     assert snapshot(workspace) == before and window.windowTitle().startswith("*")
-    assert dialogs.texts("question")[0].startswith(f"Save writes 1 files in {workspace / 'maps'}:\n  map2.yaml\n")
+    assert dialogs.texts("question")[0] == (
+        f"Save writes 1 file in {workspace / 'maps'}:\n  map2.yaml\n\n"
+        "map2.yaml: a map file; also the map of s1-demyansk-pocket.yaml, s3-closing-the-ring.yaml."
+    )
     dialogs.answers = [Button.Save]
     press(window, Qt.Key.Key_S)
     after = snapshot(workspace)

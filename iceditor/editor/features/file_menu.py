@@ -35,6 +35,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine.model.board import resolve_errata_path, resolve_map_path
+from engine.model.schema import schema_name
+from engine.model.source import SourceError, load_yaml
 
 from ..app import OpenFailed, load
 from ..busy import busy
@@ -237,9 +239,9 @@ class FileMenu(QObject):
                 self.window,
                 "Save the edited maps",
                 f"Save As writes the scenario to {path}. Its maps were edited too: save them as copies "
-                f"beside it (its maps: list names them), or over the originals (every scenario on those "
-                f"maps sees the change)?\n\nCopies: {file_list([path, *beside.values()])}\n\n"
-                f"Over the originals: {file_list([path, *originals])}",
+                f"beside it (its maps: list names them), or over the originals?\n\n"
+                f"Copies: {file_list([path, *beside.values()])}\n\n"
+                f"Over the originals: {file_list([path, *originals])}\n\n{self._shared(originals)}",
                 ["Save copies", "Save over the originals"],
             )
             if answer is None:
@@ -264,15 +266,25 @@ class FileMenu(QObject):
         return True
 
     def _confirm(self, doing: str, paths: list[Path]) -> bool:
-        shared = [p for p in paths if p != self.window.document.path]
+        """Name the files a save writes, and the other scenarios that use a map among them."""
+        document = self.window.document
+        maps = [p for p in paths if p != document.path]
         answer = QMessageBox.question(
             self.window,
             "Save these files?",
-            f"{doing} writes {len(paths)} files {file_list(paths)}\n\n"
-            f"{', '.join(p.name for p in shared)}: a map file; every scenario on it sees the change.",
+            f"{doing} writes {_count(paths, 'file')} {file_list(paths)}\n\n{self._shared(maps)}",
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
         )
         return answer == QMessageBox.StandardButton.Save
+
+    def _shared(self, maps: list[Path]) -> str:
+        """Who else sees a change to these map files: the scenarios beside this one that use them."""
+        lines = []
+        for path in maps:
+            others = scenarios_using(path, self.window.document.path)
+            users = f"also the map of {', '.join(others)}" if others else "no other scenario beside this one uses it"
+            lines.append(f"{path.name}: a map file; {users}.")
+        return "\n".join(lines)
 
     def _write(self, elsewhere: dict[SourceFile, Path] | None = None) -> list[Path] | None:
         """Save the document (`elsewhere`: files written to another path); the files written, named
@@ -340,6 +352,27 @@ class FileMenu(QObject):
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
         )
         return answer == QMessageBox.StandardButton.Save
+
+
+def scenarios_using(map_path: Path, scenario: Path) -> list[str]:
+    """The other scenarios in the folder of `scenario` whose maps include `map_path` (read as
+    data, with the engine's limits; a file that cannot be read is passed over)."""
+    found = []
+    for other in sorted(scenario.parent.glob("*.y*ml")):
+        if other.resolve() == scenario.resolve():
+            continue
+        try:
+            doc = load_yaml(other)
+            names = doc.data.get("maps") if schema_name(doc) == "scenario" else None
+            if any(resolve_map_path(str(n), other.parent).resolve() == map_path.resolve() for n in names or []):
+                found.append(other.name)
+        except (SourceError, FileNotFoundError, AttributeError, TypeError):
+            continue
+    return found
+
+
+def _count(items: list[Path], noun: str) -> str:
+    return f"{len(items)} {noun}{'s' if len(items) != 1 else ''}"
 
 
 def choose(parent: QWidget, title: str, text: str, choices: list[str]) -> str | None:
