@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMessageBox,
+    QTabBar,
     QTableWidget,
     QTextBrowser,
     QToolButton,
@@ -103,6 +104,20 @@ def test_every_tool_and_every_panel_fits_1366x768(window: MainWindow) -> None:
     # a tab of the Problems panel's place, the window's width: the Sighting Chart is not squeezed
     assert profile.isVisible() and profile in window.tabifiedDockWidgets(window.problems_dock)
     assert profile.width() > 0.9 * window.width()
+
+
+def test_no_stray_tab_bar_names_a_hidden_panel(qtbot, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    """The panels that open as tabs of the Problems panel's place join it when first shown: tabbed
+    while hidden, Qt drew a "Problems | Errata" tab bar over the Order of battle (`iceditor snapshot`)."""
+    window = MainWindow(open_document(next((workspace / "scenarios").glob("s1-*.yaml"))))
+    qtbot.addWidget(window)
+    window.show()  # no resize after: a snapshot is drawn so
+    settle()
+    hidden = {d.windowTitle() for d in window.findChildren(QDockWidget) if not d.isVisible()}
+    assert {"Errata", "Sighting profile", "Viewshed", "Movement"} <= hidden
+    for bar in window.findChildren(QTabBar):
+        shown = {bar.tabText(i) for i in range(bar.count())}
+        assert not (bar.isVisible() and shown & hidden), shown
 
 
 def test_the_map_does_not_move_when_another_tool_is_chosen(window: MainWindow) -> None:

@@ -82,7 +82,7 @@ def add_overlay_dock(window: MainWindow, title: str, widget: QWidget) -> QDockWi
     needs it; beside the Problems panel it would be squeezed on a laptop's screen)."""
     dock = window.add_dock(title, widget, Qt.DockWidgetArea.BottomDockWidgetArea)
     dock.setProperty("overlay", True)
-    window.tabifyDockWidget(window.problems_dock, dock)
+    window.tab_with_problems(dock)
     dock.hide()
     return dock
 

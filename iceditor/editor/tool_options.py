@@ -95,7 +95,8 @@ class OptionsTool(Tool):
     def settings_changed(self, *_: Any) -> None:
         """Say what the tool now does (call after a setting changes)."""
         self.show_summary()
-        self.window.statusBar().showMessage(f"{self.label}: {self._summary.text()}", 5000)
+        if self.window.tool is self:  # a setting filled in while another tool is chosen says nothing
+            self.window.statusBar().showMessage(f"{self.label}: {self._summary.text()}", 5000)
 
     def show_summary(self) -> None:
         """The options bar's line again, for what changed besides the settings (an edit)."""

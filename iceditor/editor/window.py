@@ -227,6 +227,18 @@ class MainWindow(QMainWindow):
         self.menus["View"].addAction(dock.toggleViewAction())
         return dock
 
+    def tab_with_problems(self, dock: QDockWidget) -> None:
+        """Make `dock` (at the bottom) a tab of the Problems panel's place, at the window's width,
+        when it is first shown: tabbed while hidden, Qt leaves a stray tab bar over the docks."""
+
+        def shown(visible: bool) -> None:
+            if visible:
+                dock.visibilityChanged.disconnect(shown)
+                if dock not in self.tabifiedDockWidgets(self.problems_dock):
+                    self.tabifyDockWidget(self.problems_dock, dock)
+
+        dock.visibilityChanged.connect(shown)
+
     # -- edits ------------------------------------------------------------------------------
     def paint(self, label: str, changes: Mapping[Hex, Terrain]) -> None:
         """Paint terrain as one undo step (fill, paste, erratum)."""

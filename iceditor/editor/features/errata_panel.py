@@ -129,10 +129,9 @@ class ErrataPanel(QWidget):
         layout.addWidget(self.heading)
         layout.addWidget(self.report, 1)
         layout.addLayout(buttons)
-        # A tab of the Problems panel's place: a report with long lines, read across the window's
-        # width (a hidden tab shows no tab bar)
+        # A tab of the Problems panel's place: a report with long lines, read across the window's width
         self.dock = window.add_dock("Errata", self, Qt.DockWidgetArea.BottomDockWidgetArea)
-        window.tabifyDockWidget(window.problems_dock, self.dock)
+        window.tab_with_problems(self.dock)
         self.dock.hide()
         window.document_changed.connect(self._refresh)
         window.document_replaced.connect(lambda document: self.cancel())
