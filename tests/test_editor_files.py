@@ -28,7 +28,7 @@ from engine.validate.runner import map_problems
 from iceditor.editor import app as app_module
 from iceditor.editor import file_writing
 from iceditor.editor.commands import DataCommand
-from iceditor.editor.document import open_document
+from iceditor.editor.document import Roads, open_document
 from iceditor.editor.features import autosave, file_menu
 from iceditor.editor.features.autosave import MANIFEST, Autosave, AutosaveSettings, autosave_folder
 from iceditor.editor.features.errata_panel import ErrataPanel
@@ -934,3 +934,32 @@ def test_the_question_with_choices_answers_the_button_pressed(qtbot) -> None:
     )
     QTimer.singleShot(0, lambda: QApplication.activeModalWidget().reject())
     assert file_menu.choose(None, "Where", "Which?", ["Save copies", "Save over the originals"]) is None
+
+
+def test_a_road_edit_rewrites_only_its_own_chain_and_undo_gives_the_bytes_back(workspace: Path) -> None:
+    map2 = workspace / "maps" / "map2.yaml"
+    on_disk = map2.read_text(encoding="utf-8")
+    document = open_document(scenario(workspace, 1))
+    roads = document.roads()
+    chains = roads[0].chains
+    document.set_roads([Roads((chains[0], chains[1][:-1]), roads[0].bridges)])  # 4210 off the second chain
+    dropped, added = changed_lines(on_disk, document.maps[0].text())
+    assert dropped == [
+        '  - ["3014", "3114", "3213", "3313", "3412", "3512", "3611", "3711", "3810", "3910", "4010", "4110",\n',
+        '     "4210"]\n',
+    ]
+    assert added == [
+        '  - ["3014", "3114", "3213", "3313", "3412", "3512", "3611", "3711", "3810", "3910", "4010", "4110"]\n'
+    ]
+    document.set_roads(roads)
+    assert document.maps[0].text() == on_disk and not document.unsaved_files()
+
+
+def test_a_file_with_windows_line_ends_keeps_them(workspace: Path) -> None:
+    path = workspace / "small.yaml"
+    path.write_bytes(SPEC_MAP.replace("\n", "\r\n").encode())
+    document = open_document(path)
+    document.set_printed({document.board.hex("1102"): Terrain(trees=3)})
+    assert document.save() == [path]
+    expected = SPEC_MAP.replace('  "1207": {gully: true}\n', '  "1207": {gully: true}\n  "1102": {trees: 3}\n')
+    assert path.read_bytes() == expected.replace("\n", "\r\n").encode()

@@ -45,8 +45,9 @@ def atomic_write(path: Path, text: str, newline: str = "\n") -> Path:
             os.fsync(out.fileno())
         if kept is not None:
             os.chmod(temp, stat.S_IMODE(kept.st_mode))
-            with contextlib.suppress(OSError):  # only the owner or root may change the group
-                os.chown(temp, -1, kept.st_gid)
+            if hasattr(os, "chown"):  # POSIX; only the owner or root may change the group
+                with contextlib.suppress(OSError):
+                    os.chown(temp, -1, kept.st_gid)
         os.replace(temp, target)
     except BaseException:
         temp.unlink(missing_ok=True)
