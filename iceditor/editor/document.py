@@ -93,11 +93,10 @@ class SourceFile:
         """Whether saving would change the file on disk (an edit undone leaves nothing to save)."""
         return self.dirty and self.text() != self.on_disk
 
-    def save(self, path: Path | None = None, text: str | None = None) -> Path:
-        """Write atomically (file_writing.py); the file written (a link's target). `text`: the
-        file's `text()`, when the caller has it already."""
+    def save(self, path: Path | None = None) -> Path:
+        """Write atomically (file_writing.py); the file written (a link's target)."""
         target = path or self.path
-        text = self.text() if text is None else text
+        text = self.text()
         written = atomic_write(target, text, self.newline)
         self.path, self.dirty, self.on_disk = target, False, text
         return written
