@@ -170,6 +170,14 @@ def test_the_status_bar_shows_the_tools_tip_and_the_los_answer(window: MainWindo
     assert window.problem_count.text() == "✖ 0  ▲ 0  ℹ 3"
 
 
+def test_after_the_start_up_check_the_counts_stand_and_no_message_stays(window: MainWindow) -> None:
+    from iceditor.editor.app import check_shown
+
+    window.problem_count.clear()
+    check_shown(window)
+    assert window.statusBar().currentMessage() == "" and window.problem_count.text() == "✖ 0  ▲ 0  ℹ 3"
+
+
 # -- the tool bar --------------------------------------------------------------------------------------
 
 

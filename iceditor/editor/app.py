@@ -67,3 +67,4 @@ def check_shown(window: MainWindow) -> None:
     window.statusBar().showMessage(f"Checking {window.document.path.name}...")
     with busy():
         window.refresh_problems()
+    window.statusBar().clearMessage()  # done: the counts stand at the status bar's right
