@@ -12,13 +12,15 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from engine.geometry.viewshed import Viewsheds
 from engine.model.terrain import Terrain
 from engine.validate.session import ValidationSession
 from iceditor.editor import app as editor_app
 from iceditor.editor.app import OpenFailed
 from iceditor.editor.busy import BIG_EDIT, busy
 from iceditor.editor.document import EditorDocument, open_document
-from iceditor.editor.features import file_menu
+from iceditor.editor.features import errata_panel, file_menu
+from iceditor.editor.features.errata_panel import ErrataPanel
 from iceditor.editor.features.file_menu import FileMenu
 from iceditor.editor.features.terrain_brushes import connected_same
 from iceditor.editor.mapview import MapScene
@@ -76,6 +78,20 @@ def test_a_fill_its_undo_and_redo_show_the_wait_cursor_a_stroke_does_not(window,
     assert not waiting()  # and the cursor is back
     window.paint("Trees", {window.document.board.hex("1001"): Terrain(trees=3)})
     assert painted[-1] is False  # a quick edit leaves the cursor alone
+
+
+def test_saving_a_zone_heatmap_and_an_errata_preview_show_the_wait_cursor(window, workspace, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    saved = observe(monkeypatch, EditorDocument, "save")
+    mapped = observe(monkeypatch, Viewsheds, "zones")
+    previewed = observe(monkeypatch, errata_panel, "errata_changes")
+    fill(window, "1001", Terrain(trees=2))
+    assert window.findChild(FileMenu).save(named=True)
+    tool = window.tools["viewshed"]
+    names = tool.zone_names()
+    assert tool.show_zones(names[0], names[1])
+    assert window.findChild(ErrataPanel).load(workspace / "maps" / "errata.yaml")
+    assert saved == [True] and mapped == [True] and previewed[0]
+    assert not waiting()
 
 
 def test_the_wait_cursor_comes_back_when_the_action_fails(qtbot) -> None:  # type: ignore[no-untyped-def]

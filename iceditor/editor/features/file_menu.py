@@ -293,7 +293,8 @@ class FileMenu(QObject):
         before = [(f, f.path, f.dirty, f.on_disk) for f in document.files()]
         new = [p for p in (elsewhere or {}).values() if not p.exists()]
         try:
-            written = document.save(elsewhere)
+            with busy():  # the edited files made into text and written: over 1 s for maps with many hexes painted
+                written = document.save(elsewhere)
         except SaveFailed as exc:
             for f, path, dirty, on_disk in before:
                 if f.path == path and path in exc.written:  # saved in place before the failure: that stands

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QComboBox, QGridLayout, QLabel, QPushButton, QWidg
 from engine.geometry.viewshed import Viewsheds
 from engine.hexgrid import Hex
 
+from ..busy import busy
 from ..mapview import HexSetItem
 from ..overlays import (
     HexTextItem,
@@ -154,11 +155,8 @@ class ViewshedTool(OverlayTool):
         seeing, seen = zones[watching], zones[watched]
         assert seeing is not None and seen is not None
         self.zone_pair = (watching, watched)
-        self.window.setCursor(Qt.CursorShape.WaitCursor)
-        try:
+        with busy():  # a fan from every hex of the watching zone not worked yet: 1 s for a big zone
             visibility = self.viewsheds().zones(seeing, seen, firer_state(self.firer))
-        finally:
-            self.window.unsetCursor()
         self.counts = dict(visibility.seen_by)
         most = max(self.counts.values(), default=0) or 1
         self.shade.set_hexes({h: ramp(n / most) if n else UNSEEN_IN_ZONE for h, n in self.counts.items()})
