@@ -3,7 +3,8 @@
 Each mutation is what a careless edit, a broken download or a hostile author produces: a
 number made huge, infinite or negative, a range turned round, a line lost, doubled or
 re-indented, a tab, an unclosed bracket or quote, deep nesting, an alias bomb, a recursive
-alias, a tag, a file cut short. `iceditor validate` must answer every one with exit 0, 1 or 2
+alias, a tag, a file cut short, a text or a key replaced (a hex off the map, a path out of
+the folder, a key that belongs elsewhere). `iceditor validate` must answer every one with exit 0, 1 or 2
 and a message, never exit 3 (internal error), a traceback, or a hang.
 """
 
@@ -77,6 +78,28 @@ def _aliases(rng: random.Random, text: str) -> str:
     return text.rstrip("\n") + "\nself: &s [1, *s]\n"
 
 
+QUOTED = re.compile(r'"[^"\n]*"')
+HOSTILE_STRINGS = ['"9999"', '"0000"', '""', '"4307"', '"x"', '"../../../../etc/passwd"', '"/dev/zero"']
+HOSTILE_STRINGS.append('"' + "y" * 3000 + '"')
+KEY = re.compile(r"^(\s*)([a-z_]+):", re.MULTILINE)
+
+
+def _string(rng: random.Random, text: str) -> str:
+    found = list(QUOTED.finditer(text))
+    if not found:
+        return text
+    m = rng.choice(found)
+    return text[: m.start()] + rng.choice(HOSTILE_STRINGS) + text[m.end() :]
+
+
+def _key(rng: random.Random, text: str) -> str:
+    found = list(KEY.finditer(text))
+    if not found:
+        return text
+    m = rng.choice(found)
+    return text[: m.start(2)] + rng.choice(("zone", "hexes", "any_of", "unit", "turn", "x")) + text[m.end(2) :]
+
+
 def _cut(rng: random.Random, text: str) -> str:
     return text[: rng.randrange(len(text) + 1)]
 
@@ -89,6 +112,8 @@ MUTATIONS: dict[str, Callable[[random.Random, str], str]] = {
     "nesting": _nesting,
     "aliases": _aliases,
     "cut": _cut,
+    "string": _string,
+    "key": _key,
 }
 
 
