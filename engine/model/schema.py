@@ -150,6 +150,7 @@ def schema_problems(doc: SourceDocument, name: str | None = None) -> Iterator[Pr
             "schema",
             Severity.ERROR,
             f"{where}: {message}",
+            rule=error.schema.get("x-rule") if isinstance(error.schema, dict) else None,  # the rule a bound enforces
             file=doc.file,
             line=position.line,
             column=position.column,
