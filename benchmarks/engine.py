@@ -21,9 +21,9 @@ from pathlib import Path
 # Run as a script, this file's folder comes first on the path and its name would hide the engine package.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from engine.game import apply, legal_actions, new_game, play
-from engine.model.scenario import load_scenario
-from engine.players import make_player
+from engine.game import apply, legal_actions, new_game, play  # noqa: E402
+from engine.model.scenario import load_scenario  # noqa: E402
+from engine.players import make_player  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 SCENARIOS = {"s1": "s1-demyansk-pocket", "s6": "s6-spartakovka"}
@@ -49,7 +49,11 @@ def measure(name: str, games: int, functional: bool = False) -> dict[str, float]
     start = time.perf_counter()
     actions = sum(one_game(scenario, seed, functional) for seed in range(1, games + 1))
     elapsed = time.perf_counter() - start
-    return {"games_per_s": round(games / elapsed, 2), "actions_per_s": round(actions / elapsed), "actions_per_game": actions // games}
+    return {
+        "games_per_s": round(games / elapsed, 2),
+        "actions_per_s": round(actions / elapsed),
+        "actions_per_game": actions // games,
+    }
 
 
 def main() -> None:
