@@ -75,6 +75,21 @@ def test_hex_numbers_follow_the_zoom_and_hide_below_a_legible_size(qtbot) -> Non
     assert pixels(render(scene, number, 2.0), NUMBER, 30) > 20
 
 
+def test_a_repaint_across_a_hex_number_draws_it_again(qtbot) -> None:
+    """An overlay repainting the top of a hex (not its centre) gets the number back over the hex."""
+    scene = MapScene(open_document(REPO / "maps" / "map2.yaml").board)
+    number = number_rect(scene.board.hex("4004"))
+    option = QStyleOptionGraphicsItem()
+    option.exposedRect = number.adjusted(2, 1, -2, -1)  # type: ignore[attr-defined]
+    assert not option.exposedRect.contains(map_symbols.centre(scene.board.hex("4004")))  # type: ignore[attr-defined]
+    image = QImage(100, 100, QImage.Format.Format_RGB32)  # kept while it is painted on
+    painter = Recording(image)
+    painter.scale(2, 2)
+    scene.labels.paint(painter, option)
+    painter.end()
+    assert "4004" in painter.texts
+
+
 # -- Trees and Woods -----------------------------------------------------------------------------
 
 

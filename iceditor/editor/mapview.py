@@ -142,7 +142,7 @@ class LabelItem(QGraphicsItem):
         painter.setFont(font_of_size(size))
         exposed = option.exposedRect  # type: ignore[attr-defined]
         for h in self.board.hexes:
-            if exposed.contains(centre(h)):
+            if exposed.intersects(number_rect(h, size)):  # a repaint of part of a hex may cross its number
                 paint_number(painter, h, self.board.label(h), size, self.board.terrain(h).building is not None)
 
 
