@@ -10,8 +10,9 @@ copies do not match its manifest is never restored: the user is told, and it is 
 
 When the user opens a file (at start or File > Open) whose autosave is newer than its files
 (the editor did not close cleanly), the editor offers to restore it. Restoring opens the
-autosaved text as the document's initial state, marked unsaved: the history starts there, and
-the file on disk stays as it was until Save (Discard on closing gives the restored edits up).
+autosaved text as the document's initial state, marked unsaved: the history starts there, but
+its clean state is the file on disk (undoing back to the start leaves it unsaved), and the file
+on disk stays as it was until Save (Discard on closing gives the restored edits up).
 """
 
 from __future__ import annotations
