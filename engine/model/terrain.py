@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from functools import cache
 from typing import Any
 
 # Keys a map file may give a hex (docs/formats.md); `road` and `bridge` come from the
@@ -10,6 +11,14 @@ from typing import Any
 HEX_KEYS = ("trees", "level", "upper_level", "hill", "building", "footprint", "marsh", "gully")
 
 Footprint = tuple[tuple[float, float], ...]
+
+
+@cache
+def _woods_min_trees() -> int:
+    """The chart's `woods_min_trees`, read once: zones and checks ask every hex after each edit."""
+    from .tables import terrain_effects  # tables -> mapsheet -> terrain: imported when first asked
+
+    return terrain_effects().woods_min_trees
 
 
 @dataclass(frozen=True)
@@ -29,9 +38,7 @@ class Terrain:
     def is_woods(self) -> bool:
         """A Woods (tree) hex: at least the chart's `woods_min_trees` Tree symbols (8.54: "2 or more";
         errata: one Tree is not a tree hex)."""
-        from .tables import terrain_effects  # tables -> mapsheet -> terrain: imported when first asked
-
-        return self.trees >= terrain_effects().woods_min_trees
+        return self.trees >= _woods_min_trees()
 
     @property
     def elevation(self) -> int:
