@@ -77,6 +77,8 @@ def table(headers: list[str], rows: list[tuple[str, ...]], name: str) -> QTableW
             view.setItem(r, c, item)
     view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     view.horizontalHeader().setStretchLastSection(True)
+    # wrapped texts: each row as high as its text at the columns' widths of the moment
+    view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     return view
 
 
@@ -157,7 +159,6 @@ class HelpMenu(QObject):
         view = table(["Code", "Severity", "Rule", "What it means", "How to fix it"], rows, "help-checks-table")
         view.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         view.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
-        view.resizeRowsToContents()
         return self._dialog(
             "checks", "iceditor: the checks", searchable(view, "Search: code, rule or words"), (1200, 760)
         )
