@@ -9,6 +9,16 @@ repainted and the problems revalidated (window.refresh_problems) before the next
 los_hover_ms: the LOS tool after its first click, the mouse moved onto another hex: the engine's
 answer and the map repainted, with the whole map in view and at 100% zoom; goal 16 ms (a frame
 at 60 Hz).
+stroke_undo_ms, stroke_redo_ms: undo and redo of that stroke, until the map is repainted and the
+problems revalidated; goal 100 ms. fill_ms, fill_undo_ms, fill_redo_ms: a Fill (Trees +2) of the
+clear ground from 1001 (977 hexes), its undo and its redo, the same way; goal 500 ms. Undo and
+redo are each timed 5 times: median and max.
+Each beside `..._per_hex_ms`, the naive path measured in the same run: the same edit applied
+hex by hex (every watcher of the board run once per hex), then revalidated once.
+reopen_s6_s: File > Open of Scenario 6 from a window showing Scenario 1, until drawn and validated.
+launch_visible_s, launch_ready_s: `iceditor edit` Scenario 6 in a new process, from its start to
+the window's first paint and to its problems shown; `launch_..._validate_first_s` the same with
+the window validated before it is shown (the order before the window was shown first).
 Runs offscreen when there is no display.
 """
 
@@ -18,20 +28,41 @@ import argparse
 import json
 import random
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
 from iceditor.cli_snapshot import use_offscreen_without_display
 
 REPO = Path(__file__).resolve().parent.parent
+REPEATS = 5  # each undo and redo, median and max
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stroke", type=int, default=20, help="hexes in the brush stroke")
     parser.add_argument("--hovers", type=int, default=100, help="hexes the LOS tool is hovered over")
+    parser.add_argument("--launch", choices=["show-first", "validate-first"], help=argparse.SUPPRESS)
+    parser.add_argument("--began", type=float, help=argparse.SUPPRESS)
+    parser.add_argument("file", nargs="?", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     use_offscreen_without_display()
+    from iceditor.editor.features import autosave
+
+    # autosaves apart from the user's, and none during the run (a file reopened would be offered
+    # its edits back, in a dialog)
+    autosave.SETTINGS.seconds, autosave.SETTINGS.edits = 10**5, 10**9
+    with tempfile.TemporaryDirectory(prefix="iceditor-benchmark-") as folder:
+        autosave.SETTINGS.folder = Path(folder)
+        if args.launch:
+            launch(args.launch, args.began, args.file)
+        else:
+            measure(args)
+
+
+def measure(args: argparse.Namespace) -> None:
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
@@ -65,6 +96,35 @@ def main() -> None:
     command = stroke.command()
     assert command is not None
     window.undo_stack.push(command)
+    edits = _undo_redo(app, window, "stroke", command)
+
+    # a Fill over the clear ground of Map 1 around 1001 (the stroke undone), its undo and its redo
+    from iceditor.editor.features.terrain_brushes import connected_same
+
+    window.undo_stack.undo()
+    _settle(app, window)
+    document = window.document
+    region = connected_same(board.neighbours, document.printed, board.hex("1001"))
+    began = time.perf_counter()
+    window.paint("Fill", {h: document.printed(h).changed({"trees": 2}) for h in region})
+    _settle(app, window)
+    edits["fill_ms"] = round((time.perf_counter() - began) * 1e3, 1)
+    edits["fill_hexes"] = len(region)
+    edits |= _undo_redo(app, window, "fill", window.undo_stack.command(window.undo_stack.index() - 1))
+    window.undo_stack.undo()
+    _settle(app, window)
+
+    # File > Open of Scenario 6 from a window showing Scenario 1
+    from iceditor.editor.features.file_menu import FileMenu
+
+    other = MainWindow(load(next((REPO / "scenarios").glob("s1-*.yaml"))))
+    other.show()
+    app.processEvents()
+    began = time.perf_counter()
+    assert other.findChild(FileMenu).open(path)
+    _settle(app, other)
+    reopen_s = time.perf_counter() - began
+    other.deleteLater()
 
     # the LOS tool: first click on a hill hex, then the cursor over hexes at every range, with the
     # whole map in view (the longest lines, the largest repaints) and at 100% zoom
@@ -108,6 +168,11 @@ def main() -> None:
                 **_spread("los_hover_ms_whole_map", whole_map),
                 **_spread("los_hover_ms_100pct", full_size),
                 "los_hover_goal_ms": 16,
+                **edits,
+                "stroke_undo_redo_goal_ms": 100,
+                "fill_undo_redo_goal_ms": 500,
+                "reopen_s6_s": round(reopen_s, 2),
+                **_launch(path),
             },
             indent=2,
         ),
@@ -116,6 +181,85 @@ def main() -> None:
     window.undo_stack.setClean()
     window.deleteLater()
     app.processEvents()
+
+
+def _settle(app, window) -> None:  # type: ignore[no-untyped-def]
+    """Until the edit is drawn and its problems are shown (the revalidation runs on a 0 ms timer)."""
+    app.processEvents()
+    while window._revalidate.isActive():
+        app.processEvents()
+
+
+def _undo_redo(app, window, name: str, command) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    """Undo and redo of `command` (the last on the stack), and, as the naive baseline, the same
+    change applied hex by hex (every watcher of the board once per hex) and then revalidated."""
+    document = window.document
+    out: dict[str, float] = {}
+    times: dict[str, list[float]] = {"undo": [], "redo": []}
+    for _ in range(REPEATS):
+        for step in ("undo", "redo"):
+            began = time.perf_counter()
+            getattr(window.undo_stack, step)()
+            _settle(app, window)
+            times[step].append(time.perf_counter() - began)
+    for step, taken in times.items():
+        out[f"{name}_{step}_ms"] = round(statistics.median(taken) * 1e3, 1)
+        out[f"{name}_{step}_ms_max"] = round(max(taken) * 1e3, 1)
+    for step, terrain in (("undo", command.before), ("redo", command.after)):
+        began = time.perf_counter()
+        for h, t in terrain.items():
+            document.set_printed({h: t})
+        window.refresh_problems()
+        app.processEvents()
+        out[f"{name}_{step}_per_hex_ms"] = round((time.perf_counter() - began) * 1e3, 1)
+    return out
+
+
+def _launch(path: Path) -> dict[str, float]:
+    """`iceditor edit` in a new process (this script with --launch), as it starts and as it started
+    before the window was shown first."""
+    out = {}
+    for order, suffix in (("show-first", ""), ("validate-first", "_validate_first")):
+        began = time.time()
+        child = [sys.executable, "-P", __file__, "--launch", order, "--began", str(began), str(path)]
+        times = json.loads(subprocess.run(child, capture_output=True, text=True, check=True).stdout)
+        out[f"launch_visible{suffix}_s"] = round(times["visible"], 2)
+        out[f"launch_ready{suffix}_s"] = round(times["ready"], 2)
+    return out
+
+
+def launch(order: str, began: float, path: Path) -> None:
+    """The child of _launch: iceditor.editor.app.run on `path`, printing (JSON) the seconds since
+    `began` to the window's first paint and to its problems shown, then quitting."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    from iceditor.editor import app as editor_app
+    from iceditor.editor.window import MainWindow
+
+    times: dict[str, float] = {}
+
+    class FirstPaint(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint and isinstance(getattr(watched, "window", lambda: None)(), MainWindow):
+                times.setdefault("visible", time.time() - began)
+            return False
+
+    app = editor_app.application()
+    first_paint = FirstPaint()
+    app.installEventFilter(first_paint)
+    refresh = MainWindow.refresh_problems
+
+    def refreshed(window: MainWindow) -> None:
+        refresh(window)
+        if window.isVisible() and "ready" not in times:
+            times["ready"] = time.time() - began
+            QTimer.singleShot(0, app.quit)
+
+    MainWindow.refresh_problems = refreshed  # type: ignore[method-assign]
+    if order == "validate-first":  # the window validated as it is built, before it is shown
+        editor_app.MainWindow = lambda document, validate=True: MainWindow(document)  # type: ignore[misc]
+    editor_app.run(path)
+    print(json.dumps(times))
 
 
 def _spread(name: str, times: list[float]) -> dict[str, float]:
