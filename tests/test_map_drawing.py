@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QDockWidget, QStyleOptionGraphicsItem
 
 import engine.model.tables as tables
 from engine.hexgrid import Hex
+from engine.model import terrain
 from engine.model.mapsheet import load_map
 from engine.model.terrain import Terrain
 from iceditor.cli import main
@@ -121,9 +122,14 @@ def test_the_woods_threshold_is_the_chart_s_woods_min_trees(qtbot, monkeypatch) 
     effects = dataclasses.replace(tables.terrain_effects(), woods_min_trees=3)
     monkeypatch.setattr(tables, "terrain_effects", lambda path=None: effects)
     monkeypatch.setattr(map_symbols, "terrain_effects", lambda path=None: effects)
-    assert "woods" not in terrain_symbols(Hex(0, 0), Terrain(trees=2), lambda n: None)
-    assert "woods" in terrain_symbols(Hex(0, 0), Terrain(trees=3), lambda n: None)
-    assert next(e for e in entries() if e.key == "woods").meaning.startswith("3 or more Tree symbols (8.54)")
+    terrain._woods_min_trees.cache_clear()  # the engine reads the chart once
+    try:
+        assert "woods" not in terrain_symbols(Hex(0, 0), Terrain(trees=2), lambda n: None)
+        assert "woods" in terrain_symbols(Hex(0, 0), Terrain(trees=3), lambda n: None)
+        assert next(e for e in entries() if e.key == "woods").meaning.startswith("3 or more Tree symbols (8.54)")
+    finally:
+        monkeypatch.undo()
+        terrain._woods_min_trees.cache_clear()
 
 
 # -- buildings and names ---------------------------------------------------------------------------
@@ -191,6 +197,8 @@ def test_the_legend_explains_every_symbol_the_map_draws(qtbot) -> None:
     assert {"crest", "woods", "tree", "building", "level-2", "hill-edge"} <= drawn
     assert set(PAINTERS) <= keys and drawn <= keys
     assert {"unit", "down", "facing", "improved_position", "mines", "hidden", "infiltration"} <= keys
+    assert {"los-line", "los-hexes", "los-blocking", "viewshed", "reach", "zone", "selection"} <= keys
+    assert {e.key for e in entries(overlays=False)} == keys - {e.key for e in entries()[len(entries(False)) :]}
     crest = next(e for e in entries() if e.key == "crest")
     assert "10.34" in crest.meaning and "two levels" in crest.meaning
 
@@ -213,6 +221,7 @@ def test_render_svg_holds_the_title_north_arrow_and_legend(qtbot, tmp_path: Path
     assert "North: the NORTH indicator in 5001" in text and "points to 5002 (24.1)" in text
     for name in ("Woods hex", "Tree symbol", "Crest hex", "Building", "Counters", "DOWN", "Hex number"):
         assert f">{name}<" in text.replace("\n", ""), name
+    assert ">Viewshed<" not in text.replace("\n", "")  # a print has no tool overlays to explain
 
 
 # -- counters and the LOS highlight ---------------------------------------------------------------------

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QStyleOptionGraphicsItem
 
 from engine.hexgrid import DIRECTIONS, Hex
@@ -20,7 +20,7 @@ from engine.model.terrain import Terrain
 
 from .hex_layout import HEX_SIZE, centre
 from .map_symbols import PAINTERS, SYMBOLS, paint_bridge, paint_terrain, road_pen, symbol
-from .mapview import BUILDING_ID, HILL_NAME, NAME_SIZE, NUMBER_SIZE, font_of_size, paint_number
+from .mapview import BUILDING_ID, HILL_NAME, NAME_SIZE, NUMBER_SIZE, HexSetItem, font_of_size, paint_number
 from .setup_items import Piece, PieceItem
 
 SAMPLE = HEX_SIZE * 2.2  # a sample's box: one hex with a little room
@@ -36,8 +36,9 @@ class Entry:
     sample: Callable[[QPainter], None]  # draws round HERE's centre
 
 
-def entries() -> list[Entry]:
-    """The legend, in reading order: the ground, woods and buildings, roads, labels, the set-up."""
+def entries(overlays: bool = True) -> list[Entry]:
+    """The legend, in reading order: the ground, woods and buildings, roads, labels, the set-up,
+    and (`overlays`: in the editor, not on a print) what the tools draw over the map."""
     out = [Entry(key, symbol(key).name, symbol(key).meaning, _terrain_sample(key)) for key in SYMBOLS]
     out += [
         Entry("hex-number", "Hex number", "column and row (XXYY), as printed", _number_sample),
@@ -79,18 +80,18 @@ def entries() -> list[Entry]:
             _piece_sample("infiltration", ("INF", "")),
         ),
     ]
-    return out
+    return out + (_overlay_entries() if overlays else [])
 
 
-def legend_size(width: float) -> tuple[float, float]:
+def legend_size(width: float, overlays: bool = True) -> tuple[float, float]:
     """The legend's width and height, laid out `width` wide."""
-    return width, sum(_row_height(e, width) for e in entries())
+    return width, sum(_row_height(e, width) for e in entries(overlays))
 
 
-def paint_legend(painter: QPainter, top_left: QPointF, width: float) -> float:
+def paint_legend(painter: QPainter, top_left: QPointF, width: float, overlays: bool = True) -> float:
     """Draw the legend from `top_left`, `width` wide; its height."""
     y = top_left.y()
-    for entry in entries():
+    for entry in entries(overlays):
         height = _row_height(entry, width)
         painter.save()
         painter.translate(top_left.x() + SAMPLE / 2, y + height / 2)
@@ -220,3 +221,79 @@ def _piece_sample(
         _draw_piece(painter, Piece((), "german", kind, HERE, text, "", down, faced))
 
     return draw
+
+
+# -- what the tools draw over the map ----------------------------------------------------------------
+
+
+def _overlay_entries() -> list[Entry]:
+    """The tools' colours, from the tools themselves."""
+    from .features.los_tool import ALONG, BLOCKED_LINE, CLEAR_LINE, CORNER, PASSED
+    from .features.movement_overlay import band_colour
+    from .features.selection import SELECTED, SELECTED_OUTLINE
+    from .features.viewshed_overlay import SEEN
+    from .features.zone_editor import ZONE, ZONE_OUTLINE
+
+    def line(painter: QPainter) -> None:
+        _terrain_sample("ground")(painter)
+        c = centre(HERE)
+        painter.setPen(QPen(CLEAR_LINE, 3, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+        painter.drawLine(QPointF(c.x() - HEX_SIZE, c.y()), c)
+        painter.setPen(QPen(BLOCKED_LINE, 3, Qt.PenStyle.DashLine, Qt.PenCapStyle.RoundCap))
+        painter.drawLine(c, QPointF(c.x() + HEX_SIZE, c.y()))
+
+    def shaded(*colours: QColor, outline: QColor | None = None, width: float = 1.5) -> Callable[[QPainter], None]:
+        def draw(painter: QPainter) -> None:
+            _terrain_sample("ground")(painter)
+            for i, colour in enumerate(colours):  # several colours: side by side
+                painter.save()
+                part = QRectF(
+                    -HEX_SIZE + 2 * HEX_SIZE * i / len(colours), -HEX_SIZE, 2 * HEX_SIZE / len(colours), 2 * HEX_SIZE
+                )
+                painter.setClipRect(part)
+                item = HexSetItem(None, colour, outline, width)  # type: ignore[arg-type]
+                item.set_hexes([HERE])
+                item.paint(painter, QStyleOptionGraphicsItem())
+                painter.restore()
+
+        return draw
+
+    return [
+        Entry(
+            "los-line",
+            "Line of sight",
+            "green as far as the unit sees, red dashed beyond the blocking hex (10.33)",
+            line,
+        ),
+        Entry(
+            "los-hexes",
+            "Hexes along a LOS",
+            "yellow: passed through; orange: both hexes of a hexside it runs along (10.31 b); blue: a corner",
+            shaded(PASSED, ALONG, CORNER),
+        ),
+        Entry(
+            "los-blocking",
+            "Blocking hex",
+            "red outline, with the rule that blocks",
+            shaded(QColor(0, 0, 0, 0), outline=BLOCKED_LINE, width=3.0),
+        ),
+        Entry("viewshed", "Viewshed", "blue: the hexes a unit in the red hex sees (10.3)", shaded(SEEN)),
+        Entry(
+            "reach",
+            "Movement",
+            "the MP to enter each hex, pale cheap to dark dear (8.1)",
+            shaded(band_colour(1, 6), band_colour(3, 6), band_colour(6, 6)),
+        ),
+        Entry(
+            "zone",
+            "Zone",
+            "the hexes of the scenario's zone chosen in the Zones panel",
+            shaded(ZONE, outline=ZONE_OUTLINE),
+        ),
+        Entry(
+            "selection",
+            "Selected hexes",
+            "the hexes the Properties panel edits",
+            shaded(SELECTED, outline=SELECTED_OUTLINE),
+        ),
+    ]

@@ -49,7 +49,7 @@ class Sheet:
         return self.map_area.width() + GAP + PANEL + GAP / 2, max(self.map_area.height(), self._panel_height())
 
     def _panel_height(self) -> float:
-        return self._legend_top() + legend_size(PANEL)[1] + HEX_SIZE / 2
+        return self._legend_top() + legend_size(PANEL, overlays=False)[1] + HEX_SIZE / 2
 
     def _legend_top(self) -> float:
         title = QFontMetricsF(font_of_size(TITLE_SIZE, bold=True)).height()
@@ -76,7 +76,7 @@ class Sheet:
         painter.setFont(font_of_size(8.5))
         painter.drawText(QRectF(left, title_box.bottom(), PANEL, 40), flags, self.subtitle)
         self._paint_compass(painter, QPointF(left + COMPASS / 2, title_box.bottom() + 40 + COMPASS / 2))
-        paint_legend(painter, QPointF(left, self._legend_top()), PANEL)
+        paint_legend(painter, QPointF(left, self._legend_top()), PANEL, overlays=False)  # a print has no overlays
         painter.restore()
 
     def _paint_compass(self, painter: QPainter, at: QPointF) -> None:

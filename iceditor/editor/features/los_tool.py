@@ -46,6 +46,10 @@ RULE_WORDS = {
 }
 CLEAR_LINE = QColor("#2e7d32")
 BLOCKED_LINE = QColor("#c62828")
+PASSED = QColor(255, 225, 90, 90)  # a hex the line passes through
+ALONG = QColor(250, 150, 40, 100)  # the two hexes of a hexside the line runs along (10.31 b)
+CORNER = QColor(120, 150, 220, 90)  # a hex the line touches at a corner only
+ENDS = QColor(30, 90, 170, 60), QColor(30, 90, 170)  # the two units' hexes: fill, outline
 
 
 class LosTool(OverlayTool):
@@ -64,10 +68,10 @@ class LosTool(OverlayTool):
         self._terrain = SightTerrain.from_effects()
         self._kernel: SightKernel | None = None
         layer = window.scene.layers["overlays"]
-        self.passed = HexSetItem(layer, QColor(255, 225, 90, 90))
-        self.along = HexSetItem(layer, QColor(250, 150, 40, 100))  # the two hexes of a hexside the line runs along
-        self.corners = HexSetItem(layer, QColor(120, 150, 220, 90))
-        self.ends = HexSetItem(layer, QColor(30, 90, 170, 60), QColor(30, 90, 170))
+        self.passed = HexSetItem(layer, PASSED)
+        self.along = HexSetItem(layer, ALONG)
+        self.corners = HexSetItem(layer, CORNER)
+        self.ends = HexSetItem(layer, *ENDS)
         # an outline only: the building's number or the hill's name it blocks at stays readable
         self.blocking = HexSetItem(layer, QColor(0, 0, 0, 0), BLOCKED_LINE, width=3.0)
         self.seen_part = QGraphicsLineItem(layer)
