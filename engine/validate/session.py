@@ -42,12 +42,24 @@ class ValidationSession:
         out: list[Problem] = []
         for check in runners("check_scenario"):
             if check not in self._results:
-                self.context.used_board = False
-                found = list(check(self.context))
-                self._results[check] = (found, self.context.used_board)
-                self.runs += 1
+                self._run(check)
             out += self._results[check][0]
         return out
+
+    def revalidate_one(self) -> bool:
+        """Run one check whose answer may have changed; False when every answer is up to date.
+        An editor runs them one at a time between other work, to stay responsive."""
+        check = next((c for c in runners("check_scenario") if c not in self._results), None)
+        if check is None:
+            return False
+        self._run(check)
+        return True
+
+    def _run(self, check: Runner) -> None:
+        self.context.used_board = False
+        found = list(check(self.context))
+        self._results[check] = (found, self.context.used_board)
+        self.runs += 1
 
     def edit(self, changes: Mapping[Hex, Terrain]) -> None:
         """Paint terrain on the scenario's board; checks that read the board will run again."""

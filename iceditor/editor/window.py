@@ -130,7 +130,7 @@ class MainWindow(QMainWindow):
         self._build_edit_menu()
         self._build_docks()
         self._revalidate = QTimer(self, singleShot=True, interval=0)
-        self._revalidate.timeout.connect(self.refresh_problems)
+        self._revalidate.timeout.connect(self._revalidate_step)
         self.undo_stack.indexChanged.connect(self._edited)
         self.undo_stack.cleanChanged.connect(self._update_title)
         self.scene.hex_pressed.connect(lambda h, e: self.tool and self.tool.press(h, e))
@@ -273,6 +273,16 @@ class MainWindow(QMainWindow):
     def refresh_problems(self) -> None:
         self.problems = self.document.problems()
         self.problems_changed.emit(self.problems)
+
+    def _revalidate_step(self) -> None:
+        """After an edit: one scenario check at a time, back to the event loop between them, so a
+        long revalidation (Scenario 6's turn counts) holds up no click or repaint; the problems are
+        shown once every check has answered."""
+        session = self.document.session
+        if session is not None and session.revalidate_one():
+            self._revalidate.start()
+            return
+        self.refresh_problems()
 
     # -- docks --------------------------------------------------------------------------------
     def _build_docks(self) -> None:
