@@ -4,12 +4,31 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` (pyproject's addopts): a worker a core for the whole suite; none for the files or
+    tests named on the command line, where starting the workers would cost more than they save."""
+    return (os.cpu_count() or 1) if config.args_source is pytest.Config.ArgsSource.TESTPATHS else 0
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _data_folders_of_the_test_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The editor's autosaves and settings (Qt's AppDataLocation: XDG folders on Linux) go to
+    folders of this test run, never the user's, and no two test processes share them."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data-home")))
+        patch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config-home")))
+        yield
+
 
 # Hypothesis, bounded (tests/properties.py): no deadline (a loaded machine is slow, not wrong);
 # 50 examples a property in `pytest -q`, twenty times as many with HYPOTHESIS_PROFILE=long.
