@@ -170,10 +170,25 @@ def test_the_status_bar_shows_the_tools_tip_and_the_los_answer(window: MainWindo
     assert window.problem_count.text() == "✖ 0  ▲ 0  ℹ 3"
 
 
+def test_the_problem_counts_bring_the_problems_panel_to_the_front(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The overlay panels are tabs of the Problems panel's place: the counts, red with errors, bring it back."""
+    window.use_tool("movement")
+    settle()
+    assert window.problems_panel.visibleRegion().isEmpty()  # behind the Movement tab
+    assert window.problem_count.styleSheet() == ""
+    board = window.document.board
+    window.paint("Split Building 23", {board.hex("4308"): board.terrain(board.hex("4308")).changed({"building": None})})
+    qtbot.waitUntil(lambda: window.problem_count.text().startswith("✖ 1") or "✖ 0" not in window.problem_count.text())
+    assert "c62828" in window.problem_count.styleSheet()
+    qtbot.mouseClick(window.problem_count, Qt.MouseButton.LeftButton)
+    settle()
+    assert not window.problems_panel.visibleRegion().isEmpty()
+
+
 def test_after_the_start_up_check_the_counts_stand_and_no_message_stays(window: MainWindow) -> None:
     from iceditor.editor.app import check_shown
 
-    window.problem_count.clear()
+    window.problem_count.setText("")
     check_shown(window)
     assert window.statusBar().currentMessage() == "" and window.problem_count.text() == "✖ 0  ▲ 0  ℹ 3"
 

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QStyle,
     QToolBar,
+    QToolButton,
     QUndoView,
     QWidget,
 )
@@ -124,7 +125,7 @@ class MainWindow(QMainWindow):
         # Permanent widgets sit at the right at their own width: a temporary message (a tool's tip,
         # the LOS answer) is drawn left of them, so none of them may stretch over it.
         self._status = QLabel(objectName="status-hex")
-        self.problem_count = QLabel(objectName="status-problems")
+        self.problem_count = QToolButton(objectName="status-problems", autoRaise=True)
         self.statusBar().addPermanentWidget(self._status)
         self.statusBar().addPermanentWidget(self.problem_count)
         self._build_edit_menu()
@@ -292,6 +293,7 @@ class MainWindow(QMainWindow):
         self.problem_chosen.connect(self.select_problem)
         self.problems_changed.connect(self._show_problems)
         self.problems_dock = self.add_dock("Problems", self.problems_panel, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.problem_count.clicked.connect(self.show_problems_panel)
         history = QUndoView(self.undo_stack)
         history.setEmptyLabel("Opened")
         history_dock = self.add_dock("History", history)
@@ -317,9 +319,15 @@ class MainWindow(QMainWindow):
         counts = {s: sum(1 for p in problems if p.severity is s) for s in ORDER}
         self.problem_count.setText("  ".join(f"{MARKS[s]} {n}" for s, n in counts.items()))
         self.problem_count.setToolTip(
-            f"{counts[Severity.ERROR]} errors, {counts[Severity.WARNING]} warnings, {counts[Severity.INFO]} info"
-            " (the Problems panel lists them)"
+            f"{counts[Severity.ERROR]} errors, {counts[Severity.WARNING]} warnings, {counts[Severity.INFO]} info:"
+            " click to see them in the Problems panel"
         )
+        # errors in red: seen even while another panel's tab covers the Problems panel
+        self.problem_count.setStyleSheet("color: #c62828; font-weight: bold" if counts[Severity.ERROR] else "")
+
+    def show_problems_panel(self) -> None:
+        self.problems_dock.show()
+        self.problems_dock.raise_()
 
     def select_problem(self, problem: Problem) -> None:
         """Show where a problem is: its hex centred and selected on the map."""
