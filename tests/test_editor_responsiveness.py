@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from engine.geometry.viewshed import Viewsheds
 from engine.model.terrain import Terrain
+from engine.validate.registry import runners
 from engine.validate.session import ValidationSession
 from iceditor.editor import app as editor_app
 from iceditor.editor.app import OpenFailed
@@ -92,6 +93,18 @@ def test_saving_a_zone_heatmap_and_an_errata_preview_show_the_wait_cursor(window
     assert window.findChild(ErrataPanel).load(workspace / "maps" / "errata.yaml")
     assert saved == [True] and mapped == [True] and previewed[0]
     assert not waiting()
+
+
+def test_the_revalidation_after_an_edit_gives_the_event_loop_back_between_checks(window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    session = window.document.session
+    window.paint("Trees", {window.document.board.hex("1001"): Terrain(trees=3)})
+    stale = len([c for c in runners("check_scenario") if c not in session._results])
+    runs = session.runs
+    QApplication.processEvents()
+    assert stale > 1 and session.runs - runs == 1 and window._revalidate.isActive()
+    qtbot.waitUntil(lambda: not window._revalidate.isActive())
+    assert session.runs - runs == stale
+    assert window.problems == window.document.problems()
 
 
 def test_the_wait_cursor_comes_back_when_the_action_fails(qtbot) -> None:  # type: ignore[no-untyped-def]
