@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import venv
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine.resources import DATA_DIRS, data_root
-from tests.readme_commands import cli_examples, run_examples
+from tests.readme_commands import cli_examples, quick_start, run_examples
 
 REPO = Path(__file__).resolve().parent.parent
 # The dependencies are inherited (inheriting_venv); a plain wheel builds with the hatchling already
@@ -99,3 +100,27 @@ def test_the_packaging_test_passes_in_a_virtual_environment(tmp_path: Path) -> N
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert "1 passed" in result.stdout
+
+
+def test_the_quick_start_is_two_commands_installing_then_validating_and_testing() -> None:
+    install, test = quick_start()
+    assert install.startswith("python3 -m pip install -e . && ") and install.endswith("iceditor validate")
+    assert test.startswith("python3 -m pip install -e '.[test]' && ") and test.endswith("python3 -m pytest -q")
+
+
+def test_every_test_quoting_the_rulebook_reads_iceditor_rulebook(tmp_path: Path) -> None:
+    """On a fresh machine there is no ../shared beside the clone: ICEDITOR_RULEBOOK names the
+    transcription for all of them (a test reading a path of its own would pass here instead)."""
+    missing = tmp_path / "no-rulebook.txt"
+    files = ["tests/test_counters_data.py", "tests/test_tables_data.py", "tests/test_scenario_files.py"]
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rs", "-k", "rulebook", *files],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "ICEDITOR_RULEBOOK": str(missing)},
+    )
+    assert result.returncode == 0, result.stdout[-2000:]
+    skipped = [line for line in result.stdout.splitlines() if line.startswith("SKIPPED")]
+    assert skipped and all(f"not found at {missing}" in line for line in skipped)
+    assert re.search(r"^11 skipped", result.stdout, re.MULTILINE) and "passed" not in result.stdout
