@@ -108,6 +108,7 @@ def test_the_quick_start_is_two_commands_installing_then_validating_and_testing(
     assert test.startswith("python3 -m pip install -e '.[test]' && ") and test.endswith("python3 -m pytest -q")
 
 
+@pytest.mark.slow  # a second pytest collects three large test files
 def test_every_test_quoting_the_rulebook_reads_iceditor_rulebook(tmp_path: Path) -> None:
     """On a fresh machine there is no ../shared beside the clone: ICEDITOR_RULEBOOK names the
     transcription for all of them (a test reading a path of its own would pass here instead)."""
