@@ -75,6 +75,10 @@ def _aliases(rng: random.Random, text: str) -> str:
         for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
             bomb += f"{name}: &{name} [{', '.join([f'*{prev}'] * 9)}]\n"
         return text.rstrip("\n") + "\n" + bomb
+    if rng.random() < 0.5:  # each anchored value within the nesting limit, stacked past it by aliases
+        deep = "d0: &d0 " + "[" * 30 + "]" * 30 + "\n"
+        deep += "".join(f"d{i}: &d{i} " + "[" * 30 + f"*d{i - 1}" + "]" * 30 + "\n" for i in range(1, 40))
+        return text.rstrip("\n") + "\n" + deep
     return text.rstrip("\n") + "\nself: &s [1, *s]\n"
 
 

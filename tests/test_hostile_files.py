@@ -69,6 +69,13 @@ def test_deep_nesting_is_refused_before_building(depth: int) -> None:
     assert message == f"lists and mappings nested more than {MAX_DEPTH} deep: no file of the game does"
 
 
+def test_aliases_cannot_stack_nesting_past_the_limit() -> None:
+    """Each anchored value is 35 deep, within the limit; an alias inside the next puts it 70 deep."""
+    text = "a0: &a0 " + "[" * 35 + "]" * 35 + "\n"
+    text += "".join(f"a{i}: &a{i} " + "[" * 35 + f"*a{i - 1}" + "]" * 35 + "\n" for i in range(1, 40))
+    assert refused(text) == f"lists and mappings nested more than {MAX_DEPTH} deep: no file of the game does"
+
+
 def test_nesting_at_the_limit_is_read() -> None:
     depth = MAX_DEPTH - 1
     assert parse_yaml("a: " + "[" * depth + "]" * depth + "\n", "f.yaml").data["a"] is not None

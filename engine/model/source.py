@@ -15,7 +15,7 @@ import copy
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -100,13 +100,21 @@ _STR_TAG = "tag:yaml.org,2002:str"
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+class Built(NamedTuple):
+    """A value built from the stream, how many values it holds, and how deep they nest."""
+
+    value: Any
+    size: int
+    height: int  # 0 for a scalar, 1 for a list or mapping of scalars
+
+
 class _Builder:
     """Builds one document from the loader's events, refusing what the limits do not allow."""
 
     def __init__(self, loader: yaml.SafeLoader, file: str) -> None:
         self.loader: Any = loader  # its parser's methods are untyped in types-PyYAML
         self.doc = SourceDocument(file, None)
-        self.anchors: dict[str, tuple[Any, int, Position]] = {}  # name -> value, its size in values, where
+        self.anchors: dict[str, Built] = {}
         self.open_anchors: dict[str, Position] = {}  # anchors whose value is being built
         self.alias_values = 0
 
@@ -119,7 +127,7 @@ class _Builder:
         if loader.check_event(yaml.StreamEndEvent):
             raise SourceError(self.doc.file, "the file is empty (no YAML, only blank lines or comments)")
         loader.get_event()  # document start
-        self.doc.data, _ = self.value((), 0)
+        self.doc.data = self.value((), 0).value
         loader.get_event()  # document end
         if not loader.check_event(yaml.StreamEndEvent):
             second = _mark(loader.peek_event())
@@ -130,32 +138,35 @@ class _Builder:
             raise SourceError(self.doc.file, "the file is empty (its only document holds no value)")
         return self.doc
 
-    def value(self, path: JsonPath, depth: int) -> tuple[Any, int]:
-        """The next value in the stream and how many values it holds."""
+    def value(self, path: JsonPath, depth: int) -> Built:
+        """The next value in the stream, at `depth` lists and mappings down."""
         event: Any = self.loader.get_event()
         at = _mark(event)
         self.doc.positions[path] = at
         if isinstance(event, yaml.AliasEvent):
-            return self.alias(str(event.anchor), at)
-        if depth > MAX_DEPTH:
-            raise self.error(f"lists and mappings nested more than {MAX_DEPTH} deep: no file of the game does", at)
+            return self.alias(str(event.anchor), at, depth)
+        self.check_depth(depth, at)
         anchor = getattr(event, "anchor", None)
         if anchor is not None:
             self.open_anchors[anchor] = at
         if isinstance(event, yaml.ScalarEvent):
-            value, size = self.scalar(event, at), 1
+            built = Built(self.scalar(event, at), 1, 0)
         elif isinstance(event, yaml.SequenceStartEvent):
             self.plain_tag(event, at)
-            value, size = self.sequence(path, depth)
+            built = self.sequence(path, depth)
         else:
             self.plain_tag(event, at)
-            value, size = self.mapping(path, depth)
+            built = self.mapping(path, depth)
         if anchor is not None:
             del self.open_anchors[anchor]
-            self.anchors[anchor] = (value, size, at)
-        return value, size
+            self.anchors[anchor] = built
+        return built
 
-    def alias(self, name: str, at: Position) -> tuple[Any, int]:
+    def check_depth(self, depth: int, at: Position) -> None:
+        if depth > MAX_DEPTH:
+            raise self.error(f"lists and mappings nested more than {MAX_DEPTH} deep: no file of the game does", at)
+
+    def alias(self, name: str, at: Position, depth: int) -> Built:
         if name in self.open_anchors:
             start = self.open_anchors[name]
             raise self.error(
@@ -165,8 +176,9 @@ class _Builder:
             )
         if name not in self.anchors:
             raise self.error(f"*{name} refers to no anchor: write &{name} on the value above it", at)
-        value, size, _ = self.anchors[name]
-        self.alias_values += size
+        built = self.anchors[name]
+        self.check_depth(depth + built.height, at)  # an alias puts its value's nesting at this depth
+        self.alias_values += built.size
         if self.alias_values > MAX_ALIAS_VALUES:
             raise self.error(
                 f"aliases (*name) expand to more than {MAX_ALIAS_VALUES} values; the file would be far "
@@ -174,27 +186,27 @@ class _Builder:
                 at,
             )
         # A copy, so that editing one use of an anchored value does not edit the others.
-        return copy.deepcopy(value), size
+        return Built(copy.deepcopy(built.value), built.size, built.height)
 
     def plain_tag(self, event: Any, at: Position) -> None:
         if event.tag not in _PLAIN_TAGS:
             raise self.error(f"the tag {event.tag!r} is not allowed: files are plain data", at)
 
-    def sequence(self, path: JsonPath, depth: int) -> tuple[list[Any], int]:
+    def sequence(self, path: JsonPath, depth: int) -> Built:
         items: list[Any] = []
-        size = 1
+        size = height = 1
         while not self.loader.check_event(yaml.SequenceEndEvent):
-            item, n = self.value((*path, len(items)), depth + 1)
-            items.append(item)
-            size += n
+            item = self.value((*path, len(items)), depth + 1)
+            items.append(item.value)
+            size, height = size + item.size, max(height, item.height + 1)
         self.loader.get_event()
-        return items, size
+        return Built(items, size, height)
 
-    def mapping(self, path: JsonPath, depth: int) -> tuple[dict[str, Any], int]:
+    def mapping(self, path: JsonPath, depth: int) -> Built:
         result: dict[str, Any] = {}
         first_seen: dict[str, Position] = {}
         merged: list[dict[str, Any]] = []
-        size = 1
+        size = height = 1
         while not self.loader.check_event(yaml.MappingEndEvent):
             key_event = self.loader.peek_event()
             at = _mark(key_event)
@@ -202,22 +214,23 @@ class _Builder:
                 raise self.error("a key must be a plain value (a name or a number), not a list or mapping", at)
             self.loader.get_event()
             if self.tag_of(key_event) == _MERGE_TAG:
-                value, n = self.value((*path, "<<"), depth + 1)
-                merged += self.merge_sources(value, at)
-                size += n
+                sources = self.value((*path, "<<"), depth + 1)
+                merged += self.merge_sources(sources.value, at)
+                size, height = size + sources.size, max(height, sources.height + 1)
                 continue
             key = _key(self.scalar(key_event, at))
             if key in first_seen:
                 self.doc.duplicates.append(Duplicate((*path, key), at, first_seen[key]))
             else:
                 first_seen[key] = self.doc.keys[(*path, key)] = at
-            result[key], n = self.value((*path, key), depth + 1)
-            size += n
+            item = self.value((*path, key), depth + 1)
+            result[key] = item.value
+            size, height = size + item.size, max(height, item.height + 1)
         self.loader.get_event()
         for source in merged:  # `<<: *base`: keys the mapping does not give itself
             for key, value in source.items():
                 result.setdefault(key, value)
-        return result, size
+        return Built(result, size, height)
 
     def merge_sources(self, value: Any, at: Position) -> list[dict[str, Any]]:
         sources = value if isinstance(value, list) else [value]
