@@ -245,6 +245,7 @@ def launch(order: str, began: float, path: Path) -> None:
     """The child of _launch: iceditor.editor.app.run on `path`, printing (JSON) the seconds since
     `began` to the window's first paint and to its problems shown, then quitting."""
     from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QWidget
 
     from iceditor.editor import app as editor_app
     from iceditor.editor.window import MainWindow
@@ -253,7 +254,11 @@ def launch(order: str, began: float, path: Path) -> None:
 
     class FirstPaint(QObject):
         def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.Paint and isinstance(getattr(watched, "window", lambda: None)(), MainWindow):
+            if (
+                event.type() == QEvent.Type.Paint
+                and isinstance(watched, QWidget)
+                and isinstance(QWidget.window(watched), MainWindow)  # panels keep their own `window`
+            ):
                 times.setdefault("visible", time.time() - began)
             return False
 
