@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTextBrowser,
     QToolButton,
+    QTreeWidgetItem,
 )
 
 from engine.problems import Problem, Severity
@@ -274,6 +275,7 @@ def problems() -> list[Problem]:
         Problem("level-jump", Severity.WARNING, "4205 level 2 beside 4206 level 0", "8.53", "m.yaml", 11, hex="4205"),
         Problem("level-jump", Severity.WARNING, "4305 level 2 beside 4306 level 0", "8.53", "m.yaml", 10, hex="4305"),
         Problem("hex-outside-grid", Severity.ERROR, long, "2.1", "m.yaml", 30, hex="9999"),
+        Problem("building-split", Severity.ERROR, "Building 5 is in two parts", "24.9", "m.yaml", 14, hex="4310"),
     ]
 
 
@@ -293,24 +295,33 @@ def texts(panel: ProblemsPanel) -> list[str]:
 
 def test_problems_errors_first_with_counts(panel: ProblemsPanel) -> None:
     severities = [p.severity for p in panel.visible_problems()]
-    assert severities == [Severity.ERROR] * 2 + [Severity.WARNING] * 3 + [Severity.INFO]
+    assert severities == [Severity.ERROR] * 3 + [Severity.WARNING] * 3 + [Severity.INFO]
     buttons = panel.severity_buttons
     assert [buttons[s].text() for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)] == [
-        "✖ 2 errors",
+        "✖ 3 errors",
         "▲ 3 warnings",
         "ℹ 1 info",
     ]
-    assert texts(panel)[0].startswith("✖ Building 3 is in two parts (24.9) [building-split]")
+    assert texts(panel)[0].startswith("✖ 2 × ") and texts(panel)[0].endswith("[building-split]")
+    group = panel.tree.topLevelItem(0)
+    assert group.isExpanded()  # errors' groups start open
+    assert group.child(0).text(0) == "✖ Building 3 is in two parts (24.9) [building-split]"
+    assert texts(panel)[1].startswith("✖ a message long enough")
+
+
+def warnings_group(panel: ProblemsPanel) -> QTreeWidgetItem:
+    return next(panel.tree.topLevelItem(i) for i in range(4) if "[level-jump]" in panel.tree.topLevelItem(i).text(0))
 
 
 def test_problems_of_one_check_are_grouped_and_long_lines_have_tooltips(panel: ProblemsPanel) -> None:
-    group = next(panel.tree.topLevelItem(i) for i in range(3) if panel.tree.topLevelItem(i).childCount())
+    group = warnings_group(panel)
     assert group.childCount() == 3 and group.text(0).startswith("▲ 3 × ") and "[level-jump]" in group.text(0)
     assert not group.isExpanded()
     assert [group.child(i).text(1) for i in range(3)] == ["m.yaml:9 [4105]", "m.yaml:10 [4305]", "m.yaml:11 [4205]"]
     group.setExpanded(True)
-    panel.set_problems(problems())  # a revalidation keeps the group the user opened
-    assert next(panel.tree.topLevelItem(i) for i in range(3) if panel.tree.topLevelItem(i).childCount()).isExpanded()
+    panel.tree.topLevelItem(0).setExpanded(False)  # the errors' group
+    panel.set_problems(problems())  # a revalidation keeps the groups as the user left them
+    assert warnings_group(panel).isExpanded() and not panel.tree.topLevelItem(0).isExpanded()
     long = next(r for r in panel.rows() if r.data(0, Qt.ItemDataRole.UserRole).code == "hex-outside-grid")
     tip = long.toolTip(0)
     assert "m.yaml:30:1: error: a message long enough" in tip and tip.count("a message long enough") == 4
@@ -322,15 +333,15 @@ def test_problems_of_one_check_are_grouped_and_long_lines_have_tooltips(panel: P
 def test_problems_filter_by_severity_and_search(panel: ProblemsPanel, qtbot) -> None:  # type: ignore[no-untyped-def]
     panel.severity_buttons[Severity.WARNING].click()
     assert {p.severity for p in panel.visible_problems()} == {Severity.ERROR, Severity.INFO}
-    assert panel.shown.text() == "3 of 6 shown"
+    assert panel.shown.text() == "4 of 7 shown"
     panel.severity_buttons[Severity.WARNING].click()
     qtbot.keyClicks(panel.search, "4205 LEVEL")
     assert [p.hex for p in panel.visible_problems()] == ["4205"]
     assert texts(panel) == ["▲ 4205 level 2 beside 4206 level 0 (8.53) [level-jump]"]  # one left: no group
     panel.search.setText("24.9")
-    assert [p.code for p in panel.visible_problems()] == ["building-split"]
+    assert [p.code for p in panel.visible_problems()] == ["building-split"] * 2
     panel.search.clear()
-    assert len(panel.rows()) == 6 and panel.shown.text() == ""
+    assert len(panel.rows()) == 7 and panel.shown.text() == ""
 
 
 def test_choosing_a_problem_selects_its_hex(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]

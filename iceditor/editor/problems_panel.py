@@ -71,7 +71,8 @@ class ProblemsPanel(QWidget):
     def __init__(self) -> None:
         super().__init__()
         self.problems: list[Problem] = []
-        self.expanded: set[str] = set()  # the groups (check codes) the user opened stay open
+        # the groups (by check code) the user opened or closed stay so; errors' groups start open
+        self.expanded: dict[str, bool] = {}
         self.severity_buttons: dict[Severity, QToolButton] = {}
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
@@ -101,10 +102,8 @@ class ProblemsPanel(QWidget):
         header.setSectionResizeMode(WHERE, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.itemClicked.connect(self._clicked)
         self.tree.itemActivated.connect(self._clicked)
-        self.tree.itemExpanded.connect(lambda item: self.expanded.add(item.data(PROBLEM, Qt.ItemDataRole.UserRole)))
-        self.tree.itemCollapsed.connect(
-            lambda item: self.expanded.discard(item.data(PROBLEM, Qt.ItemDataRole.UserRole))
-        )
+        self.tree.itemExpanded.connect(lambda item: self._opened(item, True))
+        self.tree.itemCollapsed.connect(lambda item: self._opened(item, False))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(bar)
@@ -153,9 +152,12 @@ class ProblemsPanel(QWidget):
             )
             group.addChildren([self._row(p) for p in members])
             self.tree.addTopLevelItem(group)
-            group.setExpanded(code in self.expanded)
+            group.setExpanded(self.expanded.get(code, first.severity is Severity.ERROR))
         filtered = len(visible) != len(self.problems)
         self.shown.setText(f"{len(visible)} of {len(self.problems)} shown" if filtered else "")
+
+    def _opened(self, group: QTreeWidgetItem, expanded: bool) -> None:
+        self.expanded[group.data(PROBLEM, Qt.ItemDataRole.UserRole)] = expanded
 
     def _row(self, problem: Problem) -> QTreeWidgetItem:
         rule = f" ({problem.rule})" if problem.rule else ""
