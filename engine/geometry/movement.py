@@ -1,4 +1,5 @@
-"""Movement on the board: allowances (8.1), terrain costs (8.5), stacking (8.61), reach and paths.
+"""Movement on the board: allowances (8.1), terrain costs (8.5), stacking (8.61), an AFV's facing
+(8.74, 8.75), reach and paths.
 
 Every number comes from the rule tables (tables/movement-allowances.yaml and
 tables/terrain-effects.yaml); this module only decides which entry applies. The readings
@@ -356,7 +357,8 @@ def reach(board: Board, start: Hex, mover: Mover, *, afvs: Collection[Hex] = (),
     """Where the mover can go this phase from `start`, with the cheapest MP cost of each hex. Rules 8.1, 8.5, 8.61.
 
     A ONE_HEX allowance reaches every adjacent hex it may enter, whatever it costs (8.11, 8.12,
-    8.14); the costs then show what the terrain would charge (R38).
+    8.14); the costs then show what the terrain would charge (R38). An AFV's costs include its
+    turns (8.74), from its facing or, when the mover gives none, the best one (R42).
     """
     limit = allowance(mover)
     graph = _passable(board, mover, afvs, wrecks, start)
@@ -537,6 +539,8 @@ def turns_searches(
     step(l2)), so, as for plain path lengths, the first label settled at a hex is the least
     one over all paths; and going on in the same turn whenever a step fits is never worse than
     stopping early, by the same order. Hence the first target settled has the fewest turns.
+    An AFV's labels are kept per (hex, facing) and its steps include its turns (8.74), split over
+    two phases where the allowance runs out (_turn_over_two_phases); that map keeps the order too.
     """
     limit = allowance(replace(mover, phase=Phase.MOVEMENT))
     adjacency = _adjacency(board, mover)
