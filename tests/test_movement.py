@@ -24,10 +24,11 @@ from engine.geometry.movement import (
     reach,
     turns_needed,
 )
-from engine.hexgrid import are_adjacent, hex_distance
+from engine.hexgrid import DIRECTIONS, are_adjacent, hex_distance, parse_label
 from engine.model.board import Board, assemble
-from engine.model.mapsheet import load_map
+from engine.model.mapsheet import Grid, MapSheet, load_map
 from engine.model.tables import terrain_effects
+from engine.model.terrain import Terrain
 
 INFANTRY, CW, AFV, FT = UnitClass.INFANTRY, UnitClass.CW, UnitClass.AFV, UnitClass.FT
 UP, DOWN = State.UP, State.DOWN
@@ -532,6 +533,26 @@ def test_8_74_turning_is_counted_in_turns_needed(write) -> None:
     assert turns_needed(board, [start], goal, Mover(AFV, facing=3)) == 1  # facing 1002: straight on
     assert turns_needed(board, [start], goal, Mover(AFV, facing=0)) == 2  # 2 + 9 = 11 MP
     assert turns_needed(board, [start], goal, Mover(AFV)) == 1  # deployed: the facing is the player's
+
+
+def test_8_75_a_turn_over_two_phases_has_a_free_hexside_in_each() -> None:
+    """8.74: 'After it moves into EACH new hex it may freely change its facing ONE hexside'; 8.75:
+    'AFV's that wish to change facing without leaving the hex must still ... pay the MP costs for
+    each hexside after the first one.' Woods everywhere (3 MP off the road) and a road of 20 hexes
+    south from 1001 to 1021, then 20 hexes north-east: the AFV (10 MP, facing south) spends its
+    first phase reaching the bend, turns one hexside there free, and one more free in the next
+    phase before it leaves the hex (R42), so the next 20 road hexes (10 MP) fit in that phase: 2
+    turns. Paying the second hexside (1 MP) would leave 9 MP: 3 turns. Cutting the bend costs the
+    woods' 3 MP."""
+    grid = Grid((10, 31), (1, 22))
+    road = [parse_label("1001")]
+    for direction in [3] * 20 + [1] * 20:
+        road.append(road[-1] + DIRECTIONS[direction])
+    board = assemble([MapSheet("bend", grid, dict.fromkeys(grid.hexes(), Terrain(trees=3)), [road], [])])
+    south = Mover(AFV, facing=3)
+    assert turns_needed(board, [road[0]], {road[-1]}, south) == 2
+    path = cheapest_path(board, road[0], road[-1], south)
+    assert (path.cost, path.hexes) == (21, tuple(road))  # 10 + 1 for the turn + 10, within one phase's reckoning
 
 
 def test_8_74_only_an_afv_has_a_facing_for_movement() -> None:

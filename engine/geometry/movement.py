@@ -586,17 +586,17 @@ def turns_searches(
             if (n, ahead) in done or n in barred or enter > budget:
                 continue  # 8.1: no minimum move, a hex dearer than the allowance is never entered (R41)
             cost = enter if turning is None else enter + turning[facing][ahead]
+            fresh = turns == 0  # turn 0 is no phase: a unit in place turns and moves from turn 1
             if spent + cost <= budget:
                 label = (turns, spent + cost)
-            elif turning is None or turns == 0:  # turn 0 is no phase: an AFV in place turns in turn 1
-                if cost > budget:
-                    continue
+            elif turning is None or (fresh and cost <= budget):
                 label = (turns + 1, cost)
             else:
-                later = _turn_over_two_phases(budget - spent, hexsides_between(facing, ahead), enter, budget)
+                left = budget if fresh else budget - spent
+                later = _turn_over_two_phases(left, hexsides_between(facing, ahead), enter, budget)
                 if later is None:
                     continue
-                label = (turns + 1, later)
+                label = (turns + (2 if fresh else 1), later)
             heapq.heappush(heap, (label[0], label[1], n, ahead, h, facing))
     never = TurnSearch(None, frozenset(settled))
     return [found.get(i, never) for i in range(len(target_sets))]
