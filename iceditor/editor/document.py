@@ -65,6 +65,7 @@ class SourceFile:
     original: str | None = None  # the file's text when opened (None: not on disk yet)
     on_disk: str | None = None  # its text on disk now: `original`, or what the editor last wrote
     newline: str = "\n"  # how its lines end on disk (the texts here end them with `\n`)
+    read_as: Any = field(default=None, repr=False)  # the data of `original`, never edited (None: parsed when needed)
     _baseline: str | None = field(default=None, repr=False)
 
     def current(self) -> Any:
@@ -77,7 +78,7 @@ class SourceFile:
         if self.original is None:
             return edited
         if self._baseline is None:  # the writer's own text of the file as read
-            self._baseline = self._dump(_yaml().load(self.original))
+            self._baseline = self._dump(self.read_as if self.read_as is not None else _yaml().load(self.original))
         return keep_unedited_lines(self.original, self._baseline, edited)
 
     def _dump(self, data: Any) -> str:
@@ -454,7 +455,9 @@ class _GivenTexts(dict[Path, str]):
             disk = disk.replace("\r\n", "\n")
         text = self.get(path.resolve(), disk)
         assert text is not None  # the engine has read it (`load`)
-        return SourceFile(path, _yaml().load(text), text != disk, original=disk, on_disk=disk, newline=newline)
+        data = _yaml().load(text)
+        read_as = copy.deepcopy(data) if text == disk else None  # a copy costs far less than a second parse
+        return SourceFile(path, data, text != disk, original=disk, on_disk=disk, newline=newline, read_as=read_as)
 
     def map_file(self, path: Path, sheet: MapSheet) -> MapFile:
         """A map file as opened: the sheet from its text, the data as on disk (an edit is written
@@ -474,6 +477,7 @@ class _GivenTexts(dict[Path, str]):
             original=opened.original,
             on_disk=opened.on_disk,
             newline=opened.newline,
+            read_as=data if opened.original is not None else None,  # a map's data is never edited
             sheet=sheet,
         )
 
