@@ -12,7 +12,8 @@ from PySide6.QtCore import Qt
 from engine.hexgrid import Hex
 from engine.model.terrain import Terrain
 from iceditor.editor.commands import Stroke
-from iceditor.editor.document import EditorDocument, atomic_write, open_document
+from iceditor.editor.document import EditorDocument, open_document
+from iceditor.editor.file_writing import atomic_write
 from iceditor.editor.mapview import centre
 from iceditor.editor.window import MainWindow, describe_terrain
 

@@ -523,6 +523,5 @@ __all__ = [
     "SaveFailed",
     "SourceError",
     "SourceFile",
-    "atomic_write",
     "open_document",
 ]

@@ -29,8 +29,8 @@ from PySide6.QtCore import QObject, QStandardPaths, QTimer
 from PySide6.QtWidgets import QMessageBox
 
 from ..app import OpenFailed, load
-from ..document import EditorDocument, atomic_write
-from ..file_writing import remove_stale_temps_in
+from ..document import EditorDocument
+from ..file_writing import atomic_write, remove_stale_temps_in
 from ..window import MainWindow
 
 MANIFEST = "autosave.json"
