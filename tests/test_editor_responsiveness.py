@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QImage, QPainter
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QSplashScreen
 
 from engine.geometry.viewshed import Viewsheds
 from engine.model.terrain import Terrain
@@ -140,10 +140,17 @@ def test_a_file_that_cannot_be_opened_gives_the_cursor_back_before_saying_why(wi
 
 
 def test_a_launch_shows_the_window_before_it_validates(qtbot, workspace, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """iceditor edit FILE: the window is on screen first; the validation, the longest part of a
-    start, runs next under the wait cursor."""
+    """iceditor edit FILE: a splash says what opens while the files are read, under the wait cursor;
+    the window is on screen next, and the validation, the longest part of a start, runs after."""
     seen: list[tuple[bool, bool]] = []
     original = EditorDocument.problems
+    read = editor_app.load
+    splashed: list[tuple[bool, bool]] = []
+
+    def load(path: Path, texts: Any = None) -> EditorDocument:
+        shown = [w for w in QApplication.topLevelWidgets() if isinstance(w, QSplashScreen) and w.isVisible()]
+        splashed.append((bool(shown), waiting()))
+        return read(path, texts)
 
     def problems(document: EditorDocument) -> Any:
         shown = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
@@ -159,9 +166,11 @@ def test_a_launch_shows_the_window_before_it_validates(qtbot, workspace, monkeyp
         return 0
 
     monkeypatch.setattr(EditorDocument, "problems", problems)
+    monkeypatch.setattr(editor_app, "load", load)
     monkeypatch.setattr(QApplication, "exec", staticmethod(exec_once))
     assert editor_app.run(workspace / "scenarios" / S2) == 0
-    assert seen[0] == (True, True)
+    assert splashed == [(True, True)] and seen[0] == (True, True)
+    assert not any(w.isVisible() for w in QApplication.topLevelWidgets() if isinstance(w, QSplashScreen))
 
 
 # -- the batched edit equals a full rebuild ------------------------------------------------------

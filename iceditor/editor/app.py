@@ -6,8 +6,9 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QColor, QPixmap
+from PySide6.QtWidgets import QApplication, QMessageBox, QSplashScreen
 
 from engine.model.mapsheet import LOAD_FAILURES, load_failure
 
@@ -45,21 +46,37 @@ class OpenFailed(Exception):
 def run(path: Path) -> int:
     """Open `path` in a new window and run until it is closed."""
     app = application()
+    splash = opening(path)
     try:
-        document = load(path)
+        with busy():
+            document = load(path)
     except OpenFailed as exc:
+        splash.close()
         print(f"iceditor: cannot open {path}:\n{exc}", file=sys.stderr)
         if app.platformName() != "offscreen":  # nobody would see the dialog (scripts, CI)
             QMessageBox.critical(None, "Cannot open", str(exc))
         return 2
-    window = MainWindow(document, validate=False)  # shown first, then checked (the longest part)
+    with busy():
+        window = MainWindow(document, validate=False)  # shown first, then checked (the longest part)
     window.fit_screen()
     window.show()
+    splash.finish(window)
     QTimer.singleShot(0, window.fit_screen)  # again with the window manager's borders known
     window.fit()
     window.file_opened.emit(path)
     QTimer.singleShot(0, lambda: check_shown(window))
     return app.exec()
+
+
+def opening(path: Path) -> QSplashScreen:
+    """A small window saying what is being opened, shown at once: reading the files and building
+    the window take a second or two before the window itself can be shown."""
+    pixmap = QPixmap(520, 80)
+    pixmap.fill(QColor("#efe8d0"))
+    splash = QSplashScreen(pixmap)
+    splash.showMessage(f"iceditor: opening {path.name}...", Qt.AlignmentFlag.AlignCenter, QColor("#303030"))
+    splash.show()
+    return splash
 
 
 def check_shown(window: MainWindow) -> None:
