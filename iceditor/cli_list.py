@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.model.schema import schema_name
-from engine.model.source import load_yaml
+from engine.model.source import SourceDocument, SourceError, load_yaml
 from engine.resources import NAMED_DIRS, bundled_names, data_root, shown_name
 
 from .output import print_json, print_table
@@ -22,6 +22,8 @@ SECTIONS = {
     "counters": "counters:",
 }
 KINDS = ("map", "errata", "scenario", "table", "counters")
+# A file's kind is its `format:`; one that cannot be read is taken for the usual kind of its folder.
+FOLDER_KINDS = {"maps": "map", "scenarios": "scenario", "tables": "table", "counters": "counters"}
 
 
 def add_parsers(commands: Any) -> None:
@@ -62,22 +64,30 @@ def bundled_entries() -> list[dict[str, Any]]:
             if not name.endswith(".yaml"):  # the file name and the data path are the entry's "file"
                 names.setdefault(path, []).append(name)
         for path, short in sorted(names.items()):
-            doc = load_yaml(path)
-            fields = doc.data if isinstance(doc.data, dict) else {}
-            entry = {
-                "kind": schema_name(doc) or "unknown",
-                "names": sorted(short, key=len),
-                "file": shown_name(path),
-                "path": str(path),
-                "title": str(fields.get("title") or fields.get("name") or ""),
-            }
-            if entry["kind"] == "scenario":
-                example = path.parent.name == "examples"  # a designer's example (scenarios/examples/)
-                entry |= {"number": fields.get("number"), "maps": fields.get("maps", []), "example": example}
-            if entry["kind"] == "map":
-                entry["columns"] = fields.get("grid", {}).get("columns")
-            entries.append(entry)
-    return sorted(entries, key=lambda e: KINDS.index(e["kind"]) if e["kind"] in KINDS else len(KINDS))
+            entries.append(_entry(path, sorted(short, key=len), FOLDER_KINDS[folder]))
+    return sorted(entries, key=lambda e: KINDS.index(e["kind"]))
+
+
+def _entry(path: Path, names: list[str], kind: str) -> dict[str, Any]:
+    """One file's entry; a file edited out of shape is still listed, as far as it can be read."""
+    entry: dict[str, Any] = {"kind": kind, "names": names, "file": shown_name(path), "path": str(path)}
+    try:
+        doc = load_yaml(path)
+    except SourceError as exc:
+        doc = SourceDocument(str(path), None)
+        entry["problem"] = exc.message
+    fields = doc.data if isinstance(doc.data, dict) else {}
+    entry["kind"] = schema_name(doc) or kind
+    entry["title"] = str(fields.get("title") or fields.get("name") or "")
+    if entry["kind"] == "scenario":
+        maps = fields.get("maps")
+        entry["number"] = fields.get("number")
+        entry["maps"] = [str(m) for m in maps] if isinstance(maps, list) else []
+        entry["example"] = path.parent.name == "examples"  # a designer's example (scenarios/examples/)
+    if entry["kind"] == "map":
+        grid = fields.get("grid")
+        entry["columns"] = grid.get("columns") if isinstance(grid, dict) else None
+    return entry
 
 
 def _section(entry: dict[str, Any]) -> str:
@@ -85,9 +95,11 @@ def _section(entry: dict[str, Any]) -> str:
 
 
 def _described(entry: dict[str, Any]) -> str:
+    if "problem" in entry:
+        return f"cannot be read: {entry['problem']}"
     if entry["kind"] == "scenario":
         heading = "Example" if entry["example"] else "Scenario"
         return f"{heading} {entry['number']}: {entry['title']} (on {', '.join(entry['maps'])})"
-    if entry["kind"] == "map" and entry["columns"]:
+    if entry["kind"] == "map" and isinstance(entry["columns"], list) and len(entry["columns"]) == 2:
         return f"{entry['title']} (hex columns {entry['columns'][0]}-{entry['columns'][1]})"
     return str(entry["title"])

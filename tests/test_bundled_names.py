@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.resources import bundled_file, bundled_names, data_path, given_or_bundled, shown_name
+from engine import resources
+from engine.resources import DATA_DIRS, bundled_file, bundled_names, data_path, given_or_bundled, shown_name
 from engine.validate.runner import bundled_files
 from iceditor.cli import build_parser, main
 
@@ -137,3 +138,19 @@ def test_list_json_names_resolve_to_the_files_listed(elsewhere: Path, capsys: py
     printed = [(f["number"], f["names"][0], f["maps"]) for f in files if f["kind"] == "scenario" and not f["example"]]
     assert [number for number, _, _ in printed] == [1, 2, 3, 4, 5, 6]
     assert printed[0] == (1, "s1", ["map2"]) and printed[5] == (6, "s6", ["map1", "map2"])
+
+
+def test_list_names_a_bundled_file_that_cannot_be_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An edited copy gone wrong is listed with why, the others as ever (`iceditor validate` says more)."""
+    for folder in DATA_DIRS:
+        shutil.copytree(data_path(folder), tmp_path / folder)
+    (tmp_path / "scenarios" / "s2-khristishche.yaml").write_text("number: [2\n", encoding="utf-8")
+    monkeypatch.setattr(resources, "data_root", lambda: tmp_path)
+    assert main(["list"]) == 0
+    (s2,) = [line for line in capsys.readouterr().out.splitlines() if "s2-khristishche.yaml" in line]
+    assert s2.split()[:2] == ["s2,", "s2-khristishche"] and "cannot be read: " in s2
+    assert main(["list", "--format", "json"]) == 0
+    files = json.loads(capsys.readouterr().out)["files"]
+    assert len([f for f in files if f["kind"] == "scenario" and "problem" not in f]) >= 6
