@@ -169,3 +169,18 @@ def test_a_zone_resolving_to_no_hex_is_named(capsys, write) -> None:
     code, out = run(capsys, "validate", str(path))
     assert code == 1
     assert "error: zone 'objectives' resolves to no hex (24.1) [zone-empty]" in out
+
+
+def test_a_pre_commit_hook_skips_other_yaml_even_empty_or_deep(capsys, write) -> None:
+    """--skip-other-yaml: another tool's YAML is not held to iceditor's limits, an empty file included."""
+    others = [
+        write("empty.yaml", ""),
+        write("deep.yaml", "a: " + "[" * 100 + "]" * 100 + "\n"),
+        write("ci.yaml", "on: push\n"),
+    ]
+    code, out = run(capsys, "validate", "--skip-other-yaml", *map(str, others))
+    assert code == 0 and "error" not in out.replace("0 errors", "")
+    code, out = run(
+        capsys, "validate", "--skip-other-yaml", str(write("s.yaml", S1.replace("game_length: 7", "game_length: 0")))
+    )
+    assert code == 1
