@@ -260,7 +260,7 @@ def test_editing_a_zone_highlights_it_live_and_applies_as_one_step(open_window, 
     qtbot.waitUntil(lambda: not zones.zone_hexes.hexes)
     assert zones.status.text() == "hexes/1: hex 9999 is not on Map 2 (columns 30-50, rows 1-27)"
     zones.editor.setPlainText("{hexes: [4307")
-    qtbot.waitUntil(lambda: zones.status.text().startswith("not YAML"))
+    qtbot.waitUntil(lambda: zones.status.text().startswith("not YAML: the '[' opened on line 1, column 9"))
     zones.editor.setPlainText('{any_of: [{zone: objectives}, {hexes: ["4309"]}]}')
     qtbot.waitUntil(
         lambda: zones.status.text() == "any_of/0/zone: zone 'objectives' refers to itself: objectives -> objectives"

@@ -36,6 +36,7 @@ from ruamel.yaml.error import YAMLError
 from engine.geometry.zones import ZoneContext, ZoneError, resolve, resolve_named
 from engine.hexgrid import Hex
 from engine.model.counters import SIDES
+from engine.model.source import SourceError, check_yaml
 
 from ..document import _yaml
 from ..mapview import HexSetItem
@@ -209,8 +210,14 @@ class ZonePanel(QWidget):
 
     def parsed(self) -> Any:
         """The editor's expression as round-trip data; ValueError saying why it is not one."""
+        text = self.editor.toPlainText()
+        if not text.strip():
+            raise ValueError("empty: write a zone expression")
         try:
-            value = _yaml().load(self.editor.toPlainText())
+            check_yaml(text, "the zone expression")  # the engine's limits and words, before ruamel builds it
+            value = _yaml().load(text)
+        except SourceError as exc:
+            raise ValueError(f"not YAML: {exc.message.removeprefix('not valid YAML: ')}") from None
         except YAMLError as exc:
             raise ValueError(f"not YAML: {str(exc).splitlines()[-1].strip()}") from None
         if value is None:
