@@ -27,20 +27,23 @@ HOSTILE_TOKENS = ["\t", ":", ": ", "{", "[", "}", "]", "'", '"', "&a ", "*a", "-
 HOSTILE_TOKENS += ["<<: ", "!!python/object/apply:os.system "]
 
 
-def _number(rng: random.Random, text: str) -> str:
-    found = list(NUMBER.finditer(text))
+def _replace_one(
+    rng: random.Random, text: str, pattern: re.Pattern[str], new: Callable[[re.Match[str]], str], group: int = 0
+) -> str:
+    """`text` with one match of `pattern` (its `group`), chosen at random, replaced by `new(match)`."""
+    found = list(pattern.finditer(text))
     if not found:
         return text
     m = rng.choice(found)
-    return text[: m.start()] + rng.choice(HOSTILE_NUMBERS) + text[m.end() :]
+    return text[: m.start(group)] + new(m) + text[m.end(group) :]
+
+
+def _number(rng: random.Random, text: str) -> str:
+    return _replace_one(rng, text, NUMBER, lambda m: rng.choice(HOSTILE_NUMBERS))
 
 
 def _range(rng: random.Random, text: str) -> str:
-    found = list(PAIR.finditer(text))
-    if not found:
-        return text
-    m = rng.choice(found)
-    return text[: m.start()] + f"[{m.group(2)}, {m.group(1)}]" + text[m.end() :] if m.group(1) != m.group(2) else text
+    return _replace_one(rng, text, PAIR, lambda m: f"[{m.group(2)}, {m.group(1)}]")
 
 
 def _lines(rng: random.Random, text: str) -> str:
@@ -89,19 +92,11 @@ KEY = re.compile(r"^(\s*)([a-z_]+):", re.MULTILINE)
 
 
 def _string(rng: random.Random, text: str) -> str:
-    found = list(QUOTED.finditer(text))
-    if not found:
-        return text
-    m = rng.choice(found)
-    return text[: m.start()] + rng.choice(HOSTILE_STRINGS) + text[m.end() :]
+    return _replace_one(rng, text, QUOTED, lambda m: rng.choice(HOSTILE_STRINGS))
 
 
 def _key(rng: random.Random, text: str) -> str:
-    found = list(KEY.finditer(text))
-    if not found:
-        return text
-    m = rng.choice(found)
-    return text[: m.start(2)] + rng.choice(("zone", "hexes", "any_of", "unit", "turn", "x")) + text[m.end(2) :]
+    return _replace_one(rng, text, KEY, lambda m: rng.choice(("zone", "hexes", "any_of", "unit", "turn", "x")), 2)
 
 
 def _cut(rng: random.Random, text: str) -> str:
