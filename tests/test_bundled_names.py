@@ -61,6 +61,7 @@ COMMAND_LINES = [
     (["edit", "{s}"], "file"),
     (["snapshot", "{s}", "--out", "s1.png"], "file"),
     (["render", "{m}", "--out", "map2.svg"], "file"),
+    (["play", "{s}"], "scenario"),
 ]
 
 
