@@ -576,6 +576,10 @@ def test_zones_panel_edits_a_deployment_cap(open_window, qtbot) -> None:  # type
     german = data(window)["sides"]["german"]
     qtbot.waitUntil(lambda: dict(german["deployment"][0]["limit"]["members"]) == {"LMG": 1, "R": 1})
     row = zones.start_paths.index(("sides", "german", "deployment", 0))
+    zones.starts.item(row, 5).setText("members: {LMG: 1")  # an unclosed brace: the loader's words, no edit
+    qtbot.waitUntil(lambda: zones.status.text().startswith("Cap: not YAML"))
+    assert dict(german["deployment"][0]["limit"]["members"]) == {"LMG": 1, "R": 1}
+    row = zones.start_paths.index(("sides", "german", "deployment", 0))
     zones.starts.item(row, 5).setText("")
     qtbot.waitUntil(lambda: "limit" not in data(window)["sides"]["german"]["deployment"][0])
     assert not zones.starts.item(row, 0).flags() & Qt.ItemFlag.ItemIsEditable  # only the cap is typed in

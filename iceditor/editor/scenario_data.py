@@ -13,7 +13,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+
+from engine.model.source import SourceError, check_yaml
 
 DataPath = tuple[str | int, ...]
 
@@ -186,3 +189,17 @@ def like_siblings(value: Mapping[str, Any], siblings: Iterable[Any]) -> Commente
     if first is None or (isinstance(first, CommentedMap) and first.fa.flow_style()):
         out.fa.set_flow_style()
     return out
+
+
+def typed_yaml(text: str, what: str) -> Any:
+    """Text a panel takes as YAML (a zone, a condition, a cap) as round-trip data, through the
+    engine's limits and words first (check_yaml), as a file is; ValueError saying why it is not YAML."""
+    from .document import _yaml  # the document's writer: one YAML configuration for the editor
+
+    try:
+        check_yaml(text, what)
+        return _yaml().load(text)
+    except SourceError as exc:
+        raise ValueError(f"not YAML: {exc.message.removeprefix('not valid YAML: ')}") from None
+    except YAMLError as exc:
+        raise ValueError(f"not YAML: {str(exc).splitlines()[-1].strip()}") from None

@@ -27,13 +27,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from ruamel.yaml.error import YAMLError
 
 from engine.model.counters import SIDES
 from engine.model.victory import maximum_points
 
-from ..document import _yaml
-from ..scenario_data import DataPath, Edit, block, find, flow, like_siblings, sequence
+from ..scenario_data import DataPath, Edit, block, find, flow, like_siblings, sequence, typed_yaml
 from ..scenario_panels import ScenarioPanels, panels, show_dock
 from ..window import MainWindow
 from .zone_editor import yaml_text
@@ -341,9 +339,9 @@ class VictoryPanel(QWidget):
     def _condition_edited(self, item: QTableWidgetItem) -> None:
         i = item.row()
         try:
-            when = _yaml().load(item.text())
-        except YAMLError as exc:
-            self.message.setText(f"Result {i + 1}: not YAML: {str(exc).splitlines()[-1].strip()}")
+            when = typed_yaml(item.text(), f"result {i + 1}'s condition")
+        except ValueError as exc:
+            self.message.setText(f"Result {i + 1}: {exc}")
             QTimer.singleShot(0, self.refresh)
             return
         self._later(Edit(f"Result {i + 1}: when {item.text()}").set(("victory", "results", i), "when", when))

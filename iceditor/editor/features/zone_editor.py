@@ -31,16 +31,14 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from ruamel.yaml.error import YAMLError
 
 from engine.geometry.zones import ZoneContext, ZoneError, resolve, resolve_named
 from engine.hexgrid import Hex
 from engine.model.counters import SIDES
-from engine.model.source import SourceError, check_yaml
 
 from ..document import _yaml
 from ..mapview import HexSetItem
-from ..scenario_data import DataPath, Edit, block, flow, quoted, sequence
+from ..scenario_data import DataPath, Edit, block, flow, quoted, sequence, typed_yaml
 from ..scenario_panels import ScenarioPanels, panels, show_dock
 from ..window import MainWindow
 
@@ -213,13 +211,7 @@ class ZonePanel(QWidget):
         text = self.editor.toPlainText()
         if not text.strip():
             raise ValueError("empty: write a zone expression")
-        try:
-            check_yaml(text, "the zone expression")  # the engine's limits and words, before ruamel builds it
-            value = _yaml().load(text)
-        except SourceError as exc:
-            raise ValueError(f"not YAML: {exc.message.removeprefix('not valid YAML: ')}") from None
-        except YAMLError as exc:
-            raise ValueError(f"not YAML: {str(exc).splitlines()[-1].strip()}") from None
+        value = typed_yaml(text, "the zone expression")
         if value is None:
             raise ValueError("empty: write a zone expression")
         return value
@@ -375,9 +367,9 @@ class ZonePanel(QWidget):
         owner = path[:4] if "options" in path else path
         text = item.text().strip()
         try:
-            cap = _yaml().load(text) if text else None
-        except YAMLError as exc:
-            self.status.setText(f"Cap: not YAML: {str(exc).splitlines()[-1].strip()}")
+            cap = typed_yaml(text, "the cap") if text else None
+        except ValueError as exc:
+            self.status.setText(f"Cap: {exc}")
             QTimer.singleShot(0, self.refresh_starts)
             return
         if cap is not None and not isinstance(cap, dict):

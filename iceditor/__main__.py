@@ -1,0 +1,7 @@
+"""`python3 -m iceditor`: the same as the `iceditor` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
