@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from engine.hexgrid import Hex
 from engine.model.board import Board, UnknownHexError, assemble, default_errata_path, resolve_errata_path
 from engine.model.errata import Errata, load_errata
-from engine.model.mapsheet import LoadError, MapSheet
+from engine.model.mapsheet import LOAD_FAILURES, LoadError, MapSheet
 from engine.model.scenario import Scenario, scenario_from_document
 from engine.model.source import SourceError
 from engine.model.terrain import Terrain
@@ -187,7 +187,7 @@ class ErrataPanel(QWidget):
         def measure() -> None:
             try:
                 result: ErrataImpact | str = errata_impact(scenario, path)
-            except (ErrataImpactError, LoadError, SourceError, ValueError) as exc:
+            except (ErrataImpactError, *LOAD_FAILURES) as exc:  # a map refused or gone meanwhile too
                 result = f"The impact cannot be measured: {exc}"
             with contextlib.suppress(RuntimeError):  # the window closed meanwhile
                 measured.done.emit(request, result)
