@@ -47,6 +47,19 @@ def texts(game: GameState) -> set[str]:
     return {a.text() for a in legal_actions(game)}
 
 
+def german_movement(game: GameState) -> GameState:
+    """On to the German Movement Phase (the duel's second Player Turn, the guns' first)."""
+    while not (game.phasing == "german" and game.phase == MOVEMENT):
+        play(game, Action("done"))
+    game.caches = {}  # a test moves units by hand: what legal_actions kept is stale
+    return game
+
+
+def with_dice(game: GameState, *faces: int) -> None:
+    """The next rolls are `faces` (a test's, or the book's, dice)."""
+    game.dice = Dice.replaying(game.seed, [*game.dice.rolled, *faces])
+
+
 # -- 6.0 the sequence of play ------------------------------------------------------------------------
 
 

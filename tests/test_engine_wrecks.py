@@ -6,21 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine.game import Action, IllegalAction, legal_actions, parse, play
-from engine.game.dice import Dice
 from engine.game.state import MOVEMENT, REACTION, GameState
-from tests.test_engine_rules import do, start, texts
-
-
-def german_movement(**options: object) -> GameState:
-    game = start(**options)
-    while not (game.phasing == "german" and game.phase == MOVEMENT):
-        play(game, Action("done"))
-    return game
-
-
-def with_dice(game: GameState, *faces: int) -> None:
-    """The next rolls are `faces` (the book's dice in a test)."""
-    game.dice = Dice.replaying(game.seed, [*game.dice.rolled, *faces])
+from tests.test_engine_rules import do, german_movement, start, texts, with_dice
 
 
 def wrecked(game: GameState, label: str = "1306") -> GameState:
@@ -35,7 +22,7 @@ AFV = "german/IIIe-1"
 def test_8_65_an_afv_that_has_not_moved_may_push_the_wreck_across_its_front() -> None:
     """8.65: 'To push a Wreck, an AFV must spend its entire Movement Phase (not Reaction Movement
     Phase) in a hex adjacent to the Wreck.' 8.61: 'An AFV may push a Wreck out of a hex (8.65).'"""
-    game = wrecked(german_movement())
+    game = wrecked(german_movement(start()))
     assert f"push {AFV} 1306" in texts(game)
     assert f"move {AFV} 1306" not in texts(game)  # 8.61: no AFV enters the Wreck's hex
     do(game, f"push {AFV} 1306")
@@ -48,7 +35,7 @@ def test_8_65_an_afv_that_has_not_moved_may_push_the_wreck_across_its_front() ->
 def test_8_65_passed_the_owner_places_the_wreck_and_the_afv_enters_its_hex() -> None:
     """8.65: 'At the end of the Movement Phase, the AFV takes a PC. If it passes, the Wreck is placed
     in an adjacent hex and the AFV enters the hex previously occupied by the Wreck.'"""
-    game = wrecked(german_movement())
+    game = wrecked(german_movement(start()))
     do(game, f"push {AFV} 1306")
     with_dice(game, 3, 4)  # 7 against the IIIe's PR
     play(game, Action("done"))
@@ -70,7 +57,7 @@ def test_8_65_passed_the_owner_places_the_wreck_and_the_afv_enters_its_hex() -> 
 
 def test_8_65_failed_nothing_moves() -> None:
     """8.65: 'If it fails, the Wreck does not move.'"""
-    game = wrecked(german_movement())
+    game = wrecked(german_movement(start()))
     do(game, f"push {AFV} 1306")
     with_dice(game, 6, 6)
     play(game, Action("done"))
@@ -81,7 +68,7 @@ def test_8_65_failed_nothing_moves() -> None:
 
 def test_8_65_the_push_pc_is_taken_before_the_first_shot_too() -> None:
     """8.65's PC is the push's own: 8.22's 'no PC until the first shot' is for movement."""
-    game = wrecked(german_movement())
+    game = wrecked(german_movement(start()))
     assert not game.first_shot
     do(game, f"push {AFV} 1306")
     play(game, Action("done"))
@@ -90,11 +77,11 @@ def test_8_65_the_push_pc_is_taken_before_the_first_shot_too() -> None:
 
 def test_8_65_not_in_the_reaction_movement_phase_nor_after_moving() -> None:
     """8.65: 'its entire Movement Phase (not Reaction Movement Phase)'."""
-    game = wrecked(german_movement())
+    game = wrecked(german_movement(start()))
     do(game, f"face {AFV} 1206")  # a turn is movement (8.71): the AFV has moved
     do(game, f"face {AFV} 1306")
     assert not any(a.verb == "push" for a in legal_actions(game))
-    game = wrecked(german_movement())
+    game = wrecked(german_movement(start()))
     game.phasing = "russian"  # the German side reacts in the Russian Player Turn
     while game.phase != REACTION:
         play(game, Action("done"))
@@ -103,7 +90,7 @@ def test_8_65_not_in_the_reaction_movement_phase_nor_after_moving() -> None:
 
 def test_8_65_only_the_wreck_across_the_frontal_hexside_r90() -> None:
     """R90: the AFV enters the Wreck's hex as it moves, through its frontal hexside (8.74)."""
-    game = wrecked(german_movement(), "1207")  # beside the IIIe, not in front of it
+    game = wrecked(german_movement(start()), "1207")  # beside the IIIe, not in front of it
     assert not any(a.verb == "push" for a in legal_actions(game))
     with pytest.raises(IllegalAction, match=r"8\.65"):
         play(game, parse(f"push {AFV} 1207"))
@@ -112,7 +99,7 @@ def test_8_65_only_the_wreck_across_the_frontal_hexside_r90() -> None:
 def test_8_65_a_hidden_unit_in_the_wrecks_hex_is_revealed_and_stops_the_push() -> None:
     """24.23: 'If an enemy unit is about to enter a hidden hex, the units hidden there are immediately
     placed on the map'; R88: the move is not made."""
-    game = german_movement()
+    game = german_movement(start())
     russian = game.unit("russian/PL-PR10")
     game.relocate(russian, "on_map", game.board.hex("1306"))
     russian.hidden = True

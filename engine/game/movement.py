@@ -79,13 +79,7 @@ def left(game: GameState, unit: Unit) -> float:
 
 def may_start(game: GameState, unit: Unit) -> bool:
     """Whether the unit may begin to move (or turn, or change state) in this phase."""
-    if unit.side != mover_side(game) or unit.move_done or unit.immobilized or unit.extra.get("moving"):
-        return False
-    if unit.morale == Morale.SUPPRESSED:  # 8.15
-        return False
-    if game.phase == MOVEMENT and unit.extra.get("support_fired"):  # 8.21
-        return False
-    if restricted(game, unit):
+    if not _may_act(game, unit):
         return False
     if unit.where == WAITING:
         return bool(open_entry_hexes(game, unit))
@@ -93,6 +87,29 @@ def may_start(game: GameState, unit: Unit) -> bool:
         return False
     value = budget(game, unit)
     return value == ONE_HEX or float(value) > 0
+
+
+def _may_act(game: GameState, unit: Unit) -> bool:
+    """Nothing bars the unit from moving or turning in this phase."""
+    if unit.side != mover_side(game) or unit.move_done or unit.immobilized or unit.extra.get("moving"):
+        return False
+    if unit.morale == Morale.SUPPRESSED:  # 8.15
+        return False
+    if game.phase == MOVEMENT and unit.extra.get("support_fired"):  # 8.21
+        return False
+    return not restricted(game, unit)
+
+
+def turns_only(game: GameState, unit: Unit) -> bool:
+    """A CW that may not leave its hex but may turn in it (R91): 8.72 'ATG's with a crew strength of
+    3 or 4 may change facing', 8.73 MGs 'regardless of their crew strength', whatever 8.12 says of a
+    short crew or a Movement Factor of zero; not a PINNED CW in the Reaction Movement Phase (8.12:
+    'They may not move')."""
+    if unit.kind != "cw" or not unit.faces_hexside or not unit.on_map or unit.facing is None:
+        return False
+    if unit.morale != Morale.NORMAL and game.phase != MOVEMENT:
+        return False
+    return _may_turn(unit) and _may_act(game, unit) and budget(game, unit) == 0
 
 
 def restricted(game: GameState, unit: Unit) -> bool:
@@ -160,6 +177,8 @@ def _stuck_over_full(game: GameState, active: list[Unit]) -> bool:
 def _continue(game: GameState, active: list[Unit]) -> list[Action]:
     ids = tuple(u.id for u in active)
     actions = [Action(MOVE, ids, game.label_of(h)) for h in _steps(game, active)]
+    if _stuck_over_full(game, active):  # R89: it moves on, and spends no MPs it needs for that
+        return actions + _turns_leading_on(game, active)
     lead = active[0]
     if len(active) == 1 and lead.is_afv and not lead.immobilized:
         actions += [Action(FACE, ids, game.label_of(t)) for t in _turns(game, lead)]
@@ -167,16 +186,30 @@ def _continue(game: GameState, active: list[Unit]) -> list[Action]:
         actions += [Action(FACE, ids, game.label_of(t)) for t in _facing_hexes(game, lead)]
     if len(active) == 1 and _state_change_cost(lead) <= left(game, lead) and lead.morale == Morale.NORMAL:
         actions.append(Action(STATE, ids, "down" if lead.state == State.UP else "up"))
-    if not _stuck_over_full(game, active):
-        actions.append(Action(STOP, ids))
+    actions.append(Action(STOP, ids))
     if len(active) > 1:
         afv = next((u for u in active if u.is_afv), None)
         if afv is not None and not afv.immobilized:  # the AFV turns; the infantry rides along (8.43)
             actions += [Action(FACE, (afv.id,), game.label_of(t)) for t in _turns(game, afv)]
         for unit in active:  # 8.43: 'The infantry units may cease movement in any hex'
-            if not unit.is_afv and unit.id != unit.led_by and not _stuck_over_full(game, [unit]):
+            if not unit.is_afv and unit.id != unit.led_by:
                 actions.append(Action(STOP, (unit.id,)))
     return actions
+
+
+def _turns_leading_on(game: GameState, active: list[Unit]) -> list[Action]:
+    """R89: an AFV in a hex it may not stay in turns only to a front it can still leave by (8.74)."""
+    afv = next((u for u in active if u.is_afv and not u.immobilized), None)
+    if afv is None or afv.hex is None:
+        return []
+    turns = []
+    for t in _turns(game, afv):
+        new = facing_index(afv.hex, t)
+        assert new is not None
+        cost = _movement_cost(game, afv.hex, t, afv.mover(game.phase)) if t in game.board.hexes else None
+        if cost is not None and cost + _turn_cost(afv, new) <= left(game, afv) and _may_enter(game, active, t):
+            turns.append(Action(FACE, (afv.id,), game.label_of(t)))
+    return turns
 
 
 def _starts(game: GameState, side: str) -> list[Action]:
@@ -186,6 +219,8 @@ def _starts(game: GameState, side: str) -> list[Action]:
     for unit in game.side_units(side):
         if may_start(game, unit):
             by_hex.setdefault(unit.hex if unit.on_map else None, []).append(unit)
+        elif turns_only(game, unit):
+            actions += [Action(FACE, (unit.id,), game.label_of(t)) for t in _facing_hexes(game, unit)]
     alike: dict[tuple[Any, ...], list[Hex]] = {}  # squad members alike move alike: their steps once
     cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("starts", {})
     for h, units in by_hex.items():
@@ -285,7 +320,8 @@ def _with_their_leaders(group: list[Unit]) -> bool:
 
 def _groups(game: GameState, units: list[Unit]) -> list[list[Unit]]:
     """Each unit alone, and the stack that may move together: all of them where a commander is
-    with them, else each squad's (5.3, 8.64); CWs never with an AFV (8.44)."""
+    with them, else each squad's, alone or with the AFV there (5.3, 8.64, 8.41); CWs never with an
+    AFV (8.44)."""
     leaders = {u.led_by for u in units if u.led_by is not None}
     if leaders:  # 8.3 B, 8.32: the leader alone, with any one of those he leads, or with all of them
         groups = []
@@ -307,6 +343,9 @@ def _groups(game: GameState, units: list[Unit]) -> list[list[Unit]]:
         for u in units:
             squads.setdefault(u.squad, []).append(u)
         stacks += [s for key, s in squads.items() if key is not None and len(s) > 1]
+        afvs = [u for u in units if u.is_afv]
+        if len(afvs) == 1:  # 8.41: the AFV with the infantry it begins stacked with (5.3: one squad's)
+            stacks += [[afvs[0], *s] for key, s in squads.items() if key is not None]
     for stack in stacks:
         if any(u.is_afv for u in stack):
             stack = [u for u in stack if u.kind != "cw"]  # 8.44

@@ -115,7 +115,12 @@ def setup_actions(game: GameState) -> list[Action]:
         if _may_hold(game, unit):
             actions.append(Action(HOLD, (unit.id,)))
         return actions
-    actions = [Action(STATE, (u.id,), "down") for u in game.side_units(side) if u.on_map and u.state == State.UP]
+    # 3.12: 'A unit may start the game or enter the map in either state': those placed and those to enter
+    actions = [
+        Action(STATE, (u.id,), "down")
+        for u in game.side_units(side)
+        if u.where in (ON_MAP, WAITING) and u.state == State.UP
+    ]
     actions += _ip_actions(game, side) + _mine_actions(game, side) + _hide_actions(game, side)
     actions.append(Action(DONE))
     return actions
