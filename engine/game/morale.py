@@ -1,5 +1,5 @@
-"""The Morale Phase (6.0 A, 7.0): PINNED markers come off, SUPPRESSED units roll to recover, and
-hidden hexes next to a NORMAL enemy unit are revealed (24.22)."""
+"""The Morale Phase (6.0 A, 7.0): hidden hexes next to a NORMAL enemy unit are revealed (24.22),
+PINNED markers come off and SUPPRESSED units roll to recover."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ MARKERS = {"P": Morale.PINNED, "S": Morale.SUPPRESSED}  # 3.21: the 'P' and 'S' 
 
 
 def morale_phase(game: GameState) -> list[dict[str, Any]]:
-    """7.0 a-b for both players' units (the phasing player's first), then 24.22's adjacency reveal."""
-    events: list[dict[str, Any]] = []
+    """24.22's adjacency reveal, by the status the units begin the phase in, then 7.0 a-b for both
+    players' units (the phasing player's first)."""
+    events = reveal_by_adjacency(game)  # 24.22: 'begins its Morale Phase': before 7.0 a lifts a 'P'
     recovery = table_values("combat")["morale_recovery"]
     order = [game.phasing, other(game.phasing)]
     for side in order:
@@ -38,7 +39,6 @@ def morale_phase(game: GameState) -> list[dict[str, Any]]:
                         "rule": "7.0 b",
                     }
                 )
-    events += reveal_by_adjacency(game)
     return events
 
 
