@@ -476,3 +476,21 @@ def test_8_62_r89_a_unit_passing_through_a_full_hex_keeps_the_mps_to_leave_it() 
     assert {a.verb for a in legal_actions(game) if a.units == (mg.id,)} == {"move"}
     with pytest.raises(IllegalAction):
         play(game, parse(f"state {mg.id} down"))
+
+
+def test_8_42_a_leader_and_those_he_leads_go_with_the_afv() -> None:
+    """8.42: 'A player may use leader directed movement (8.3) but the leader and any moving infantry
+    must accompany the AFV.' The AFV takes its own PC (8.41); the led infantry none (8.3 B)."""
+    game = german_movement(start(first_shot=True))
+    commander, afv = game.unit("german/PL-PR11"), game.unit("german/IIIe-1")
+    put(game, afv, game.label_of(commander.hex)).facing = 0  # 1107, facing 1106
+    with_dice(game, 1, 1)
+    do(game, f"lead {commander.id}")
+    squad = [u.id for u in game.at(commander.hex) if u.squad == "C"]
+    stack = f"move {'+'.join([afv.id, *squad, commander.id])} 1106"
+    assert stack in texts(game)
+    rolled = len(game.dice.rolled)
+    with_dice(game, 2, 2)
+    do(game, stack)
+    assert len(game.dice.rolled) == rolled + 2  # the AFV's PC only
+    assert all(game.label(game.unit(i).hex) == "1106" for i in [afv.id, commander.id, *squad])

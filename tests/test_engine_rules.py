@@ -57,7 +57,9 @@ def german_movement(game: GameState) -> GameState:
 
 def with_dice(game: GameState, *faces: int) -> None:
     """The next rolls are `faces` (a test's, or the book's, dice)."""
-    game.dice = Dice.replaying(game.seed, [*game.dice.rolled, *faces])
+    rolled = list(game.dice.rolled)
+    game.dice = Dice.replaying(game.seed, [*rolled, *faces])
+    game.dice.rolled = rolled  # the log's record goes on from where it was
 
 
 # -- 6.0 the sequence of play ------------------------------------------------------------------------

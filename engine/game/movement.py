@@ -330,6 +330,12 @@ def _groups(game: GameState, units: list[Unit]) -> list[list[Unit]]:
             leader = next((u for u in units if u.id == leader_id), None)
             if leader is not None:
                 groups += [[leader]] + [[leader, u] for u in led] + ([[leader, *led]] if len(led) > 1 else [])
+        afvs = [u for u in units if u.is_afv and u.led_by is None]
+        if len(afvs) == 1:  # 8.42: 'the leader and any moving infantry must accompany the AFV' (no CW: 8.44)
+            for leader_id in sorted(leaders):
+                riders = [u for u in units if u.led_by == leader_id and u.kind != "cw"]
+                if any(u.id == leader_id for u in riders):
+                    groups.append([afvs[0], *riders])
         return groups + [[u] for u in units if u.led_by is None]
     groups = [[u] for u in units]
     if len(units) < 2:
