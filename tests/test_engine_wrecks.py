@@ -110,3 +110,28 @@ def test_8_65_a_hidden_unit_in_the_wrecks_hex_is_revealed_and_stops_the_push() -
     play(game, Action("done"))
     assert not russian.hidden and game.phase == REACTION
     assert game.label(game.unit(AFV).hex) == "1307" and game.wrecks == {game.board.hex("1306")}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_8_65_random_play_with_wrecks_pushes_and_ends(seed: int) -> None:
+    """Random legal play from the guns scenario with Wrecks before both IIIe: pushes declared and
+    resolved in some games, every game ends, no Wreck shares a hex with an AFV (8.61)."""
+    import random
+
+    from tests.test_engine_movement import guns
+
+    game = guns(seed)
+    for label in ("1306", "1506"):
+        game.wrecks.add(game.board.hex(label))
+    chooser = random.Random(seed)
+    pushes = 0
+    while not game.is_over:
+        actions = legal_actions(game)
+        push = next((a for a in actions if a.verb == "push"), None)
+        action = push if push is not None and chooser.random() < 0.5 else chooser.choice(actions)
+        pushes += action.verb == "wreck"
+        play(game, action)
+        assert len(game.wrecks) == 2
+        assert not any(u.is_afv and u.hex in game.wrecks for u in game.units.values() if u.on_map)
+    assert game.result is not None
+    assert pushes > 0  # a push passed and its owner placed the Wreck
