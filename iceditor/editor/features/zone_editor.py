@@ -40,6 +40,7 @@ from ..document import _yaml
 from ..mapview import HexSetItem
 from ..scenario_data import DataPath, Edit, block, flow, quoted, sequence, typed_yaml
 from ..scenario_panels import ScenarioPanels, panels, show_dock
+from ..tool_options import hexes_text
 from ..window import MainWindow
 
 ORDER = 42
@@ -228,6 +229,14 @@ class ZonePanel(QWidget):
             self.zone_hexes.set_hexes([])
             self.status.setText("")
             return
+        session = self.window.document.session
+        if self.editor.toPlainText() == self.loaded and session is not None:
+            # the zone as the scenario has it: the validation's own answer (resolved once for both,
+            # and kept across edits that cannot change it)
+            known = session.context.zone(self.name)
+            if known:
+                self._show(known, hexes_text(len(known)))
+                return
         try:
             expression = json.loads(json.dumps(self.parsed()))
             hexes = resolve_named(self.name, self.context(**{self.name: expression}))
@@ -238,7 +247,7 @@ class ZonePanel(QWidget):
             self._show(frozenset(), str(exc), error=True)
         else:
             pending = " (not applied)" if self.editor.toPlainText() != self.loaded else ""
-            self._show(hexes, f"{len(hexes)} hex{'es' if len(hexes) != 1 else ''}{pending}")
+            self._show(hexes, hexes_text(len(hexes)) + pending)
 
     def _show(self, hexes: frozenset[Hex], message: str, *, error: bool = False) -> None:
         self.zone_hexes.set_hexes(hexes)
