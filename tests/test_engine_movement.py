@@ -494,3 +494,16 @@ def test_8_42_a_leader_and_those_he_leads_go_with_the_afv() -> None:
     do(game, stack)
     assert len(game.dice.rolled) == rolled + 2  # the AFV's PC only
     assert all(game.label(game.unit(i).hex) == "1106" for i in [afv.id, commander.id, *squad])
+
+
+def test_r89_a_unit_whose_ways_out_of_a_full_hex_are_all_barred_may_stop() -> None:
+    """R89 and 8.23: with every hex around barred by enemy units since it entered, the unit stops
+    (and 8.62 then holds the phase until the hex is put right)."""
+    game = guns()
+    mg = game.unit("german/MMG-1")
+    do(game, f"move {mg.id} 1108")
+    assert mg.hex is not None
+    russians = iter(u for u in game.side_units("russian") if u.kind == "infantry")
+    for h in game.board.neighbours(mg.hex):
+        game.relocate(next(russians), "on_map", h)
+    assert {a.text() for a in legal_actions(game) if mg.id in a.units} == {f"stop {mg.id}"}

@@ -178,7 +178,10 @@ def _continue(game: GameState, active: list[Unit]) -> list[Action]:
     ids = tuple(u.id for u in active)
     actions = [Action(MOVE, ids, game.label_of(h)) for h in _steps(game, active)]
     if _stuck_over_full(game, active):  # R89: it moves on, and spends no MPs it needs for that
-        return actions + _turns_leading_on(game, active)
+        turns = _turns_leading_on(game, active)
+        if actions or turns:
+            return actions + turns
+        return [Action(STOP, ids)]  # every way out barred since it entered (24.23): 8.62 then holds the phase
     lead = active[0]
     if len(active) == 1 and lead.is_afv and not lead.immobilized:
         actions += [Action(FACE, ids, game.label_of(t)) for t in _turns(game, lead)]
