@@ -22,7 +22,7 @@ SECTIONS = {
     "counters": "counters:",
 }
 KINDS = ("map", "errata", "scenario", "table", "counters")
-# A file's kind is its `format:`; one that cannot be read is taken for the usual kind of its folder.
+# A file's kind is its `format:`; one without a known one is taken for the usual kind of its folder.
 FOLDER_KINDS = {"maps": "map", "scenarios": "scenario", "tables": "table", "counters": "counters"}
 
 
@@ -77,7 +77,8 @@ def _entry(path: Path, names: list[str], kind: str) -> dict[str, Any]:
         doc = SourceDocument(str(path), None)
         entry["problem"] = exc.message
     fields = doc.data if isinstance(doc.data, dict) else {}
-    entry["kind"] = schema_name(doc) or kind
+    if schema_name(doc) in KINDS:
+        entry["kind"] = schema_name(doc)
     entry["title"] = str(fields.get("title") or fields.get("name") or "")
     if entry["kind"] == "scenario":
         maps = fields.get("maps")
