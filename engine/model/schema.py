@@ -35,6 +35,13 @@ def _schemas() -> dict[str, dict[str, Any]]:
     }
 
 
+def integer_range(name: str, key: str) -> tuple[int, int | None]:
+    """The lowest and highest value the `name` schema allows for its top-level integer `key`
+    (None: no highest), for editors that offer the number."""
+    field = _schemas()[name]["properties"][key]
+    return int(field.get("minimum", 0)), field.get("maximum")
+
+
 @cache
 def _registry() -> Registry:
     resources = [(s["$id"], Resource.from_contents(s)) for s in _schemas().values()]
