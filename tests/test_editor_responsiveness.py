@@ -23,8 +23,11 @@ from iceditor.editor.document import EditorDocument, open_document
 from iceditor.editor.features import errata_panel, file_menu
 from iceditor.editor.features.errata_panel import ErrataPanel
 from iceditor.editor.features.file_menu import FileMenu
+from iceditor.editor.features.oob_editor import OobPanel
 from iceditor.editor.features.terrain_brushes import connected_same
+from iceditor.editor.features.zone_editor import ZonePanel
 from iceditor.editor.mapview import MapScene
+from iceditor.editor.scenario_panels import show_dock
 from iceditor.editor.window import MainWindow
 
 pytestmark = pytest.mark.gui
@@ -105,6 +108,22 @@ def test_the_revalidation_after_an_edit_gives_the_event_loop_back_between_checks
     qtbot.waitUntil(lambda: not window._revalidate.isActive())
     assert session.runs - runs == stale
     assert window.problems == window.document.problems()
+
+
+def test_a_terrain_edit_leaves_the_order_of_battle_and_a_panel_out_of_view_for_later(window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    zones, oob = window.findChild(ZonePanel), window.findChild(OobPanel)
+    qtbot.waitUntil(lambda: not zones.in_view)  # a tab behind the first of the scenario panels
+    tree = dict(oob.items)
+    window.paint("Trees", {window.document.board.hex("1001"): Terrain(trees=3)})
+    assert all(oob.items[path] is item for path, item in tree.items())  # not rebuilt
+    assert zones._stale
+    show_dock(zones)  # its tab chosen
+    qtbot.waitUntil(lambda: zones.in_view and not zones._stale)
+    session = window.document.session
+    assert zones.name is not None and zones.zone_hexes.hexes.keys() == session.context.zone(zones.name)
+    window.undo_stack.undo()
+    window.undo_stack.redo()
+    assert all(oob.items[path] is item for path, item in tree.items())
 
 
 def test_the_wait_cursor_comes_back_when_the_action_fails(qtbot) -> None:  # type: ignore[no-untyped-def]
