@@ -222,7 +222,7 @@ def _starts(game: GameState, side: str) -> list[Action]:
     for unit in game.side_units(side):
         if may_start(game, unit):
             by_hex.setdefault(unit.hex if unit.on_map else None, []).append(unit)
-        elif turns_only(game, unit):
+        elif unit.kind == "cw" and turns_only(game, unit):
             actions += [Action(FACE, (unit.id,), game.label_of(t)) for t in _facing_hexes(game, unit)]
     alike: dict[tuple[Any, ...], list[Hex]] = {}  # squad members alike move alike: their steps once
     cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("starts", {})
