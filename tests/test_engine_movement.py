@@ -507,3 +507,16 @@ def test_r89_a_unit_whose_ways_out_of_a_full_hex_are_all_barred_may_stop() -> No
     for h in game.board.neighbours(mg.hex):
         game.relocate(next(russians), "on_map", h)
     assert {a.text() for a in legal_actions(game) if mg.id in a.units} == {f"stop {mg.id}"}
+
+
+def test_8_3_b_units_led_remain_with_the_leader_throughout() -> None:
+    """8.3 B: 'he may move and any other units stacked with him may move provided they remain with
+    the leader throughout the entire movement.' 8.43's 'may cease movement in any hex' is for
+    infantry moving with an AFV on their own PCs."""
+    game = german_movement(start(first_shot=True))
+    commander = game.unit("german/PL-PR11")
+    with_dice(game, 1, 1)
+    do(game, f"lead {commander.id}")
+    pair = f"{commander.id}+german/C/MP-PR9-1"
+    do(game, f"move {pair} 1106")
+    assert "stop german/C/MP-PR9-1" not in texts(game) and f"stop {pair}" in texts(game)

@@ -194,8 +194,8 @@ def _continue(game: GameState, active: list[Unit]) -> list[Action]:
         afv = next((u for u in active if u.is_afv), None)
         if afv is not None and not afv.immobilized:  # the AFV turns; the infantry rides along (8.43)
             actions += [Action(FACE, (afv.id,), game.label_of(t)) for t in _turns(game, afv)]
-        for unit in active:  # 8.43: 'The infantry units may cease movement in any hex'
-            if not unit.is_afv and unit.id != unit.led_by:
+        for unit in active:  # 8.43: 'The infantry units may cease movement in any hex', but not
+            if not unit.is_afv and unit.led_by is None:  # those led, who 'remain with the leader' (8.3 B)
                 actions.append(Action(STOP, (unit.id,)))
     return actions
 
