@@ -5,12 +5,15 @@ and Scenario 6's limited entry (R15) and entries chosen before play."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pytest
 
 from engine.game import Action, IllegalAction, legal_actions, new_game, parse, play
 from engine.game.movement import open_entry_hexes
 from engine.game.state import ENTRY_CHOICE, MORALE, MOVEMENT, SETUP, GameState
 from engine.geometry.movement import Morale, State
+from engine.hexgrid import Hex
 from engine.model.scenario import load_scenario
 from tests.test_engine_rules import REPO, do, german_movement, start, texts, to_phase
 
@@ -18,8 +21,8 @@ OPEN = load_scenario(REPO / "tests" / "fixtures" / "game" / "duel-open.yaml")
 S6 = load_scenario(REPO / "scenarios" / "s6-spartakovka.yaml")
 
 
-def label_set(game: GameState, hexes: object) -> set[str]:
-    return {game.label_of(h) for h in hexes}  # type: ignore[attr-defined]
+def label_set(game: GameState, hexes: Iterable[Hex]) -> set[str]:
+    return {game.label_of(h) for h in hexes}
 
 
 def first_or_done(game: GameState) -> None:
