@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[0] = str(ROOT)  # the project's packages, not this folder's scripts (benchmarks/engine.py)
+sys.path[0] = str(ROOT)  # the project's packages, from a checkout not installed too
 
 CHILD = r"""
 import json, os, sys, tempfile, time

@@ -1,6 +1,6 @@
 """Rules engine speed: random-play games per second and actions per second, one core, one JSON object.
 
-    python benchmarks/engine.py [--games N] [--profile]
+    python benchmarks/game_engine.py [--games N] [--profile]
 
 For Scenarios 1 and 6: `play` (in place, as a batch runs games) over N games after one warm-up
 game (the board's caches, the validation of the scenario), and the naive baseline measured in the
@@ -14,16 +14,12 @@ import argparse
 import cProfile
 import json
 import pstats
-import sys
 import time
 from pathlib import Path
 
-# Run as a script, this file's folder comes first on the path and its name would hide the engine package.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-
-from engine.game import apply, legal_actions, new_game, play  # noqa: E402
-from engine.model.scenario import load_scenario  # noqa: E402
-from engine.players import make_player  # noqa: E402
+from engine.game import apply, legal_actions, new_game, play
+from engine.model.scenario import load_scenario
+from engine.players import make_player
 
 REPO = Path(__file__).resolve().parent.parent
 SCENARIOS = {"s1": "s1-demyansk-pocket", "s6": "s6-spartakovka"}
