@@ -25,6 +25,7 @@ JsonPath = tuple[str | int, ...]
 
 MAX_BYTES = 16 * 1024 * 1024  # the bundled files are under 100 kB
 MAX_DEPTH = 40  # nesting of lists and mappings; the bundled files nest at most 11 deep
+TOO_DEEP = f"lists and mappings nested more than {MAX_DEPTH} deep: no file of the game does"
 MAX_ALIAS_VALUES = 10_000  # values that aliases (*name) may add to a file, all aliases together
 
 
@@ -164,7 +165,7 @@ class _Builder:
 
     def check_depth(self, depth: int, at: Position) -> None:
         if depth > MAX_DEPTH:
-            raise self.error(f"lists and mappings nested more than {MAX_DEPTH} deep: no file of the game does", at)
+            raise self.error(TOO_DEEP, at)
 
     def alias(self, name: str, at: Position, depth: int) -> Built:
         if name in self.open_anchors:
@@ -288,6 +289,10 @@ def parse_yaml(text: str, file: str) -> SourceDocument:
     except yaml.reader.ReaderError as exc:
         raise _not_yaml(file, reader_message(exc, text)) from None
     except yaml.MarkedYAMLError as exc:
+        if "maximum nesting depth" in str(exc.problem):  # libyaml 0.2.5+ refuses deep nesting as it scans ahead
+            mark = exc.problem_mark
+            line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+            raise SourceError(file, TOO_DEEP, line, column) from None
         raise _not_yaml(file, syntax_message(exc, text)) from None
     except yaml.YAMLError as exc:
         raise SourceError(file, f"not valid YAML: {exc}") from None
