@@ -66,4 +66,5 @@ def reveal_hex(game: GameState, side: str, h: Any, why: str) -> list[dict[str, A
     for unit in game.at(h):
         if unit.side == side:
             unit.hidden = False
+    game.units_changed()
     return [{"event": "revealed", "hex": game.label(h), "units": shown, "why": why, "rule": "24.22"}]

@@ -136,15 +136,21 @@ def pc_needed(game: GameState, unit: Unit) -> bool:
 
 
 def over_stacked(game: GameState, side: str, h: Hex, adding: Sequence[Unit] = ()) -> bool:
+    """More than six men plus one AFV, or two CWs, in h with `adding` come in (8.62, 8.63)."""
+    men, afvs, cws = game.totals(side, h)
+    for u in adding:
+        if u.hex != h or not u.on_map:
+            men += 0 if u.is_afv else u.men
+            afvs += u.is_afv
+            cws += u.kind == "cw"
+    most = _stacking_limits()
+    return men > most[0] or afvs > most[1] or cws > most[2]
+
+
+@cache
+def _stacking_limits() -> tuple[int, int, int]:
     limits = table_values("combat")["stacking"]
-    there = game.at(h)
-    if not there and len(adding) <= 1:
-        return False
-    units = [u for u in there if u.side == side] + [u for u in adding if u.hex != h or not u.on_map]
-    men = sum(u.men for u in units if not u.is_afv)
-    afvs = sum(1 for u in units if u.is_afv)
-    cws = sum(1 for u in units if u.kind == "cw")
-    return men > int(limits["max_men"]) or afvs > int(limits["max_afvs"]) or cws > int(limits["max_crew_weapons"])
+    return int(limits["max_men"]), int(limits["max_afvs"]), int(limits["max_crew_weapons"])
 
 
 def stacking_problems(game: GameState, side: str) -> list[Hex]:
@@ -265,10 +271,7 @@ def _dynamic(unit: Unit) -> tuple[Any, ...]:
 
 def _surroundings(game: GameState, h: Hex) -> tuple[Any, ...]:
     """Who stands in each hex next to h, as entering it depends on: side, men, AFVs, CWs, hidden."""
-    return tuple(
-        (*tuple((u.side, u.men, u.kind, u.hidden) for u in game.at(n)), n in game.wrecks)
-        for n in game.board.neighbours(h)
-    )
+    return tuple(game.signature(n) for n in game.neighbours(h))
 
 
 def _hex_starts(
@@ -416,7 +419,7 @@ def _steps(game: GameState, group: list[Unit]) -> list[Hex]:
         return []
     targets = []
     afv = next((u for u in group if u.is_afv), None)
-    for t in game.board.neighbours(first.hex):
+    for t in game.neighbours(first.hex):
         if afv is not None and (afv.facing is None or t != first.hex + DIRECTIONS[afv.facing]):
             continue  # 8.74: an AFV moves out of its hex through its frontal hexside (R42)
         if any(_cost(game, u, first.hex, t) is None for u in group):
@@ -472,7 +475,7 @@ def _cost_beyond(game: GameState, unit: Unit, t: Hex) -> bool:
     rest = left(game, unit) - enter
     return any(
         (c := _movement_cost(game, t, n, unit.mover(game.phase))) is not None and c <= rest
-        for n in game.board.neighbours(t)
+        for n in game.neighbours(t)
         if n != unit.hex
     )
 
@@ -832,7 +835,7 @@ def _wreck_to(game: GameState, afv: Unit, wreck: Hex) -> list[Hex]:
     there (8.61), ground an AFV may stand on (R90)."""
     return [
         h
-        for h in game.board.neighbours(wreck)
+        for h in game.neighbours(wreck)
         if h != afv.hex
         and h not in game.wrecks
         and not any(u.is_afv for u in game.at(h))

@@ -253,6 +253,7 @@ def _hide(game: GameState, side: str, h: Hex) -> None:
     for unit in game.at(h):
         if unit.side == side:
             unit.hidden = True
+    game.units_changed()
 
 
 def apply_setup(game: GameState, action: Action) -> list[dict[str, Any]]:

@@ -94,6 +94,8 @@ class GameState:
     log: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     _at: dict[Hex, list[Unit]] | None = field(default=None, repr=False)
+    _totals: dict[tuple[str, Hex], tuple[int, int, int]] = field(default_factory=dict, repr=False)
+    _signatures: dict[Hex, tuple[Any, ...]] = field(default_factory=dict, repr=False)
     _board: Board | None = field(default=None, repr=False)
     # what legal_actions worked out this phase, by what it depends on (shared by copies: keys say it all)
     caches: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -123,18 +125,53 @@ class GameState:
         return any(_names(key, unit) for key in instruction.get("units") or [])
 
     def at(self, h: Hex) -> list[Unit]:
-        """The units on the map in h (an index rebuilt after units move: `moved_units`)."""
+        """The units on the map in h (an index rebuilt after units move: `relocate`)."""
+        return list(self._index().get(h, ()))
+
+    def _index(self) -> dict[Hex, list[Unit]]:
         if self._at is None:
             index: dict[Hex, list[Unit]] = {}
             for u in self.units.values():
                 if u.on_map and u.hex is not None:
                     index.setdefault(u.hex, []).append(u)
             self._at = index
-        return list(self._at.get(h, ()))
+            self._totals, self._signatures = {}, {}
+        return self._at
+
+    def totals(self, side: str, h: Hex) -> tuple[int, int, int]:
+        """Men, AFVs and CWs of `side` in h (8.62, 8.63), kept with the index of `at`."""
+        index = self._index()
+        key = (side, h)
+        if key not in self._totals:
+            units = [u for u in index.get(h, ()) if u.side == side]
+            self._totals[key] = (
+                sum(u.men for u in units if not u.is_afv),
+                sum(1 for u in units if u.is_afv),
+                sum(1 for u in units if u.kind == "cw"),
+            )
+        return self._totals[key]
+
+    def signature(self, h: Hex) -> tuple[Any, ...]:
+        """Who stands in h as a move into it sees them (side, men, kind, hidden) and a Wreck; kept with the index."""
+        index = self._index()
+        if h not in self._signatures:
+            self._signatures[h] = tuple((u.side, u.men, u.kind, u.hidden) for u in index.get(h, ()))
+        return (*self._signatures[h], h in self.wrecks)  # Wrecks are set by hand in tests: never kept
+
+    def neighbours(self, h: Hex) -> list[Hex]:
+        """The board's neighbours of h, kept per board (the game never edits the terrain)."""
+        found: dict[Hex, list[Hex]] = self.board.caches.setdefault("game_neighbours", {})
+        if h not in found:
+            found[h] = self.board.neighbours(h)
+        return found[h]
 
     def relocate(self, unit: Unit, where: str, h: Hex | None) -> None:
         """Every change of where a unit is goes through here (the index of `at`)."""
         unit.where, unit.hex = where, h
+        self.units_changed()
+
+    def units_changed(self) -> None:
+        """A unit moved, was hidden or revealed, or lost men: the index of `at` is built again."""
         self._at = None
 
     def side_units(self, side: str) -> list[Unit]:
@@ -162,7 +199,7 @@ class GameState:
         twin.held, twin.acted, twin.wrecks = set(self.held), set(self.acted), set(self.wrecks)
         twin.setup_done = list(self.setup_done)
         twin.log = list(self.log)
-        twin._at = None
+        twin._at, twin._totals, twin._signatures = None, {}, {}
         return twin
 
     # -- what a side may know (24.2, 19.11) --------------------------------------------------------
