@@ -155,8 +155,14 @@ def _stacking_limits() -> tuple[int, int, int]:
 
 def stacking_problems(game: GameState, side: str) -> list[Hex]:
     """Hexes where `side` has more than six men plus one AFV, or two CWs (8.62, 8.63)."""
-    hexes = {u.hex for u in game.side_units(side) if u.on_map and u.hex is not None}
-    return sorted(h for h in hexes if over_stacked(game, side, h))
+    most = _stacking_limits()
+    found = []
+    for h, units in game.occupied().items():
+        if any(u.side == side for u in units):
+            men, afvs, cws = game.totals(side, h)
+            if men > most[0] or afvs > most[1] or cws > most[2]:
+                found.append(h)
+    return sorted(found)
 
 
 # -- legal actions --------------------------------------------------------------------------
@@ -181,6 +187,19 @@ def _stuck_over_full(game: GameState, active: list[Unit]) -> bool:
 
 
 def _continue(game: GameState, active: list[Unit]) -> list[Action]:
+    """What the moving unit or stack may do next; kept for the phase by its units and what stands
+    in and around its hex, as a hex's starts are."""
+    h = active[0].hex
+    if h is None or not active[0].on_map:
+        return _continue_now(game, active)
+    key = (tuple(_dynamic(u) for u in active), game.signature(h), _surroundings(game, h))
+    cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("continue", {})
+    if key not in cache:
+        cache[key] = _continue_now(game, active)
+    return cache[key]
+
+
+def _continue_now(game: GameState, active: list[Unit]) -> list[Action]:
     ids = tuple(u.id for u in active)
     actions = [Action(MOVE, ids, game.label_of(h)) for h in _steps(game, active)]
     if _stuck_over_full(game, active):  # R89: it moves on, and spends no MPs it needs for that
@@ -497,7 +516,16 @@ def _entries(game: GameState, unit: Unit) -> list[Hex]:
 
 def open_entry_hexes(game: GameState, unit: Unit) -> frozenset[Hex]:
     """The hexes a waiting unit may enter the map on now: its entries' options of this turn or an
-    earlier one (R84), in this phase, the chosen one where the side chose before play (24.1)."""
+    earlier one (R84), in this phase, the chosen one where the side chose before play (24.1).
+    Kept for the phase (the caches go with each phase)."""
+    cache: dict[tuple[Any, ...], frozenset[Hex]] = game.caches.setdefault("entry_hexes", {})
+    key = (unit.id, unit.id in game.held, game.turn, game.phase, game.phasing, tuple(sorted(game.entry_choice.items())))
+    if key not in cache:
+        cache[key] = _open_entry_hexes(game, unit)
+    return cache[key]
+
+
+def _open_entry_hexes(game: GameState, unit: Unit) -> frozenset[Hex]:
     found: set[Hex] = set()
     for index, entry, option_index, option in entry_options(game, unit):
         chosen = game.entry_choice.get((unit.side, index))

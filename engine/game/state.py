@@ -128,6 +128,10 @@ class GameState:
         """The units on the map in h (an index rebuilt after units move: `relocate`)."""
         return list(self._index().get(h, ()))
 
+    def occupied(self) -> dict[Hex, list[Unit]]:
+        """Every hex with units on the map in it (the index of `at`; not to be changed)."""
+        return self._index()
+
     def _index(self) -> dict[Hex, list[Unit]]:
         if self._at is None:
             index: dict[Hex, list[Unit]] = {}
