@@ -168,14 +168,16 @@ def stacking_problems(game: GameState, side: str) -> list[Hex]:
 # -- legal actions --------------------------------------------------------------------------
 
 
-def movement_actions(game: GameState) -> list[Action]:
+def movement_actions(game: GameState, about: Action | None = None) -> list[Action]:
+    """Every movement choice open now; with `about`, those of the hex its units stand in only
+    (enough to tell whether that action is legal: choices of one hex never depend on another's)."""
     side = mover_side(game)
     active = [game.unit(i) for i in game.active]
     actions: list[Action] = []
     if active:
         actions += _continue(game, active)
     if not active or not _stuck_over_full(game, active):
-        actions += _starts(game, side)
+        actions += _starts(game, side, about)
         actions += _push_actions(game, side)
     return actions
 
@@ -240,11 +242,15 @@ def _turns_leading_on(game: GameState, active: list[Unit]) -> list[Action]:
     return turns
 
 
-def _starts(game: GameState, side: str) -> list[Action]:
+def _starts(game: GameState, side: str, about: Action | None = None) -> list[Action]:
     actions: list[Action] = []
     reached = game.stage.get(side, AFV_ALONE)
     by_hex: dict[Hex | None, list[Unit]] = {}
-    for unit in game.side_units(side):
+    units = game.side_units(side)
+    if about is not None and about.units and about.units[0] in game.units:
+        first = game.unit(about.units[0])
+        units = [u for u in units if (u.hex, u.where) == (first.hex, first.where)]
+    for unit in units:
         if may_start(game, unit):
             by_hex.setdefault(unit.hex if unit.on_map else None, []).append(unit)
         elif unit.kind == "cw" and turns_only(game, unit):
@@ -611,7 +617,7 @@ def _state_change_cost(unit: Unit) -> float:
 
 
 def apply_movement(game: GameState, action: Action) -> list[dict[str, Any]]:
-    if action not in movement_actions(game):
+    if action not in movement_actions(game, action):
         raise IllegalAction(f"{action.text()} is not a legal move now", _rule_for(action))
     units = [game.unit(i) for i in action.units]
     events: list[dict[str, Any]] = []
