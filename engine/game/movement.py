@@ -155,6 +155,11 @@ def _stacking_limits() -> tuple[int, int, int]:
 
 def stacking_problems(game: GameState, side: str) -> list[Hex]:
     """Hexes where `side` has more than six men plus one AFV, or two CWs (8.62, 8.63)."""
+    problems: list[Hex] = game.kept(("stacking", side), lambda: _stacking_problems(game, side))
+    return problems
+
+
+def _stacking_problems(game: GameState, side: str) -> list[Hex]:
     most = _stacking_limits()
     found = []
     for h, units in game.occupied().items():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -96,6 +97,7 @@ class GameState:
     _at: dict[Hex, list[Unit]] | None = field(default=None, repr=False)
     _totals: dict[tuple[str, Hex], tuple[int, int, int]] = field(default_factory=dict, repr=False)
     _signatures: dict[Hex, tuple[Any, ...]] = field(default_factory=dict, repr=False)
+    _kept: dict[Any, Any] = field(default_factory=dict, repr=False)
     _board: Board | None = field(default=None, repr=False)
     # what legal_actions worked out this phase, by what it depends on (shared by copies: keys say it all)
     caches: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -128,6 +130,13 @@ class GameState:
         """The units on the map in h (an index rebuilt after units move: `relocate`)."""
         return list(self._index().get(h, ()))
 
+    def kept(self, key: Any, work: Callable[[], Any]) -> Any:
+        """`work()`, kept until units move, hide or are revealed (with the index of `at`)."""
+        self._index()
+        if key not in self._kept:
+            self._kept[key] = work()
+        return self._kept[key]
+
     def occupied(self) -> dict[Hex, list[Unit]]:
         """Every hex with units on the map in it (the index of `at`; not to be changed)."""
         return self._index()
@@ -139,7 +148,7 @@ class GameState:
                 if u.on_map and u.hex is not None:
                     index.setdefault(u.hex, []).append(u)
             self._at = index
-            self._totals, self._signatures = {}, {}
+            self._totals, self._signatures, self._kept = {}, {}, {}
         return self._at
 
     def totals(self, side: str, h: Hex) -> tuple[int, int, int]:
@@ -203,7 +212,7 @@ class GameState:
         twin.held, twin.acted, twin.wrecks = set(self.held), set(self.acted), set(self.wrecks)
         twin.setup_done = list(self.setup_done)
         twin.log = list(self.log)
-        twin._at, twin._totals, twin._signatures = None, {}, {}
+        twin._at, twin._totals, twin._signatures, twin._kept = None, {}, {}, {}
         return twin
 
     # -- what a side may know (24.2, 19.11) --------------------------------------------------------
