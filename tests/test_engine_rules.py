@@ -313,3 +313,15 @@ def test_24_1_restrictions_keep_units_still_until_their_turn() -> None:
     while not (s5.turn == 1 and s5.phase == REACTION):
         play(s5, legal_actions(s5)[-1])  # done, or the last choice of a set-up
     assert not any("russian/BT7m-1" in a.units for a in legal_actions(s5))
+
+
+def test_3_13_phase_h_changes_a_units_state_once() -> None:
+    """3.13: 'Both players may change the combat states of any of their units once at the end of
+    any Assault Phase at no MP cost' (6.0 H)."""
+    game = to_phase(start(), "free_state_change")
+    play(game, Action("done"))  # the Russians, phasing, have nobody on the map yet: the Germans next
+    assert game.to_act == "german"
+    unit = game.unit("german/C/R-PR9-1")
+    do(game, f"state {unit.id} down")
+    assert unit.state == State.DOWN and unit.mp_spent == 0
+    assert not any(a.units == (unit.id,) for a in legal_actions(game))  # not back UP in the same phase

@@ -181,9 +181,11 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
         raise IllegalAction(f"{action.text()} is not a legal choice in the {game.phase} phase", "6.0")
     if action.verb == REVEAL:
         return reveal_hex(game, game.to_act, game.board.hex(action.arg), "revealed by its owner")
-    if action.verb == STATE:
-        game.unit(action.units[0]).state = State(action.arg)
-        return [{"event": "state", "unit": action.units[0], "state": action.arg, "rule": "6.0 H"}]
+    if action.verb == STATE:  # 3.13: 'once at the end of any Assault Phase at no MP cost'
+        unit = game.unit(action.units[0])
+        unit.state = State(action.arg)
+        unit.extra["state_changed"] = True
+        return [{"event": "state", "unit": unit.id, "state": action.arg, "rule": "3.13, 6.0 H"}]
     raise IllegalAction(f"no such action {action.text()}")
 
 
