@@ -100,8 +100,10 @@ def key(window: MainWindow, keys: str) -> None:
 def hover(window: MainWindow, label: str) -> None:
     """Move the mouse onto a hex, no button down (QTest drops the first move after a release: move twice)."""
     point = at(window, label)
-    for nudge in (QPoint(1, 0), QPoint(0, 0)):
+    # Each move delivered before the next (a busy machine otherwise leaves the last one queued).
+    for nudge in (QPoint(1, 0), QPoint(0, 0), QPoint(0, 1), QPoint(0, 0)):
         QTest.mouseMove(window.view.viewport(), point + nudge)
+        QApplication.processEvents()
 
 
 def option(window: MainWindow, kind: type, name: str):  # type: ignore[no-untyped-def]
