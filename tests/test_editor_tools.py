@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QAction, QColor, QImage
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QAction, QColor, QImage, QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QApplication,
@@ -98,12 +98,22 @@ def key(window: MainWindow, keys: str) -> None:
 
 
 def hover(window: MainWindow, label: str) -> None:
-    """Move the mouse onto a hex, no button down (QTest drops the first move after a release: move twice)."""
-    point = at(window, label)
-    # Each move delivered before the next (a busy machine otherwise leaves the last one queued).
-    for nudge in (QPoint(1, 0), QPoint(0, 0), QPoint(0, 1), QPoint(0, 0)):
-        QTest.mouseMove(window.view.viewport(), point + nudge)
-        QApplication.processEvents()
+    """Move the mouse onto a hex, no button down. The move event is sent to the map itself: QTest's
+    mouseMove drops a move after a release, and one to where it believes the mouse already is (which
+    an earlier test in the same process may have left there)."""
+    viewport = window.view.viewport()
+    point = QPointF(at(window, label))
+    for target in (point + QPointF(1, 0), point):
+        move = QMouseEvent(
+            QEvent.Type.MouseMove,
+            target,
+            QPointF(viewport.mapToGlobal(target.toPoint())),
+            Qt.MouseButton.NoButton,
+            Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier,
+        )
+        QApplication.sendEvent(viewport, move)
+    QApplication.processEvents()
 
 
 def option(window: MainWindow, kind: type, name: str):  # type: ignore[no-untyped-def]
