@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.game import ScenarioNotPlayable, new_game
-from engine.game.log import LogError, read_log, replay, write_log
+from engine.game.log import LogError, log_text, read_log, replay
 from engine.game.match import play_out
 from engine.game.state import GameState
 from engine.model.counters import SIDES
@@ -23,6 +23,7 @@ from engine.players import make_player
 from engine.resources import given_or_bundled
 
 from .boardarg import SCENARIO_HELP, BadInput, file_arg, load_scenario_arg
+from .editor.file_writing import atomic_write
 from .output import print_json
 
 
@@ -73,7 +74,7 @@ def _play(args: argparse.Namespace) -> int:
         raise BadInput(f"iceditor play: error: {exc}") from None
     play_out(game, players)
     if args.log is not None:
-        write_log(game, args.log, names)
+        atomic_write(args.log, log_text(game, names))
     result = game.result or {}
     if args.format == "json":
         print_json(

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.game import legal_actions, new_game, play
-from engine.game.log import log_lines, read_log, replay
+from engine.game.log import log_text, read_log, replay
 from engine.game.match import play_out
 from engine.game.movement import ONE_HEX, budget, stacking_problems
 from engine.game.state import MOVEMENT, REACTION, GameState, View
@@ -85,7 +85,7 @@ def test_random_play_keeps_the_invariants_and_ends_with_a_result(scenario: str) 
 def seeded_log(seed: int = 1) -> str:
     game = new_game(SCENARIOS["s1-demyansk-pocket"], seed)
     play_out(game, {"german": make_player("random", 2), "russian": make_player("random", 3)})
-    return "\n".join(log_lines(game, ["random", "random"])) + "\n"
+    return log_text(game, ["random", "random"])
 
 
 def test_a_seeded_game_is_the_golden_log_byte_for_byte_and_replays_identically() -> None:

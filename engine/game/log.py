@@ -55,11 +55,9 @@ def log_lines(game: GameState, players: list[str] | None = None) -> Iterator[str
         yield json.dumps(entry, sort_keys=True)
 
 
-def write_log(game: GameState, path: Path, players: list[str] | None = None) -> None:
-    text = "\n".join(log_lines(game, players)) + "\n"
-    temp = path.with_name(f".{path.name}.tmp")
-    temp.write_text(text, encoding="utf-8")
-    temp.replace(path)
+def log_text(game: GameState, players: list[str] | None = None) -> str:
+    """The whole log, as a file holds it (the caller writes it: iceditor's atomic_write)."""
+    return "\n".join(log_lines(game, players)) + "\n"
 
 
 @dataclass(frozen=True)
