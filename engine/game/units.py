@@ -15,9 +15,8 @@ from typing import Any
 from engine.geometry.movement import Morale, Mover, Phase, State, UnitClass
 from engine.hexgrid import Hex
 from engine.model.counter_values import counter_values
-from engine.model.counters import Counters
+from engine.model.counters import Counters, fielded_squad
 from engine.model.scenario import Scenario, UnitRef
-from engine.validate.checks.squad_clause import fielded_squad
 
 # Where a unit is: not yet on the map (entering later), on it, or eliminated.
 WAITING, ON_MAP, ELIMINATED = "waiting", "on_map", "eliminated"

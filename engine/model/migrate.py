@@ -11,9 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.validate.checks.squad_clause import fielded_squad
-
-from .counters import Counters
+from .counters import Counters, fielded_squad
 from .scenario import LATEST_FORMAT, Scenario, UnitRef, scenario_from_document
 from .source import Position, SourceDocument
 

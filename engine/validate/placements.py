@@ -11,12 +11,11 @@ from engine.geometry.movement import terrain_cost
 from engine.geometry.zones import ZoneError, resolve
 from engine.hexgrid import Hex, LabelError
 from engine.model.board import Board
-from engine.model.counters import Clause, Counters, Member
+from engine.model.counters import Clause, Counters, Member, fielded_members
 from engine.model.scenario import UNIT_KINDS, Scenario, UnitRef, describe_unit
 from engine.model.setup import Placement
 from engine.model.source import JsonPath
 
-from .checks.squad_clause import fielded_members
 from .context import ScenarioContext
 
 # A unit as an instruction names it: kind, type, number, PR (docs/formats.md, unit ids).

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from engine.model.counters import fielded_squad
 from engine.model.scenario import SquadAmmo, UnitRef
 from engine.problems import Problem, Severity
 from engine.validate.check import Check
 from engine.validate.context import ScenarioContext
-
-from .squad_clause import fielded_squad
 
 CHECK = Check(
     id="ammo-not-allowed",

@@ -12,7 +12,7 @@ from itertools import combinations
 
 from engine.hexgrid import Hex
 from engine.model.board import Board
-from engine.model.counters import SIDES
+from engine.model.counters import SIDES, fielded_members
 from engine.model.scenario import UnitRef
 from engine.model.setup_limits import SetupLimits, setup_limits
 from engine.problems import Problem, Severity
@@ -20,8 +20,6 @@ from engine.validate.check import Check
 from engine.validate.context import ScenarioContext
 from engine.validate.placements import crew, may_stand, zone_hexes
 from engine.validate.starts import Start, starts
-
-from .squad_clause import fielded_members
 
 CHECK = Check(
     id="deployment-capacity",

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
-from engine.model.counters import Clause, Counters, Member
+from engine.model.counters import fielded_members
 from engine.problems import Problem, Severity
 from engine.validate.check import Check
 from engine.validate.context import ScenarioContext
@@ -18,42 +17,6 @@ CHECK = Check(
     fix="Check the clause against the squad's members in counters/counters.yaml (each entry removes or keeps "
     "one unit).",
 )
-
-
-def fielded_squad(counters: Counters, side: str, squad: str, unit: dict[str, Any]) -> list[Member] | None:
-    """The members a squad entry fields; None when the squad is unknown (unknown-unit reports it) or
-    its clause names a member it does not have (this check reports it)."""
-    members = counters.squad(side, squad)
-    if members is None:
-        return None
-    fielded, failures = fielded_members(unit, members)
-    return None if failures else fielded
-
-
-def fielded_members(unit: dict[str, Any], members: list[Member]) -> tuple[list[Member], list[tuple[int, str, str]]]:
-    """The squad members a unit entry fields, and the clause entries that match no member.
-
-    Each clause entry takes one member (24.1: with several matching, the owner picks at random;
-    any of them will do for checking).
-    """
-    failures: list[tuple[int, str, str]] = []
-    key = "only" if "only" in unit else "less"
-    remaining = list(members)
-    taken: list[Member] = []
-    for i, entry in enumerate(unit.get(key) or []):
-        text = entry["unit"] if isinstance(entry, dict) else str(entry)
-        try:
-            clause = Clause.parse(text)
-        except ValueError as exc:
-            failures.append((i, key, str(exc)))
-            continue
-        match = next((m for m in remaining if clause.matches(m)), None)
-        if match is None:
-            failures.append((i, key, text))
-            continue
-        remaining.remove(match)
-        taken.append(match)
-    return (taken if key == "only" else remaining), failures
 
 
 def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:

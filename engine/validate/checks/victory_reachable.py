@@ -10,15 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.model.counters import Counters
+from engine.model.counters import Counters, fielded_members
 from engine.model.scenario import Scenario
 from engine.model.source import JsonPath
 from engine.problems import Problem, Severity
 from engine.validate.check import Check
 from engine.validate.context import ScenarioContext
 from engine.validate.placements import zone_hexes
-
-from .squad_clause import fielded_members
 
 CHECK = Check(
     id="victory-unreachable",

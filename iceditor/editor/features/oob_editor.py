@@ -31,10 +31,9 @@ from PySide6.QtWidgets import (
 )
 
 from engine.model.counter_values import CounterValue, counter_values
-from engine.model.counters import SIDES, Clause, Counters
+from engine.model.counters import SIDES, Clause, Counters, fielded_members
 from engine.model.scenario import UNIT_KINDS, SquadAmmo
 from engine.model.setup import side_setups
-from engine.validate.checks.squad_clause import fielded_members
 from engine.validate.placements import Placed, describe_key, key_of, place
 
 from ..scenario_data import DataPath, Edit, block, flow, like_siblings, node, quoted, sequence
