@@ -260,18 +260,19 @@ def _starts(game: GameState, side: str, about: Action | None = None) -> list[Act
             by_hex.setdefault(unit.hex if unit.on_map else None, []).append(unit)
         elif unit.kind == "cw" and turns_only(game, unit):
             actions += [Action(FACE, (unit.id,), game.label_of(t)) for t in _facing_hexes(game, unit)]
-    alike: dict[tuple[Any, ...], list[Hex]] = {}  # squad members alike move alike: their steps once
+    alike: dict[tuple[Any, ...], list[Hex]] = game.caches.setdefault("steps", {})  # units alike step alike
     cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("starts", {})
     for h, units in by_hex.items():
         if h is None:  # entering the map (24.1): one unit at a time
             for unit in units:
                 if _order(unit, [unit]) >= reached:
-                    actions += [Action(MOVE, (unit.id,), game.label_of(t)) for t in _entries(game, unit)]
+                    actions += _entry_moves(game, unit)
             continue
         # A hex's choices change only with its units and what stands around it: kept by that key.
-        key = (h, reached, game.first_shot, tuple(_dynamic(u) for u in units), _surroundings(game, h))
+        around = _surroundings(game, h)
+        key = (h, reached, game.first_shot, tuple(_dynamic(u) for u in units), around)
         if key not in cache:
-            cache[key] = _hex_starts(game, units, reached, alike)
+            cache[key] = _hex_starts(game, units, reached, alike, around)
         actions += cache[key]
     return actions
 
@@ -304,8 +305,22 @@ def _surroundings(game: GameState, h: Hex) -> tuple[Any, ...]:
     return tuple(game.signature(n) for n in game.neighbours(h))
 
 
+def _entry_moves(game: GameState, unit: Unit) -> list[Action]:
+    """The unit's moves onto the map, kept for the phase by the entry hexes open to it now."""
+    hexes = tuple(_entries(game, unit))
+    cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("entry_moves", {})
+    key = (unit.id, hexes)
+    if key not in cache:
+        cache[key] = [Action(MOVE, (unit.id,), game.label_of(t)) for t in hexes]
+    return cache[key]
+
+
 def _hex_starts(
-    game: GameState, units: list[Unit], reached: int, alike: dict[tuple[Any, ...], list[Hex]]
+    game: GameState,
+    units: list[Unit],
+    reached: int,
+    alike: dict[tuple[Any, ...], list[Hex]],
+    around: tuple[Any, ...],
 ) -> list[Action]:
     actions: list[Action] = []
     for group in _groups(game, units):
@@ -315,8 +330,8 @@ def _hex_starts(
         ids = tuple(u.id for u in group)
         if needs_pc and len(group) > 1 and not any(u.is_afv for u in group):
             continue  # a stack moves without PCs only once its leader has passed (8.3 B)
-        if len(group) == 1:
-            key = _mover_key(game, group[0])
+        if len(group) == 1:  # a lone unit's steps depend on how it moves and what stands around it
+            key = (_mover_key(game, group[0]), group[0].side, around)
             if key not in alike:
                 alike[key] = _steps(game, group)
             steps = alike[key]
@@ -337,7 +352,8 @@ def _hex_starts(
 
 
 def _mover_key(game: GameState, unit: Unit) -> tuple[Any, ...]:
-    """What a lone unit's steps depend on: its hex, how it moves, what it has left, its men."""
+    """What a lone unit's steps depend on: its hex, how it moves, what it has left, its men (with
+    who stands around its hex: `_hex_starts`)."""
     return (
         unit.hex,
         unit.mover(game.phase),
@@ -345,6 +361,7 @@ def _mover_key(game: GameState, unit: Unit) -> tuple[Any, ...]:
         unit.men,
         unit.kind == "cw",
         unit.extra.get("hexes_entered", 0),
+        unit.allowance_cap,
     )
 
 
@@ -522,7 +539,8 @@ def _entries(game: GameState, unit: Unit) -> list[Hex]:
             if (cost := entry_cost(game.board, h, unit.mover(game.phase))) is not None
             and (value == ONE_HEX or cost <= float(value))
         ]
-    return [h for h in candidates[key] if not game.at(h) or _may_enter(game, [unit], h)]
+    occupied = game.occupied()
+    return [h for h in candidates[key] if h not in occupied or _may_enter(game, [unit], h)]
 
 
 def open_entry_hexes(game: GameState, unit: Unit) -> frozenset[Hex]:

@@ -59,7 +59,7 @@ def migrate_scenario(doc: SourceDocument, text: str, counters: Counters) -> Migr
 
 
 def _ammo_split(scenario: Scenario, ref: UnitRef, counters: Counters) -> str | None:
-    """"pool" or "each" for a squad with two LMGs and a bare ammo number; None for any other unit."""
+    """The ammo split, "pool" or "each", for a squad with two LMGs and a bare ammo number; None for any other unit."""
     if ref.kind != "squad" or not isinstance(ref.data.get("ammo"), int):
         return None
     fielded = fielded_squad(counters, ref.side, ref.type, ref.data)
