@@ -52,6 +52,9 @@ class Unit:
     allowance_cap: float | None = None  # 8.3 C: a unit led off on its own moves at most 4 (2) MP
     led_by: str | None = None  # 8.3 B: moves with this leader; takes no PC of its own
     extra: dict[str, Any] = field(default_factory=dict)
+    # the counter's combat values (ap_factor, initial_range, at_factor, assault_rating, frontal,
+    # flank, overrun, ap_range, turret), from counters/counters.yaml; never changed in play
+    values: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def on_map(self) -> bool:
@@ -90,6 +93,11 @@ class Unit:
         twin = Unit(**{k: getattr(self, k) for k in self.__dataclass_fields__})
         twin.extra = dict(self.extra)
         return twin
+
+    def value(self, name: str, default: Any = None) -> Any:
+        """A combat value of the counter (`values`), or `default` where the counter has none."""
+        found = self.values.get(name)
+        return default if found is None else found
 
 
 @cache
@@ -145,6 +153,7 @@ def _units_of(ref: UnitRef, counters: Counters, group: str) -> list[Unit]:
                     movement=None,
                     faces_hexside=bool(_value(values, "facing", False)),
                     group=group,
+                    values=_combat_values(values),
                 )
             )
         return out
@@ -164,6 +173,7 @@ def _units_of(ref: UnitRef, counters: Counters, group: str) -> list[Unit]:
                 movement=None,
                 faces_hexside=bool(_value(values, "facing", False)),
                 group=group,
+                values=_combat_values(values),
             )
         ]
     kind = "cw" if ref.kind == "crew_weapon" else "afv"
@@ -181,6 +191,7 @@ def _units_of(ref: UnitRef, counters: Counters, group: str) -> list[Unit]:
             movement=float(_required(values, "movement", ref)),
             faces_hexside=kind == "afv" or bool(_value(values, "facing", False)),
             group=group,
+            values=_combat_values(values),
         )
     ]
 
@@ -195,6 +206,16 @@ def _required(values: dict[str, Any], name: str, ref: UnitRef) -> Any:
     if name not in values:
         raise ValueError(f"counters/counters.yaml gives no {name} for {ref.side} {ref.describe()}")
     return values[name].value
+
+
+_COMBAT_VALUES = (
+    *("ap_factor", "initial_range", "at_factor", "assault_rating"),
+    *("frontal", "flank", "overrun", "ap_range", "turret"),
+)
+
+
+def _combat_values(values: dict[str, Any]) -> dict[str, Any]:
+    return {name: values[name].value for name in _COMBAT_VALUES if name in values}
 
 
 def _value(values: dict[str, Any], name: str, default: Any) -> Any:
