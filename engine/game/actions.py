@@ -36,24 +36,33 @@ class Action:
         return self.text()
 
 
-# The verbs, the words of the rules they carry out.
-DONE = "done"  # the acting side is done with this phase (or, at an interrupt, does not react)
-PASS = "pass"  # at an interrupt (a hex entered): no reaction (13.0 and 19.2 add choices here)
-PLACE = "place"  # set-up (24.1): place UNIT HEX (3.12: state; 8.7: facing)
-HOLD = "hold"  # set-up: a unit of a deploying group enters by the entry its limit allows instead (R15)
-HIDE = "hide"  # set-up: a hidden hex (24.21)
-IP = "ip"  # set-up: an improved position (18.1): ip POINTS HEX
-MINE = "mine"  # set-up: one mine factor, secretly (19.11): mine ap|at HEX
-ENTRY = "entry"  # before play: the entry option a group takes (24.1, choose: before_play)
-MOVE = "move"  # one hex (8.0); an off-map unit enters on its entry hex
-LEAD = "lead"  # 8.3 A: the leader's PC to move the stack (lead LEADER)
-DETACH = "detach"  # 8.3 C: a unit of the stack moves on its own with the leader's PR (detach UNIT LEADER)
-STATE = "state"  # 3.13 / phase H: state UNIT up|down
-FACE = "face"  # 8.7: face UNIT HEX (the hex across the new frontal hexside)
-STOP = "stop"  # the unit ends its movement for this phase
-REVEAL = "reveal"  # 24.22: a hidden hex revealed by its owner
-PUSH = "push"  # 8.65: push AFV HEX: the AFV spends its Movement Phase pushing the Wreck in HEX
-WRECK = "wreck"  # 8.65: wreck AFV HEX: the pushing AFV passed its PC; its owner places the Wreck in HEX
+# The verbs, the words of the rules they carry out; other modules add theirs with `verb`.
+VERBS: set[str] = set()
+
+
+def verb(name: str) -> str:
+    """Register an action verb (`parse` reads only registered verbs)."""
+    VERBS.add(name)
+    return name
+
+
+DONE = verb("done")  # the acting side is done with this phase (or, at an interrupt, does not react)
+PASS = verb("pass")  # at an interrupt (a hex entered): no reaction (13.0 and 19.2 add choices here)
+PLACE = verb("place")  # set-up (24.1): place UNIT HEX (3.12: state; 8.7: facing)
+HOLD = verb("hold")  # set-up: a unit of a deploying group enters by the entry its limit allows instead (R15)
+HIDE = verb("hide")  # set-up: a hidden hex (24.21)
+IP = verb("ip")  # set-up: an improved position (18.1): ip POINTS HEX
+MINE = verb("mine")  # set-up: one mine factor, secretly (19.11): mine ap|at HEX
+ENTRY = verb("entry")  # before play: the entry option a group takes (24.1, choose: before_play)
+MOVE = verb("move")  # one hex (8.0); an off-map unit enters on its entry hex
+LEAD = verb("lead")  # 8.3 A: the leader's PC to move the stack (lead LEADER)
+DETACH = verb("detach")  # 8.3 C: a unit of the stack moves on its own with the leader's PR (detach UNIT LEADER)
+STATE = verb("state")  # 3.13 / phase H: state UNIT up|down
+FACE = verb("face")  # 8.7: face UNIT HEX (the hex across the new frontal hexside)
+STOP = verb("stop")  # the unit ends its movement for this phase
+REVEAL = verb("reveal")  # 24.22: a hidden hex revealed by its owner
+PUSH = verb("push")  # 8.65: push AFV HEX: the AFV spends its Movement Phase pushing the Wreck in HEX
+WRECK = verb("wreck")  # 8.65: wreck AFV HEX: the pushing AFV passed its PC; its owner places the Wreck in HEX
 
 SET_UP_VERBS = (PLACE, HOLD, HIDE, IP, MINE)
 
@@ -63,12 +72,11 @@ def parse(text: str) -> Action:
     parts = text.split()
     if not parts:
         raise ValueError("an empty action")
-    verb, rest = parts[0], parts[1:]
-    known = {DONE, PASS, PLACE, HOLD, HIDE, IP, MINE, ENTRY, MOVE, LEAD, DETACH, STATE, FACE, STOP, REVEAL, PUSH, WRECK}
-    if verb not in known:
-        raise ValueError(f"no action {verb!r} (actions: {', '.join(sorted(known))})")
+    name, rest = parts[0], parts[1:]
+    if name not in VERBS:
+        raise ValueError(f"no action {name!r} (actions: {', '.join(sorted(VERBS))})")
     units: tuple[str, ...] = ()
     if rest and "/" in rest[0]:
         units = tuple(rest[0].split("+"))
         rest = rest[1:]
-    return Action(verb, units, " ".join(rest))
+    return Action(name, units, " ".join(rest))

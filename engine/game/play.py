@@ -5,9 +5,10 @@ returns the state after one of them (a copy: the state given is left as it was) 
 IllegalAction with the reason and the rule. `play(state, action)` does the same in place, for
 a bot or a batch that does not keep the states it passed.
 
-The fire phases (6.0 B, E, F) and the Assault Phase (G) offer only `done` until fire combat
-(13.0-17.0, the next issue) adds their choices; an interrupt after each hex entered offers
-only `pass` until opportunity fire (13.0) and mines (19.2) answer there.
+The fire phases (6.0 B, E, F) are fire.py's, the Assault Phase (G) assault.py's; after each hex
+a unit enters, the other side answers (an interrupt: opportunity fire, 13.0, or `pass`); at the end
+of each movement phase the moving side places its Assault markers (17.0) and takes its crew
+replacements (20.1): closing.py.
 """
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ from engine.validate.context import ScenarioContext
 from engine.validate.runner import validate_document
 
 from .actions import DONE, ENTRY, PASS, REVEAL, SET_UP_VERBS, STATE, Action, IllegalAction
+from .assault import apply_assault, assault_actions
+from .closing import apply_closing, closing_actions
 from .dice import Dice
+from .fire import apply_fire, apply_reaction, fire_actions, reaction_actions
 from .morale import morale_phase, reveal_hex
 from .movement import (
     apply_movement,
@@ -45,13 +49,16 @@ from .setup import (
 )
 from .state import (
     ASSAULT,
+    DEFENSIVE_FIRE,
     ENTRY_CHOICE,
     FREE_STATE,
     MORALE,
     MOVEMENT,
+    MOVING_FIRE,
     PLAYER_TURN,
     REACTION,
     SETUP,
+    SUPPORT_FIRE,
     GameState,
     other,
 )
@@ -60,6 +67,7 @@ from .victory import initial_control, result
 
 ENGINE_VERSION = "iceditor-engine/1"
 BOTH_PLAY = (MORALE, ASSAULT, FREE_STATE)  # 6.0: A, G and H: both players participate
+FIRE_PHASES = (SUPPORT_FIRE, DEFENSIVE_FIRE, MOVING_FIRE)  # 6.0 B, E, F (10.13)
 
 
 class ScenarioNotPlayable(ValueError):
@@ -104,9 +112,15 @@ def legal_actions(game: GameState) -> list[Action]:
     if game.phase == ENTRY_CHOICE:
         return entry_choice_actions(game)
     if game.interrupt is not None:
-        return [Action(PASS)]
+        return reaction_actions(game)
     if game.phase_ending:
         return wreck_actions(game)
+    if game.closing:
+        return [*closing_actions(game), Action(DONE)]
+    if game.phase in FIRE_PHASES:
+        return fire_actions(game)
+    if game.phase == ASSAULT:
+        return assault_actions(game)
     if game.phase in (MOVEMENT, REACTION):
         actions = movement_actions(game)
         if not stacking_problems(game, game.to_act) and not _must_move_on(game):
@@ -164,12 +178,22 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
         return apply_entry_choice(game, action)
     if game.interrupt is not None:
         if action.verb != PASS:
-            raise IllegalAction(f"{action.text()}: the only answer to a move now is pass", "13.0")
+            return apply_reaction(game, action)
         game.to_act = str(game.interrupt["side"])
         game.interrupt = None
         return _end_movement(game) if game.phase_ending else []
     if game.phase_ending:
         return apply_wreck(game, action)
+    if game.closing:
+        if action.verb != DONE:
+            return apply_closing(game, action)
+        game.closing = False
+        return _next_phase(game)
+    if game.phase in (ASSAULT, *FIRE_PHASES):
+        if action.verb != DONE:
+            return apply_assault(game, action) if game.phase == ASSAULT else apply_fire(game, action)
+        if action not in legal_actions(game):
+            raise IllegalAction(f"the {game.phase} phase has a decision open: finish it first", "6.0")
     if action.verb == DONE:
         if action not in legal_actions(game):
             hexes = ", ".join(game.label_of(h) for h in stacking_problems(game, game.to_act))
@@ -255,7 +279,17 @@ def _done(game: GameState) -> list[dict[str, Any]]:
     if game.phase == MOVEMENT and pushing(game):
         game.phase_ending = True
         return events + _end_movement(game)
+    if game.phase in (MOVEMENT, REACTION):
+        return events + _close_movement(game)
     return events + _next_phase(game)
+
+
+def _close_movement(game: GameState) -> list[dict[str, Any]]:
+    """17.0, 20.1: the moving side's Assault markers and crew replacements at the phase's end."""
+    if closing_actions(game):
+        game.closing = True
+        return []
+    return _next_phase(game)
 
 
 def _end_movement(game: GameState) -> list[dict[str, Any]]:
@@ -264,7 +298,7 @@ def _end_movement(game: GameState) -> list[dict[str, Any]]:
     if wreck_actions(game):
         return events  # the owner places the Wreck (`wreck`)
     game.phase_ending = False
-    return events + _next_phase(game)
+    return events + _close_movement(game)
 
 
 def _next_phase(game: GameState) -> list[dict[str, Any]]:

@@ -92,6 +92,7 @@ class GameState:
     active: tuple[str, ...] = ()  # the unit or stack moving now (8.0)
     wrecks: set[Hex] = field(default_factory=set)  # 12.4 (fire combat, the next issue, makes them)
     phase_ending: bool = False  # the Movement Phase's end is under way: 8.65's pushes, nothing else
+    closing: bool = False  # a movement phase's end: Assault markers (17.0), crew replacements (20.1)
     log: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     _at: dict[Hex, list[Unit]] | None = field(default=None, repr=False)
