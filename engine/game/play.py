@@ -47,6 +47,7 @@ from .setup import (
     open_entry_choices,
     setup_actions,
 )
+from .sightlines import shared_caches
 from .state import (
     ASSAULT,
     DEFENSIVE_FIRE,
@@ -82,6 +83,7 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     context = ScenarioContext(scenario, counters)
     units = {u.id: u for u in field_units(scenario, counters)}
     game = GameState(scenario, context, counters, seed, dict(options or {}), Dice(seed), units)
+    game.board.caches = shared_caches(scenario)  # terrain costs, lines of sight: the same for every game
     game.first_shot = bool(game.options.get("first_shot", False))
     initial_control(game)
     events = apply_given_setup(game)

@@ -1,0 +1,117 @@
+"""Lines of sight in play (10.3): the geometry layer's kernel with the game's AFVs and Wrecks.
+
+10.31 b counts "Tree symbols, AFV units, or Wrecks" along a line, so a line's answer depends on
+where the AFVs and Wrecks stand. The terrain never changes in play: each firer state's all-pairs
+matrix of the bare terrain is worked out once per scenario (and kept for every game of it); an
+AFV or a Wreck can only add blocks (10.31 b), so the lines the terrain leaves open are checked
+again, as one array operation, against the counts with the AFVs and Wrecks in.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from engine.geometry.los_kernel import SightKernel
+from engine.geometry.sight import FirerState, Sight
+from engine.hexgrid import Hex
+from engine.model.scenario import Scenario
+
+from .state import GameState
+
+_SHARED: dict[int, tuple[weakref.ref[Scenario], dict[str, Any]]] = {}
+
+
+def shared_caches(scenario: Scenario) -> dict[str, Any]:
+    """What the game works out of a scenario's terrain, kept for every game of that scenario
+    object (a batch plays thousands) while it lives: the game never edits the terrain."""
+    kept = _SHARED.get(id(scenario))
+    if kept is None or kept[0]() is not scenario:
+        key = id(scenario)
+        kept = _SHARED[key] = (weakref.ref(scenario, lambda _: _SHARED.pop(key, None)), {})
+    return kept[1]
+
+
+def _kernel(game: GameState) -> SightKernel:
+    caches = game.board.caches
+    if "sight_kernel" not in caches:
+        caches["sight_kernel"] = SightKernel(game.board)
+    kernel: SightKernel = caches["sight_kernel"]
+    return kernel
+
+
+def _static(game: GameState, firer: FirerState) -> np.ndarray:
+    """The bare terrain's blocked matrix for firers in `firer` state ([i, j]: hexes in kernel order)."""
+    matrices: dict[FirerState, np.ndarray] = game.board.caches.setdefault("sight_matrix", {})
+    if firer not in matrices:
+        matrices[firer] = _kernel(game).matrix(firer)
+    return matrices[firer]
+
+
+def blockers(game: GameState) -> dict[Hex, int]:
+    """AFVs and Wrecks by hex (10.31 b), kept until units move."""
+    found: dict[Hex, int] = game.kept(("sight_blockers",), lambda: _blockers(game))
+    return found
+
+
+def _blockers(game: GameState) -> dict[Hex, int]:
+    counts: dict[Hex, int] = {}
+    for h, units in game.occupied().items():
+        afvs = sum(1 for u in units if u.is_afv)
+        if afvs:
+            counts[h] = afvs
+    for h in game.wrecks:
+        counts[h] = counts.get(h, 0) + 1
+    return counts
+
+
+def open_lines(game: GameState, pairs: list[tuple[Hex, Hex]], firer: FirerState) -> list[bool]:
+    """For each (firer hex, target hex): whether the LOS is unblocked now (10.3)."""
+    if not pairs:
+        return []
+    kernel = _kernel(game)
+    index = kernel.index
+    sources = np.fromiter((index[a] for a, _ in pairs), dtype=np.int64, count=len(pairs))
+    targets = np.fromiter((index[b] for _, b in pairs), dtype=np.int64, count=len(pairs))
+    blocked = _static(game, firer)[sources, targets].copy()
+    found = blockers(game)
+    if found:
+        recheck = np.flatnonzero(~blocked)
+        if len(recheck):
+            blocked[recheck] = kernel.lines_blocked(sources[recheck], targets[recheck], firer, _arrays(game, found))
+    return [not b for b in blocked.tolist()]
+
+
+def _arrays(game: GameState, found: dict[Hex, int]) -> Any:
+    """The kernel's terrain arrays with the AFVs and Wrecks counted in (10.31 b), kept until units move."""
+
+    def build() -> Any:
+        kernel = _kernel(game)
+        base = game.board.caches.get("sight_arrays")
+        if base is None:
+            base = game.board.caches["sight_arrays"] = kernel.arrays()
+        count = base.count.copy()
+        positions = kernel.table.positions
+        for h, n in found.items():
+            count[positions[kernel.index[h]]] += n
+        return replace(base, count=count)
+
+    return game.kept(("sight_arrays",), build)
+
+
+def line_open(game: GameState, source: Hex, target: Hex, firer: FirerState) -> bool:
+    return open_lines(game, [(source, target)], firer)[0]
+
+
+def sight(game: GameState, source: Hex, target: Hex, firer: FirerState) -> Sight:
+    """The whole answer for one line (the Trees/AFVs/Wrecks along it for 11.16 b, the levels for
+    11.16 c and 12.31), with the AFVs and Wrecks now on the map."""
+    found = blockers(game)
+    key = (source, target, firer, tuple(sorted(found.items())))
+    kept: dict[Any, Sight] = game.board.caches.setdefault("game_sights", {})
+    if key not in kept:
+        kept[key] = _kernel(game).sight(source, target, firer, found)
+    return kept[key]
