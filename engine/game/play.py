@@ -249,6 +249,9 @@ def _start_turn(game: GameState, turn: int) -> list[dict[str, Any]]:
 
 
 def _start_player_turn(game: GameState) -> list[dict[str, Any]]:
+    game.player_turns += 1
+    if game.shot_fired:  # 8.22: 'PC's for movement must be taken by the next Phasing Player' (R92)
+        game.first_shot = True
     for unit in game.units.values():
         unit.moved = unit.fired = False
         unit.extra.pop("support_fired", None)

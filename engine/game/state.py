@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from copy import deepcopy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -80,6 +81,8 @@ class GameState:
     # set-up: the side placing; movement: the stack moving and the hex it entered last (an interrupt)
     interrupt: dict[str, Any] | None = None
     first_shot: bool = False  # 8.22: no movement PC until a side rolls the dice for combat
+    shot_fired: bool = False  # 8.22: combat dice rolled: movement PCs from the next Player Turn (R92)
+    player_turns: int = 0  # Player Turns begun (11.15: how long a jammed MG stays silent)
     secrets: dict[str, Secrets] = field(default_factory=lambda: {s: Secrets() for s in SIDES})
     improved_positions: dict[Hex, int] = field(default_factory=dict)  # 18.1: public once placed
     ips_used: dict[str, list[int]] = field(default_factory=dict)  # the points of the markers placed, by side
@@ -93,6 +96,10 @@ class GameState:
     wrecks: set[Hex] = field(default_factory=set)  # 12.4 (fire combat, the next issue, makes them)
     phase_ending: bool = False  # the Movement Phase's end is under way: 8.65's pushes, nothing else
     closing: bool = False  # a movement phase's end: Assault markers (17.0), crew replacements (20.1)
+    # 17.0: Assault markers, public: the hex of the stack -> (its side, the adjacent hex it points at)
+    assault_markers: dict[Hex, tuple[str, Hex]] = field(default_factory=dict)
+    # the Assault Phase's work (assault.py): "fight", the assault under way; "cleared", 17.32's hexes
+    assault: dict[str, Any] = field(default_factory=dict)
     log: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     _at: dict[Hex, list[Unit]] | None = field(default=None, repr=False)
@@ -212,6 +219,8 @@ class GameState:
         twin.interrupt = dict(self.interrupt) if self.interrupt is not None else None
         twin.held, twin.acted, twin.wrecks = set(self.held), set(self.acted), set(self.wrecks)
         twin.setup_done = list(self.setup_done)
+        twin.assault_markers = dict(self.assault_markers)
+        twin.assault = deepcopy(self.assault) if self.assault else {}
         twin.log = list(self.log)
         twin._at, twin._totals, twin._signatures, twin._kept = None, {}, {}, {}
         return twin
@@ -241,6 +250,11 @@ class GameState:
             "units": units,
             "improved_positions": {self.board.label(h): p for h, p in sorted(self.improved_positions.items())},
             "wrecks": sorted(self.board.label(h) for h in self.wrecks),
+            "assault_markers": [
+                {"hex": self.board.label(h), "side": s, "toward": self.board.label(t)}
+                for h, (s, t) in sorted(self.assault_markers.items())
+            ],
+            "assault": _public_assault(self.assault),
             "secrets": secrets,
             "result": self.result,
         }
@@ -265,6 +279,14 @@ class GameState:
         """A short hash of the whole state, recorded in the log so that a replay can check it."""
         text = json.dumps(self.view(None), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _public_assault(assault: dict[str, Any]) -> dict[str, Any] | None:
+    """The assault under way as both sides see it (17.0; hidden defenders are not named: 24.23)."""
+    fight = assault.get("fight")
+    if not fight:
+        return None
+    return {k: fight[k] for k in ("side", "hex", "round", "hits")}
 
 
 def _names(key: dict[str, Any], unit: Unit) -> bool:
