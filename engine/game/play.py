@@ -24,7 +24,7 @@ from engine.validate.context import ScenarioContext
 from engine.validate.runner import validate_document
 
 from .actions import DONE, ENTRY, PASS, REVEAL, SET_UP_VERBS, STATE, Action, IllegalAction
-from .assault import apply_assault, assault_actions
+from .assault import apply_assault, assault_actions, end_assault_phase
 from .closing import apply_closing, closing_actions
 from .dice import Dice
 from .fire import apply_fire, apply_reaction, fire_actions, reaction_actions
@@ -286,6 +286,8 @@ def _done(game: GameState) -> list[dict[str, Any]]:
         return events + _end_movement(game)
     if game.phase in (MOVEMENT, REACTION):
         return events + _close_movement(game)
+    if game.phase == ASSAULT:  # 17.0: the Assault markers come off at the end of the phase
+        events += end_assault_phase(game)
     return events + _next_phase(game)
 
 
