@@ -9,6 +9,7 @@ resolves combat ends the free movement of the game's start from the next Phasing
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -41,8 +42,8 @@ def may_fire(game: GameState, unit: Unit) -> bool:
         return False
     if game.phase in (MOVING_FIRE, REACTION) and unit.kind == "cw" and unit.moved:
         return False  # 10.13: 'CW units that moved in the Movement Phase may not fire'; 13.12
-    if is_stug(unit) and unit.moved:  # 10.14: 'A German Stug that moved ... may not fire in that turn'
-        return False
+    if is_stug(unit) and unit.extra.get("left_hex_turn") == game.player_turns:
+        return False  # 10.14: 'A German Stug that moved earlier in the Player Turn may not fire' (turning: 12.2)
     if unit.kind == "cw" and unit.men < int(unit.extra.get("full_crew", unit.men)):
         if unit.type == "ATR":  # 10.16: 'An ATR without a full crew may not fire at all'
             return False
@@ -82,7 +83,8 @@ def combat_rolled(game: GameState) -> None:
 def ap_dice(game: GameState, target: Unit, *, moved: bool, ignore: tuple[str, ...] = ()) -> tuple[int, list[str]]:
     """11.3: the dice of an AP attack on `target`, and why (each part with its rule). `moved`: a
     firing unit moved this Player Turn (11.32). `ignore` leaves out parts: mortars (14.4) ignore
-    "afv_cover"; a flamethrower rolls two dice whatever (16.3) and does not call this."""
+    "afv_cover" and "trees" (a woods hex read as its terrain without them, R131); a flamethrower
+    rolls two dice whatever (16.3) and does not call this."""
     modifiers = _dice_modifiers()
     assert target.hex is not None
     if target.is_afv:  # 11.34: two dice UP, four DOWN, one more if a firer moved
@@ -93,7 +95,10 @@ def ap_dice(game: GameState, target: Unit, *, moved: bool, ignore: tuple[str, ..
             why.append("+1 a firer moved (11.34)")
         return dice, why
     effects = terrain_effects()
-    row = terrain_row(game.board.terrain(target.hex), effects)
+    terrain = game.board.terrain(target.hex)
+    if "trees" in ignore:
+        terrain = replace(terrain, trees=0)
+    row = terrain_row(terrain, effects)
     dice = effects.row(row).ap_dice
     why = [f"{dice} for {row} (11.31)"]
     if target.state == State.DOWN:
