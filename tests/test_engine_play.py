@@ -32,19 +32,37 @@ SCENARIOS = {p.stem: load_scenario(p) for p in [*bundled_scenarios(), *bundled_e
 SCALE = max(1, settings.default.max_examples // 50)
 
 
-def check_invariants(game: GameState, ids: set[str], phase_ended: str | None) -> None:
-    """After every action; the views and stacking at the end of each phase."""
+Snapshot = dict[str, tuple[str, int, float, Any, bool, str]]
+
+
+def snapshot(game: GameState) -> Snapshot:
+    """What the invariants compare across one action: each unit's morale, hexes entered, MPs spent,
+    budget, whether it has fired this Player Turn, and where it is."""
+    return {
+        u.id: (str(u.morale), u.extra.get("hexes_entered", 0), u.mp_spent, budget(game, u), u.fired, u.where)
+        for u in game.units.values()
+    }
+
+
+def check_invariants(game: GameState, ids: set[str], phase_ended: str | None, before: Snapshot, action: Any) -> None:
+    """After every action, against the state before it; the views and stacking at the end of each phase."""
     assert set(game.units) == ids  # units are never created (nor lost: eliminated ones stay listed)
+    new_events = game.log[-1]["events"]
     for unit in game.units.values():
+        morale, entered, spent, value, fired, where = before[unit.id]
         if unit.on_map:
             assert unit.hex in game.board.hexes, unit.id  # no unit off the board
         if unit.morale != Morale.NORMAL:
             assert unit.state == State.DOWN, unit.id  # 3.25, 3.26
-        if unit.morale == Morale.SUPPRESSED:
-            assert not unit.extra.get("hexes_entered"), unit.id  # 8.15
-        value = budget(game, unit)
-        if value != ONE_HEX and game.phase in (MOVEMENT, REACTION):
+        if morale == Morale.SUPPRESSED:
+            assert unit.extra.get("hexes_entered", 0) <= entered, unit.id  # 8.15: a SUPPRESSED unit never moves
+        if value != ONE_HEX and game.phase in (MOVEMENT, REACTION) and unit.mp_spent > spent:
             assert unit.mp_spent <= float(value) + 1e-9, unit.id  # no MP overspent (8.1)
+        if where == "eliminated":
+            assert unit.where == "eliminated" and unit.id not in action.units, unit.id  # never acts again
+        if fired:  # 10.11: no unit fires twice in a Player Turn
+            attempts = [e for e in new_events if e.get("event") == "pc" and e.get("for") == "fire"]
+            assert all(e.get("unit") != unit.id for e in attempts), unit.id
     if phase_ended is None:
         return
     if phase_ended in (MOVEMENT, REACTION):
@@ -63,8 +81,10 @@ def random_game(scenario: str, seed: int) -> GameState:
     while not game.is_over:
         phase = game.phase
         side = game.to_act
-        play(game, players[side].choose(View(game, side), legal_actions(game)))
-        check_invariants(game, ids, phase if game.phase != phase else None)
+        before = snapshot(game)
+        action = players[side].choose(View(game, side), legal_actions(game))
+        play(game, action)
+        check_invariants(game, ids, phase if game.phase != phase else None, before, action)
     return game
 
 

@@ -1,24 +1,255 @@
-"""Fire combat (10.0-13.0). SKELETON: being written (issue 13)."""
+"""Fire combat in play (10.0-13.0): AP fire with combined factors, MG intensive fire, AT fire,
+and opportunity fire at the interrupt movement offers after every hex entered.
+
+An AP attack is declared a unit at a time, so that the choices stay few however many units may
+combine (11.13, 11.14): `aim UNIT HEX` names the target hex and the first firer, `join UNIT`
+adds one, `intensive UNIT` doubles an MG (11.15), `shoot` takes the PCs and resolves (10.0 c-f),
+`cancel` drops the declaration (no PC taken: nothing was attempted). `antitank UNIT HEX` is one
+unit's AT fire at the AFV in HEX (12.0: never combined). The numbers of an attack (every firer,
+every modifier with its rule, the dice for each target unit) are `shot.py`'s, which the odds
+calculator shows for the same shot.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .actions import DONE, PASS, Action, IllegalAction
+from engine.geometry.movement import Morale
+from engine.model.tables import table_values
+
+from .actions import DONE, PASS, Action, IllegalAction, verb
+from .firing import combat_rolled, firing_side, mark_fired
+from .odds import ap_result, at_destroyed
+from .performance import Check
+from .results import apply_result, destroy_afv
+from .shot import (
+    Shot,
+    ap_shot,
+    at_shot,
+    combinable,
+    fire_pc_modifier,
+    may_aim,
+    may_antitank,
+    target_hexes,
+)
 from .state import GameState
+from .units import Unit
+
+AIM = verb("aim")  # aim UNIT HEX: an AP attack at HEX, UNIT its first firer (10.0 a)
+JOIN = verb("join")  # join UNIT: another firer combines its factors (11.13, 11.14)
+INTENSIVE = verb("intensive")  # intensive UNIT: an MG of the attack fires double (11.15)
+SHOOT = verb("shoot")  # the declared attack: PCs, then the dice (10.0 c-f)
+CANCEL = verb("cancel")  # the declared attack is dropped before any PC
+ANTITANK = verb("antitank")  # antitank UNIT HEX: AT fire at the AFV in HEX (12.0)
+
+
+# -- the fire phases (6.0 B, E, F) -----------------------------------------------------------------
 
 
 def fire_actions(game: GameState) -> list[Action]:
-    return [Action(DONE)]
+    """Every fire decision open in a fire phase; `done` ends the side's fire."""
+    if game.attack is not None:
+        return _declaring(game)
+    return [*_openings(game, None), Action(DONE)]
 
 
 def apply_fire(game: GameState, action: Action) -> list[dict[str, Any]]:
-    raise IllegalAction(f"no such action {action.text()}", "10.0")
+    if action not in fire_actions(game):
+        raise IllegalAction(f"{action.text()} is not a legal fire choice now", _rule(action))
+    return _apply(game, action)
+
+
+# -- opportunity fire (13.0) at the interrupt after a hex entered ---------------------------------------
 
 
 def reaction_actions(game: GameState) -> list[Action]:
-    return [Action(PASS)]
+    """13.0: after a moving unit or stack enters a hex, the other side may fire at that hex
+    (13.13) or let it go on (`pass`)."""
+    if game.attack is not None:
+        return _declaring(game)
+    assert game.interrupt is not None
+    return [Action(PASS), *_openings(game, game.board.hex(game.interrupt["hex"]))]
 
 
 def apply_reaction(game: GameState, action: Action) -> list[dict[str, Any]]:
-    raise IllegalAction(f"{action.text()}: the only answer to a move now is pass", "13.0")
+    if action not in reaction_actions(game):
+        raise IllegalAction(
+            f"{action.text()} is not open now: the answer to a move is pass or opportunity fire", "13.0"
+        )
+    events = _apply(game, action)
+    if game.attack is None and action.verb in (SHOOT, ANTITANK):
+        events += _movers_after_fire(game)
+    return events
+
+
+def _movers_after_fire(game: GameState) -> list[dict[str, Any]]:
+    """13.18: 'Moving units which become PINNED may move no further in that phase'; a SUPPRESSED or
+    eliminated one neither. The interrupt stays open: another unit may fire at the hex (13.16)."""
+    events = []
+    for unit_id in game.active:
+        unit = game.unit(unit_id)
+        if unit.on_map and unit.morale == Morale.NORMAL:
+            continue
+        unit.move_done = True
+        unit.extra["moving"] = False
+        events.append({"event": "stopped", "unit": unit.id, "why": str(unit.morale), "rule": "13.18"})
+    game.active = tuple(i for i in game.active if not game.unit(i).move_done)
+    return events
+
+
+# -- shared -------------------------------------------------------------------------------------
+
+
+def _openings(game: GameState, only: Any) -> list[Action]:
+    """The first moves of an attack: `aim` and `antitank` for each unit that may fire now at each
+    target hex (10.2), `only` that hex at an interrupt (13.13)."""
+    side = firing_side(game)
+    actions: list[Action] = []
+    hexes = [only] if only is not None else target_hexes(game, side)
+    for unit in game.side_units(side):
+        for h in hexes:
+            if may_aim(game, unit, h):
+                actions.append(Action(AIM, (unit.id,), game.label_of(h)))
+            if may_antitank(game, unit, h):
+                actions.append(Action(ANTITANK, (unit.id,), game.label_of(h)))
+    return actions
+
+
+def _declaring(game: GameState) -> list[Action]:
+    """With an attack declared: more firers, intensive fire, shoot or cancel."""
+    attack = game.attack
+    assert attack is not None
+    target = game.board.hex(attack["target"])
+    firers = [game.unit(i) for i in attack["units"]]
+    actions = [Action(JOIN, (u.id,)) for u in combinable(game, firers, target)]
+    actions += [Action(INTENSIVE, (u.id,)) for u in firers if _is_mg(u) and u.id not in attack["intensive"]]  # 11.15
+    return [*actions, Action(SHOOT), Action(CANCEL)]
+
+
+def _is_mg(unit: Unit) -> bool:
+    return unit.type in ("LMG", "MMG")
+
+
+def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
+    if action.verb == AIM:
+        game.attack = {"target": action.arg, "units": [action.units[0]], "intensive": []}
+        return [{"event": "aim", "unit": action.units[0], "hex": action.arg, "rule": "10.0 a"}]
+    if action.verb == JOIN:
+        assert game.attack is not None
+        game.attack["units"].append(action.units[0])
+        return [{"event": "join", "unit": action.units[0], "hex": game.attack["target"], "rule": "11.13, 11.14"}]
+    if action.verb == INTENSIVE:
+        assert game.attack is not None
+        game.attack["intensive"].append(action.units[0])
+        return [{"event": "intensive", "unit": action.units[0], "rule": "11.15"}]
+    if action.verb == CANCEL:
+        game.attack = None
+        return [{"event": "cancelled", "rule": "10.0 a"}]
+    if action.verb == SHOOT:
+        return _shoot(game)
+    if action.verb == ANTITANK:
+        return _antitank(game, game.unit(action.units[0]), game.board.hex(action.arg))
+    raise IllegalAction(f"no such action {action.text()}")
+
+
+def _pcs(game: GameState, units: list[Unit], opportunity: bool) -> tuple[list[Unit], list[dict[str, Any]]]:
+    """10.12: every unit that attempts to fire takes a PC; only those that pass fire (10.0 c);
+    13.17's modifiers in opportunity fire."""
+    passed, events = [], []
+    for unit in units:
+        modifier = fire_pc_modifier(game, unit) if opportunity else 0
+        check = Check(game.dice.roll(2), modifier, unit.pr)
+        events.append({"event": "pc", "unit": unit.id, "for": "fire", "check": check.describe(), "rule": "10.12"})
+        if check.passed:
+            passed.append(unit)
+    events += mark_fired(game, units)  # 4.0: attempted is fired, pass or fail (10.11)
+    return passed, events
+
+
+def _shoot(game: GameState) -> list[dict[str, Any]]:
+    attack = game.attack
+    assert attack is not None
+    game.attack = None
+    target = game.board.hex(attack["target"])
+    units = [game.unit(i) for i in attack["units"]]
+    opportunity = game.interrupt is not None
+    passed, events = _pcs(game, units, opportunity)
+    _note_fire(game)
+    if not passed:
+        return [*events, {"event": "no fire", "hex": attack["target"], "why": "every PC failed", "rule": "10.0 c"}]
+    intensive = tuple(i for i in attack["intensive"] if i in {u.id for u in passed})
+    shot = ap_shot(game, passed, target, intensive=intensive, opportunity=opportunity)
+    events.append(_shot_event(game, shot))
+    combat_rolled(game)
+    for dice, unit in zip(shot.dice, shot.targets, strict=True):
+        if not unit.on_map:
+            continue
+        faces = game.dice.roll(dice.count)
+        result = ap_result(sum(faces), faces, shot.levels)
+        events.append(
+            {
+                "event": "ap roll",
+                "unit": unit.id,
+                "dice": list(faces),
+                "levels": shot.levels,
+                "result": result,
+                "rule": "11.43, 11.44" if result == "E" and len(faces) > 1 and set(faces) == {1} else "11.43",
+            }
+        )
+        events += apply_result(game, unit, result, "11.43")
+    for unit_id in intensive:  # 11.15: 'After each use of Intensive Fire ... two dice'
+        events += _intensive_roll(game, game.unit(unit_id))
+    return events
+
+
+def _intensive_roll(game: GameState, unit: Unit) -> list[dict[str, Any]]:
+    table = table_values("combat")["intensive_mg_fire"]
+    faces = game.dice.roll(int(table["dice"]))
+    row = next(r for r in table["results"] if sum(faces) in r["rolls"])
+    turns = row.get("may_not_fire_player_turns")
+    if row["result"] != "no_effect":
+        # 'may not fire during the remainder of this player turn and the next' (jammed: 1 more)
+        unit.extra["may_not_fire_until"] = game.player_turns + 1 + int(turns) if turns is not None else 10**9
+    return [{"event": "intensive roll", "unit": unit.id, "dice": list(faces), "result": row["result"], "rule": "11.15"}]
+
+
+def _antitank(game: GameState, unit: Unit, target_hex: Any) -> list[dict[str, Any]]:
+    opportunity = game.interrupt is not None
+    passed, events = _pcs(game, [unit], opportunity)
+    _note_fire(game)
+    if not passed:
+        return events
+    shot = at_shot(game, unit, target_hex, opportunity=opportunity)
+    events.append(_shot_event(game, shot))
+    combat_rolled(game)
+    afv = shot.targets[0]
+    faces = game.dice.roll(shot.dice[0].count)
+    destroyed = at_destroyed(faces, shot.firepower, shot.armor, shot.higher)
+    events.append(
+        {
+            "event": "at roll",
+            "unit": afv.id,
+            "dice": list(faces),
+            "armor": shot.armor,
+            "higher": shot.higher,
+            "factor": shot.firepower,
+            "destroyed": destroyed,
+            "rule": "12.33" if len(faces) > 1 and set(faces) == {1} else "12.31, 12.32",
+        }
+    )
+    if destroyed:
+        events += destroy_afv(game, afv, "12.32")
+    return events
+
+
+def _note_fire(game: GameState) -> None:
+    """14.0: mortar fire comes before any other fire of the phase (mortars.py)."""
+    del game  # WIRE: mortars.note_other_fire once mortars.py lands
+
+
+def _shot_event(game: GameState, shot: Shot) -> dict[str, Any]:
+    return {"event": "attack", **shot.describe(game)}
+
+
+def _rule(action: Action) -> str:
+    return {AIM: "10.2", JOIN: "11.13", INTENSIVE: "11.15", SHOOT: "10.0", ANTITANK: "12.0"}.get(action.verb, "10.0")

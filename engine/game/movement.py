@@ -27,6 +27,7 @@ from engine.model.tables import movement_allowances, table_values, terrain_effec
 from engine.validate.placements import may_stand
 
 from .actions import DETACH, FACE, LEAD, MOVE, PUSH, STATE, STOP, WRECK, Action, IllegalAction
+from .mines import entering_detonation
 from .morale import reveal_hex
 from .performance import performance_check
 from .state import MOVEMENT, REACTION, GameState, other
@@ -742,6 +743,7 @@ def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any
         if budget(game, unit) != ONE_HEX:
             unit.mp_spent += cost
         unit.extra["hexes_entered"] = unit.extra.get("hexes_entered", 0) + 1
+        unit.extra["left_hex_turn"] = game.player_turns  # 10.14: a Stug that left its hex may not fire
         unit.extra["free_hexsides"] = movement_allowances().free_facing_hexsides
         game.relocate(unit, ON_MAP, target)
     events.append({"event": "moved", "units": [u.id for u in units], "hex": game.label(target)})
@@ -749,12 +751,13 @@ def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any
     if own_hidden:  # 24.22: any unit moving into a hidden hex reveals it
         events += reveal_hex(game, units[0].side, target, f"{units[0].id} moved into it")
     game.control[target] = units[0].side
+    events += entering_detonation(game, units, target)  # 19.2: 'the instant' it enters, before any answer
     for unit in units:
-        if unit.is_afv:
+        if unit.is_afv and unit.on_map:
             events += _bog(game, unit, target)
     if any(u.move_done for u in units):
         game.active = tuple(u.id for u in units if not u.move_done)
-    game.interrupt = {"hex": game.label(target), "units": [u.id for u in units], "side": units[0].side}
+    game.interrupt = {"hex": game.label(target), "units": [u.id for u in units if u.on_map], "side": units[0].side}
     game.to_act = other(units[0].side)
     return events
 

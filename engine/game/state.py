@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from copy import deepcopy
 from collections.abc import Callable
+from copy import deepcopy
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -85,6 +85,7 @@ class GameState:
     player_turns: int = 0  # Player Turns begun (11.15: how long a jammed MG stays silent)
     secrets: dict[str, Secrets] = field(default_factory=lambda: {s: Secrets() for s in SIDES})
     improved_positions: dict[Hex, int] = field(default_factory=dict)  # 18.1: public once placed
+    revealed_mines: dict[Hex, dict[str, int]] = field(default_factory=dict)  # 19.22, 19.23: public once detonated
     ips_used: dict[str, list[int]] = field(default_factory=dict)  # the points of the markers placed, by side
     control: dict[Hex, str] = field(default_factory=dict)  # R82: the last side to occupy each hex
     entry_choice: dict[tuple[str, int], int] = field(default_factory=dict)  # (side, entry) -> option
@@ -95,6 +96,7 @@ class GameState:
     active: tuple[str, ...] = ()  # the unit or stack moving now (8.0)
     wrecks: set[Hex] = field(default_factory=set)  # 12.4 (fire combat, the next issue, makes them)
     phase_ending: bool = False  # the Movement Phase's end is under way: 8.65's pushes, nothing else
+    attack: dict[str, Any] | None = None  # an AP attack being declared: target, units, intensive (10.0 a)
     closing: bool = False  # a movement phase's end: Assault markers (17.0), crew replacements (20.1)
     # 17.0: Assault markers, public: the hex of the stack -> (its side, the adjacent hex it points at)
     assault_markers: dict[Hex, tuple[str, Hex]] = field(default_factory=dict)
@@ -216,7 +218,10 @@ class GameState:
         for name in ("improved_positions", "control", "entry_choice", "stage", "options"):
             setattr(twin, name, dict(getattr(self, name)))
         twin.ips_used = {side: list(points) for side, points in self.ips_used.items()}
+        twin.revealed_mines = {h: dict(m) for h, m in self.revealed_mines.items()}
         twin.interrupt = dict(self.interrupt) if self.interrupt is not None else None
+        if self.attack is not None:
+            twin.attack = {k: list(v) if isinstance(v, list) else v for k, v in self.attack.items()}
         twin.held, twin.acted, twin.wrecks = set(self.held), set(self.acted), set(self.wrecks)
         twin.setup_done = list(self.setup_done)
         twin.assault_markers = dict(self.assault_markers)
@@ -250,6 +255,7 @@ class GameState:
             "units": units,
             "improved_positions": {self.board.label(h): p for h, p in sorted(self.improved_positions.items())},
             "wrecks": sorted(self.board.label(h) for h in self.wrecks),
+            "revealed_mines": {self.board.label(h): dict(m) for h, m in sorted(self.revealed_mines.items())},
             "assault_markers": [
                 {"hex": self.board.label(h), "side": s, "toward": self.board.label(t)}
                 for h, (s, t) in sorted(self.assault_markers.items())

@@ -1,0 +1,365 @@
+"""The numbers of one attack: who may fire at a hex (10.1, 10.2, 10.23, 13.1, 13.2), who may combine
+(11.12-11.14), the firepower with every modifier and its rule (11.1, 11.15, 11.16, 11.2; 12.1,
+12.16), the dice for each target unit (11.3, 12.2) and the AT modifiers (12.31). The engine's
+fire combat and the odds calculator (`iceditor odds fire`) read the same `Shot`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from engine.geometry.movement import Morale
+from engine.geometry.sight import FirerState
+from engine.hexgrid import DIRECTIONS, SQRT3, Hex, hex_distance
+from engine.model.tables import table_values
+
+from .firing import ap_dice, is_stug, may_fire
+from .odds import ap_levels
+from .sightlines import line_open, sight
+from .state import DEFENSIVE_FIRE, MOVEMENT, REACTION, SUPPORT_FIRE, GameState
+from .units import Unit
+
+
+@dataclass(frozen=True)
+class Part:
+    """One term of a firepower total: what it is, its value, the rule."""
+
+    what: str
+    value: float
+    rule: str
+
+
+@dataclass(frozen=True)
+class Dice:
+    """The dice rolled against one target unit, and why (11.3, 12.2)."""
+
+    count: int
+    why: tuple[str, ...]
+
+
+@dataclass
+class Shot:
+    kind: str  # "ap" | "at"
+    firers: list[Unit]
+    target: Hex
+    targets: list[Unit]
+    firepower: int
+    parts: list[Part]
+    dice: list[Dice]
+    levels: dict[str, int] = field(default_factory=dict)  # AP: 11.42
+    armor: int = 0  # AT: 12.31
+    higher: bool = False  # AT: 12.31
+
+    def describe(self, game: GameState) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "firers": [u.id for u in self.firers],
+            "hex": game.label(self.target),
+            "firepower": self.firepower,
+            "parts": [{"what": p.what, "value": p.value, "rule": p.rule} for p in self.parts],
+            "targets": [
+                {"unit": u.id, "dice": d.count, "why": list(d.why)}
+                for u, d in zip(self.targets, self.dice, strict=True)
+            ],
+            **({"levels": self.levels} if self.kind == "ap" else {"armor": self.armor, "higher": self.higher}),
+        }
+
+
+# -- what a unit is, for fire --------------------------------------------------------------------
+
+
+def is_mg(unit: Unit) -> bool:
+    return unit.type in ("LMG", "MMG")
+
+
+def is_atg(unit: Unit) -> bool:
+    """An anti-tank gun: a CW with AT factors that is not an ATR."""
+    return unit.kind == "cw" and unit.type != "ATR" and unit.value("at_factor") is not None
+
+
+def is_mortar(unit: Unit) -> bool:
+    return unit.kind == "cw" and unit.type == "MOR"
+
+
+def _ap_factor(unit: Unit) -> int:
+    return int(unit.value("ap_factor") or 0)
+
+
+def _initial_range(unit: Unit) -> int:
+    """The range increment of the unit's AP factors (2.2; an AFV's AP range)."""
+    return int(unit.value("ap_range") if unit.is_afv else unit.value("initial_range", 1))
+
+
+def attenuated(factor: int, initial_range: int, distance: int) -> int:
+    """11.21, 11.22: no reduction within the initial range, then one less for each multiple (or
+    fraction) of it: AP 4, range 7: 4 to 7 hexes, 3 to 14, 2 to 21."""
+    if distance <= initial_range:
+        return factor
+    return factor - (math.ceil(distance / initial_range) - 1)
+
+
+# -- frontal areas (10.23, 12.31, 13.14) ---------------------------------------------------------------
+
+
+@cache
+def _half_angle() -> float:
+    return float(table_values("combat")["frontal_area"]["half_angle_degrees"])
+
+
+def in_frontal_area(origin: Hex, facing: int | None, target: Hex) -> bool:
+    """Whether target lies in the frontal area of a unit in origin facing `facing`: the wedge
+    through the frontal hexside (tables/combat.yaml frontal_area; assumed: the diagram is not
+    printed), the hexes on its edges included."""
+    if facing is None or target == origin:
+        return facing is None
+    front = DIRECTIONS[facing]
+    fx, fy = _xy(front.q, front.r)
+    tx, ty = _xy(target.q - origin.q, target.r - origin.r)
+    cosine = (fx * tx + fy * ty) / (math.hypot(fx, fy) * math.hypot(tx, ty))
+    return cosine >= math.cos(math.radians(_half_angle())) - 1e-9
+
+
+def _xy(q: int, r: int) -> tuple[float, float]:
+    return 1.5 * q, SQRT3 * (r + q / 2)
+
+
+def _frontal_only(unit: Unit) -> bool:
+    """10.23: ATGs, MGs and German Stugs fire only into their frontal area."""
+    return is_atg(unit) or is_mg(unit) or is_stug(unit)
+
+
+# -- who may fire at a hex ---------------------------------------------------------------------
+
+
+def target_hexes(game: GameState, side: str) -> list[Hex]:
+    """10.21: enemy-occupied hexes, as `side` sees them (hidden units are not on the map: R93)."""
+    found = game.kept(("target_hexes", side), lambda: _target_hexes(game, side))
+    hexes: list[Hex] = found
+    return hexes
+
+
+def _target_hexes(game: GameState, side: str) -> list[Hex]:
+    return sorted(h for h, units in game.occupied().items() if any(u.side != side and not u.hidden for u in units))
+
+
+def visible_enemies(game: GameState, side: str, h: Hex) -> list[Unit]:
+    """10.24: every enemy unit in the target hex is attacked; hidden ones are not there (R93)."""
+    return [u for u in game.at(h) if u.side != side and not u.hidden]
+
+
+def _opportunity(game: GameState) -> bool:
+    return game.interrupt is not None
+
+
+def _may_open_fire(game: GameState, unit: Unit, target: Hex) -> bool:
+    """Eligibility (10.1), the interrupt's limits (13.11, 13.12), LOS (10.21) and the frontal
+    area (10.23, 13.14) for any attack by `unit` at `target`."""
+    if unit.hex is None or unit.hex == target or not may_fire(game, unit):
+        return False
+    if _opportunity(game):
+        if game.phase == MOVEMENT and not (
+            unit.kind in ("infantry", "commander", "afv") or is_atg(unit) or is_mg(unit) or unit.type == "ATR"
+        ):
+            return False  # 13.11: infantry, AFV, MG, ATR and ATG units
+        if game.phase == REACTION and not (is_atg(unit) or unit.type == "ATR"):
+            return False  # 13.12: phasing ATR and ATG units that did not move (may_fire: CWs that moved)
+        if unit.is_afv and not in_frontal_area(unit.hex, unit.facing, target):
+            return False  # 13.14
+    if _frontal_only(unit) and not in_frontal_area(unit.hex, unit.facing, target):
+        return False
+    return line_open(game, unit.hex, target, FirerState(str(unit.state)))
+
+
+def may_aim(game: GameState, unit: Unit, target: Hex) -> bool:
+    """Whether `unit` may open an AP attack at `target` now (10.1, 10.2, 11.0, 13.2)."""
+    if _ap_factor(unit) <= 0 or is_mortar(unit) or unit.kind == "ft" or unit.hex is None:
+        return False  # mortars fire by 14.0, FTs by 16.0
+    if not visible_enemies(game, unit.side, target):
+        return False
+    if _factor_at(game, unit, target) <= 0:
+        return False
+    return _may_open_fire(game, unit, target)
+
+
+def _factor_at(game: GameState, unit: Unit, target: Hex) -> int:
+    """The unit's AP factor at that range, 0 beyond 13.2's opportunity ranges."""
+    assert unit.hex is not None
+    distance = hex_distance(unit.hex, target)
+    factor, increment = _ap_factor(unit), _initial_range(unit)
+    if _opportunity(game):
+        ranges = table_values("combat")["opportunity_fire_ranges"]
+        if unit.is_afv:  # 13.2: 'AP factors (4 factors maximum) up to a maximum range of ten hexes'
+            if distance > int(ranges["afv_ap_max_range"]):
+                return 0
+            factor = min(factor, int(ranges["afv_ap_max_factors"]))
+        elif is_mg(unit) and distance > increment:  # 'MG's may not opportunity fire beyond their initial range'
+            return 0
+        elif unit.kind in ("infantry", "commander") and not is_mg(unit) and distance > int(ranges["infantry"]):
+            return 0  # 'Infantry: three hexes'
+    return attenuated(factor, increment, distance)
+
+
+def may_antitank(game: GameState, unit: Unit, target: Hex) -> bool:
+    """Whether `unit` may fire its AT factors at the AFV in `target` (12.0, 12.12, 12.16)."""
+    if unit.value("at_factor") is None or unit.hex is None:
+        return False
+    if not any(u.is_afv for u in visible_enemies(game, unit.side, target)):
+        return False  # 12.12: 'A unit's AT factors are used against AFV's only'
+    if _at_factor(unit, target) <= 0:
+        return False
+    return _may_open_fire(game, unit, target)
+
+
+def _at_factor(unit: Unit, target: Hex) -> int:
+    """12.16: AT fire has unlimited range but an ATR's, which attenuates (11.23)."""
+    factor = int(unit.value("at_factor"))
+    if unit.type != "ATR":
+        return factor
+    assert unit.hex is not None
+    return attenuated(factor, int(unit.value("initial_range")), hex_distance(unit.hex, target))
+
+
+def fire_pc_modifier(game: GameState, unit: Unit) -> int:
+    """13.17: +1 for infantry and AFVs in opportunity fire in the Movement Phase (not MGs, ATRs,
+    ATGs); +1 for every unit in the Reaction Movement Phase."""
+    values = table_values("combat")["performance_check"]["opportunity_fire_pc"]
+    if game.phase == REACTION:
+        return int(values["reaction_phase_all"])
+    if unit.kind in ("infantry", "commander", "afv") and not is_mg(unit):
+        return int(values["movement_phase_infantry_afv"])
+    return int(values["movement_phase_mg_atr_atg"])
+
+
+# -- combining AP factors (11.12-11.14) -----------------------------------------------------------
+
+
+def combinable(game: GameState, firers: list[Unit], target: Hex) -> list[Unit]:
+    """The units that may join the declared attack: each may fire at the target itself and the
+    whole may combine (11.12-11.14)."""
+    side = firers[0].side
+    ids = {u.id for u in firers}
+    return [
+        u
+        for u in game.side_units(side)
+        if u.id not in ids and u.on_map and may_aim(game, u, target) and may_combine(game, [*firers, u])
+    ]
+
+
+def may_combine(game: GameState, units: list[Unit]) -> bool:
+    """11.12: AFVs and ATGs never combine AP; 11.13 a-c infantry (a squad's stacked; different squads
+    stacked with a NORMAL commander; Group Fire: a squad in two adjacent hexes with a NORMAL leader
+    in one, Support and Defensive Fire only); 11.14 MMGs stacked with or adjacent to infantry or
+    MGs, Group Fire with them in one of the two hexes. In opportunity fire only 11.13 a-b (13.15, R94)."""
+    if len(units) == 1:
+        return True
+    if any(u.is_afv or is_atg(u) or is_mortar(u) or u.kind == "ft" or (u.kind == "cw" and not is_mg(u)) for u in units):
+        return False
+    hexes = sorted({u.hex for u in units if u.hex is not None})
+    if len(hexes) > 2 or (len(hexes) == 2 and hex_distance(hexes[0], hexes[1]) != 1):
+        return False
+    if len(hexes) == 2 and _opportunity(game):
+        return False  # R94: 13.15 'as per 11.13': stacked units only
+    infantry = [u for u in units if u.type != "MMG"]
+    mmgs = [u for u in units if u.type == "MMG"]
+    if not infantry:
+        return True  # 11.14: MGs with MGs
+    by_hex: dict[Hex, list[Unit]] = {}
+    for u in infantry:
+        assert u.hex is not None
+        by_hex.setdefault(u.hex, []).append(u)
+    if not all(_stacked_combine(game, h, group) for h, group in by_hex.items()):
+        return False
+    if len(by_hex) == 2:  # 11.13 c Group Fire: one squad, a NORMAL leader in one of the hexes
+        squads = {u.squad for u in infantry}
+        if game.phase not in (SUPPORT_FIRE, DEFENSIVE_FIRE) or len(squads) != 1 or None in squads:
+            return False
+        return any(_leader_in(game, h) for h in by_hex)
+    return bool(mmgs) or len(hexes) == 1
+
+
+def _stacked_combine(game: GameState, h: Hex, group: list[Unit]) -> bool:
+    """11.13 a: one squad's units stacked; b: different squads stacked with a NORMAL commander."""
+    squads = {u.squad for u in group}
+    if len(squads) == 1 and None not in squads:
+        return True
+    return any(u.kind == "commander" and u.morale == Morale.NORMAL for u in game.at(h))
+
+
+def _leader_in(game: GameState, h: Hex) -> bool:
+    """11.13 c: 'a NORMAL status leader' in the hex: a commander (5.1) or an acting leader (5.2)."""
+    least = int(table_values("combat")["leaders"]["acting_leader_min_pr"])
+    return any(
+        u.morale == Morale.NORMAL and (u.kind == "commander" or (u.kind == "infantry" and u.pr >= least))
+        for u in game.at(h)
+    )
+
+
+# -- the attack's numbers ----------------------------------------------------------------------
+
+
+def ap_shot(
+    game: GameState, firers: list[Unit], target: Hex, *, intensive: tuple[str, ...] = (), opportunity: bool = False
+) -> Shot:
+    """11.1: each firer's factors after range attenuation (11.2), then doubling and halving (11.15,
+    11.16 d), then the other reductions (11.16 a-c), in that order."""
+    del opportunity  # the interrupt itself says (13.2 ranges: _factor_at)
+    ap = table_values("combat")["ap_fire"]
+    parts: list[Part] = []
+    total = 0
+    for unit in firers:
+        assert unit.hex is not None
+        factor = _factor_at(game, unit, target)
+        parts.append(Part(f"{unit.id} AP {_ap_factor(unit)} at {hex_distance(unit.hex, target)} hexes", factor, "11.2"))
+        if unit.id in intensive:
+            factor *= int(ap["intensive_mg_multiplier"])
+            parts.append(Part(f"{unit.id} intensive fire: doubled", factor, "11.15"))
+        if unit.type == "MMG" and unit.men < int(unit.extra.get("full_crew", unit.men)):
+            factor = math.ceil(factor * float(ap["firepower_reductions"]["mmg_not_fully_crewed_multiplier"]))
+            parts.append(Part(f"{unit.id} not fully crewed: halved, rounded up (R95)", factor, "11.16 d"))
+        total += factor
+    reductions = ap["firepower_reductions"]
+    terrain = game.board.terrain(target)
+    in_hex = terrain.trees + sum(1 for u in game.at(target) if u.is_afv) + (1 if target in game.wrecks else 0)
+    if in_hex:
+        total += in_hex * int(reductions["per_tree_afv_wreck_in_target_hex"])
+        parts.append(Part("Trees, AFVs and Wrecks in the target hex", -in_hex, "11.16 a"))
+    higher = False
+    for h in sorted({u.hex for u in firers if u.hex is not None}):
+        state = FirerState(str(next(u.state for u in firers if u.hex == h)))
+        line = sight(game, h, target, state)
+        if line.trees_along:
+            total += line.trees_along * int(reductions["per_tree_afv_wreck_along_los"])
+            parts.append(Part(f"Trees/AFVs/Wrecks along the LOS from {game.label(h)}", -line.trees_along, "11.16 b"))
+        higher = higher or line.level_difference > 0
+    if higher:  # 'made if either hex is lower but not minus two if both are lower'
+        total += int(reductions["target_higher_level"])
+        parts.append(Part("the target hex is higher", int(reductions["target_higher_level"]), "11.16 c"))
+    firepower = max(0, total)
+    moved = any(u.moved for u in firers)
+    targets = visible_enemies(game, firers[0].side, target)
+    dice = []
+    for unit in targets:
+        count, why = ap_dice(game, unit, moved=moved)
+        dice.append(Dice(count, tuple(why)))
+    return Shot("ap", firers, target, targets, firepower, parts, dice, levels=ap_levels(firepower))
+
+
+def at_shot(game: GameState, firer: Unit, target: Hex, *, opportunity: bool = False) -> Shot:
+    """12.1: the firer's AT factors (an ATR's attenuated, 12.16), never modified for terrain (12.15);
+    12.2's dice; 12.31's armor (frontal if the firer is in the target's frontal area) and +1 for a
+    higher target."""
+    del opportunity
+    assert firer.hex is not None
+    afv = next(u for u in visible_enemies(game, firer.side, target) if u.is_afv)
+    factor = _at_factor(firer, target)
+    parts = [Part(f"{firer.id} AT {firer.value('at_factor')}", factor, "12.1" if firer.type != "ATR" else "12.16")]
+    rules = table_values("combat")["at_fire"]["dice"]
+    count = int(rules["moved"] if firer.moved else rules["not_moved"])
+    why = (f"{count}: the firer {'moved' if firer.moved else 'has not moved'} this Player Turn (12.2)",)
+    frontal = in_frontal_area(target, afv.facing, firer.hex)
+    armor = int(afv.value("frontal") if frontal else afv.value("flank"))
+    higher = sight(game, firer.hex, target, FirerState(str(firer.state))).level_difference > 0
+    return Shot("at", [firer], target, [afv], factor, parts, [Dice(count, why)], armor=armor, higher=higher)
