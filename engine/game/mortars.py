@@ -174,11 +174,11 @@ def apply_mortar(game: GameState, action: Action) -> Events:
         if not check.passed:  # 'the mortar may not use indirect fire'; it took no PC: not fired (R135)
             spotter.extra["spot_failed"] = _phase_key(game)
             return events
-    check = performance_check(game.dice, mortar.pr)
+    check = performance_check(game.dice, mortar.pr)  # R136: one PC for all the rounds declared
     events.append({"event": "fire PC", "unit": mortar.id, "check": check.describe(), "rule": "10.12"})
     events += mark_fired(game, [mortar])  # 4.0, 10.11: pass or fail, it has fired
     same_target = mortar.extra.get("mortar_target") == label
-    mortar.extra["mortar_target"] = label  # 14.3 a: the target of the last Player Turn it fired in (R136)
+    mortar.extra["mortar_target"] = label  # 14.3 a: the target of the last Player Turn it fired in (R137)
     if not check.passed:
         return events
     modifier, why = scatter_modifier(game, mortar, target, rounds, indirect=spotter is not None, same=same_target)
@@ -295,7 +295,7 @@ def _round(game: GameState, mortar: Unit, target: Hex, number: int, modifier: in
         distance = int(result[1:])
         hit = Hex(target.q + step.q * distance, target.r + step.r * distance)
         event["direction"] = face
-    if hit not in game.board.hexes:  # R137: a round scattered off the map is lost
+    if hit not in game.board.hexes:  # R138: a round scattered off the map is lost
         event["hits"] = None
         return [event]
     event["hits"] = game.label_of(hit)
