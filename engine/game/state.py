@@ -87,6 +87,9 @@ class GameState:
     improved_positions: dict[Hex, int] = field(default_factory=dict)  # 18.1: public once placed
     revealed_mines: dict[Hex, dict[str, int]] = field(default_factory=dict)  # 19.22, 19.23: public once detonated
     ips_used: dict[str, list[int]] = field(default_factory=dict)  # the points of the markers placed, by side
+    grenades_used: dict[str, int] = field(default_factory=dict)  # 15.9: grenades used, by side (public)
+    grenade_hexes: set[tuple[int, Hex]] = field(default_factory=set)  # 15.3: (Player Turn, hex) thrown from
+    infiltration: dict[str, Any] = field(default_factory=dict)  # 24.3: the infiltration under way (public)
     control: dict[Hex, str] = field(default_factory=dict)  # R82: the last side to occupy each hex
     entry_choice: dict[tuple[str, int], int] = field(default_factory=dict)  # (side, entry) -> option
     held: set[str] = field(default_factory=set)  # units that use an entry's limit instead of deploying
@@ -218,6 +221,8 @@ class GameState:
         for name in ("improved_positions", "control", "entry_choice", "stage", "options"):
             setattr(twin, name, dict(getattr(self, name)))
         twin.ips_used = {side: list(points) for side, points in self.ips_used.items()}
+        twin.grenades_used, twin.grenade_hexes = dict(self.grenades_used), set(self.grenade_hexes)
+        twin.infiltration = deepcopy(self.infiltration) if self.infiltration else {}
         twin.revealed_mines = {h: dict(m) for h, m in self.revealed_mines.items()}
         twin.interrupt = dict(self.interrupt) if self.interrupt is not None else None
         if self.attack is not None:
@@ -255,6 +260,7 @@ class GameState:
             "units": units,
             "improved_positions": {self.board.label(h): p for h, p in sorted(self.improved_positions.items())},
             "wrecks": sorted(self.board.label(h) for h in self.wrecks),
+            "grenades_used": dict(sorted(self.grenades_used.items())),
             "revealed_mines": {self.board.label(h): dict(m) for h, m in sorted(self.revealed_mines.items())},
             "assault_markers": [
                 {"hex": self.board.label(h), "side": s, "toward": self.board.label(t)}

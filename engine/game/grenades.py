@@ -1,0 +1,183 @@
+"""Grenades (15.0): an infantry unit throws one at an occupied hex in the Support Fire, Defensive
+Fire and Moving Fire Phases (15.1), after a PC + 2 (15.3), up to two hexes away but only into an
+adjacent hex where either hex holds a Building (15.4); one die per enemy unit in the target hex on
+the Building or Non-Building line of the Grenade Combat Table (15.6), AFVs untouched, results as
+AP fire's (15.7) but a CW's crew dies on ten or less (15.8); a side throws at most the grenades its
+scenario gives it (15.9).
+
+Readings (docs/rulings.md): commanders are infantry and throw (R121); 15.4's "neither hex" is the
+thrower's hex and the target hex (R122); a target hex needs an unblocked LOS (10.21, R123); every
+unit of the thrower's hex has fired and goes through `mark_fired`, hidden ones revealed (R124); a
+failed PC bars the hex for the Player Turn but uses no grenade (15.3, 15.9); hidden units in a
+target hex are not there to be attacked (R93).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from engine.geometry.sight import FirerState
+from engine.hexgrid import Hex, hex_distance
+from engine.model.tables import table_values
+
+from .actions import Action, IllegalAction, verb
+from .firing import FIRE_PHASES, combat_rolled, firing_side, mark_fired, may_fire
+from .performance import performance_check
+from .results import apply_result
+from .sightlines import line_open
+from .state import MOVING_FIRE, GameState, other
+from .units import Unit
+
+Events = list[dict[str, Any]]
+GRENADE = verb("grenade")  # 15.0: grenade UNIT HEX
+THROWERS = ("infantry", "commander")  # 15.1, 15.2: infantry (not FTs, CWs, AFVs); commanders: R121
+
+
+@cache
+def _table() -> dict[str, Any]:
+    values: dict[str, Any] = table_values("combat")["grenades"]
+    return values
+
+
+def grenades_given(game: GameState, side: str) -> int:
+    """15.9: 'The scenario being played will list the number of grenades each side has'."""
+    return int(game.scenario.data["sides"][side].get("grenades") or 0)
+
+
+def grenades_left(game: GameState, side: str) -> int:
+    """15.9: the grenades a side has not yet used (attempts do not count)."""
+    return grenades_given(game, side) - game.grenades_used.get(side, 0)
+
+
+def _line(game: GameState, h: Hex) -> dict[str, Any]:
+    """15.6: 'The type of target hex determines which line on the table is used'."""
+    line: dict[str, Any] = _table()["building" if game.board.terrain(h).building is not None else "non_building"]
+    return line
+
+
+def in_range(game: GameState, source: Hex, target: Hex) -> bool:
+    """15.4: 'up to a distance of two hexes if neither hex contains a Building. Grenades may be
+    thrown at hexes containing Buildings only if the Building is in an adjacent hex' (R122: the
+    thrower's hex and the target hex)."""
+    distance = hex_distance(source, target)
+    if distance < 1:
+        return False
+    building = any(game.board.terrain(h).building is not None for h in (source, target))
+    most = int(_table()["building" if building else "non_building"]["max_range"])
+    return distance <= most
+
+
+def targets_in(game: GameState, h: Hex, attacked: str) -> list[Unit]:
+    """15.6: the enemy units in the hex a grenade affects: not AFVs; not hidden ones (R93)."""
+    affects_afvs = bool(_table()["afvs_affected"])
+    return [u for u in game.at(h) if u.side == attacked and not u.hidden and (affects_afvs or not u.is_afv)]
+
+
+def _thrown_from(game: GameState, h: Hex) -> bool:
+    """15.3: 'Only one unit may throw (or attempt to throw) a grenade from any one hex during a Player Turn'."""
+    return (game.player_turns, h) in game.grenade_hexes
+
+
+def may_throw(game: GameState, unit: Unit) -> bool:
+    """15.1-15.3, 15.9: whether the unit may throw a grenade now."""
+    if game.phase not in FIRE_PHASES or unit.kind not in THROWERS or unit.hex is None:
+        return False
+    if grenades_left(game, unit.side) <= 0:
+        return False
+    return may_fire(game, unit) and not _thrown_from(game, unit.hex)
+
+
+def grenade_actions(game: GameState) -> list[Action]:
+    """Every grenade the firing side may throw now: `grenade UNIT HEX`, by unit, then hex."""
+    side = firing_side(game)
+    if game.phase not in FIRE_PHASES or grenades_left(game, side) <= 0:
+        return []
+    throwers = sorted((u for u in game.side_units(side) if may_throw(game, u)), key=lambda u: u.id)
+    if not throwers:
+        return []
+    occupied = sorted(h for h, units in game.occupied().items() if targets_in(game, h, other(side)))
+    actions = []
+    for unit in throwers:
+        assert unit.hex is not None
+        for h in occupied:
+            if in_range(game, unit.hex, h) and line_open(game, unit.hex, h, FirerState(str(unit.state))):
+                actions.append(Action(GRENADE, (unit.id,), game.label_of(h)))
+    return actions
+
+
+def apply_grenade(game: GameState, action: Action) -> Events:
+    """15.3: the PC + 2; whatever it gives, every unit of the thrower's hex has fired (R124); passed,
+    a grenade is used (15.9) and the attack resolved (15.5, 15.6)."""
+    if action.verb != GRENADE or action not in grenade_actions(game):
+        raise IllegalAction(f"{action.text()} is not a grenade the rules allow now", "15.0")
+    thrower = game.unit(action.units[0])
+    source, target = thrower.hex, game.board.hex(action.arg)
+    assert source is not None
+    game.grenade_hexes.add((game.player_turns, source))
+    check = performance_check(game.dice, thrower.pr, "grenade_attack")
+    events: Events = [
+        {
+            "event": "grenade",
+            "unit": thrower.id,
+            "hex": action.arg,
+            "check": check.describe(),
+            "passed": check.passed,
+            "rule": "15.3",
+        }
+    ]
+    hex_mates = [u for u in game.at(source) if u.side == thrower.side]
+    events += mark_fired(game, [thrower, *(u for u in hex_mates if u is not thrower)])
+    if game.phase == MOVING_FIRE:  # 17.14: they may still assault the hex the grenade was thrown into
+        for unit in hex_mates:
+            unit.extra["grenade_target"] = action.arg
+    if not check.passed:
+        return events
+    game.grenades_used[thrower.side] = game.grenades_used.get(thrower.side, 0) + 1
+    events.append(
+        {
+            "event": "grenade used",
+            "side": thrower.side,
+            "left": grenades_left(game, thrower.side),
+            "rule": "15.9",
+        }
+    )
+    return events + grenade_attack(game, target, "15.6", attacked=other(thrower.side))
+
+
+def grenade_attack(
+    game: GameState,
+    target_hex: Hex,
+    rule: str,
+    ignore_pinned_suppressed: bool = False,
+    *,
+    attacked: str | None = None,
+) -> Events:
+    """15.6-15.8: one die on the hex's line of the Grenade Combat Table for each unit of side
+    `attacked` in `target_hex` (default: the side the firing side fires at), AFVs not affected;
+    a CW's 'E' kills a crew member on two dice of ten or less (15.8). 24.35, 24.36: P and S ignored."""
+    side = attacked if attacked is not None else other(firing_side(game))
+    line = _line(game, target_hex)
+    results = {int(face): str(r["result"]) for r in line["results"] for face in r["rolls"]}
+    kill_at_most = int(table_values("combat")["cw_crew_elimination"]["grenade_kill_at_most"])
+    targets = targets_in(game, target_hex, side)
+    if targets:
+        combat_rolled(game)
+    events: Events = []
+    for unit in targets:
+        (die,) = game.dice.roll(int(_table()["dice"]))
+        result = results[die]
+        ignored = ignore_pinned_suppressed and result in ("P", "S")
+        events.append(
+            {
+                "event": "grenade roll",
+                "unit": unit.id,
+                "die": die,
+                "result": "NE" if ignored else result,
+                "detail": f"{result} ignored" if ignored else result,
+                "rule": rule,
+            }
+        )
+        if not ignored:
+            events += apply_result(game, unit, result, rule, crew_kill_at_most=kill_at_most)
+    return events
