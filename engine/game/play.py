@@ -39,6 +39,7 @@ from .movement import (
     stacking_problems,
     wreck_actions,
 )
+from .overrun import OVERRUN, apply_decision, apply_overrun, deciding, decisions, overrun_actions
 from .setup import (
     apply_entry_choice,
     apply_given_setup,
@@ -113,6 +114,8 @@ def legal_actions(game: GameState) -> list[Action]:
         return setup_actions(game)
     if game.phase == ENTRY_CHOICE:
         return entry_choice_actions(game)
+    if deciding(game):  # 9.2 A's guns, 9.33's immediate assault
+        return decisions(game)
     if game.interrupt is not None:
         return reaction_actions(game)
     if game.phase_ending:
@@ -124,7 +127,7 @@ def legal_actions(game: GameState) -> list[Action]:
     if game.phase == ASSAULT:
         return assault_actions(game)
     if game.phase in (MOVEMENT, REACTION):
-        actions = movement_actions(game)
+        actions = movement_actions(game) + overrun_actions(game)
         if not stacking_problems(game, game.to_act) and not _must_move_on(game):
             actions.append(Action(DONE))
         return actions
@@ -137,6 +140,9 @@ def legal_actions(game: GameState) -> list[Action]:
 
 
 def _must_move_on(game: GameState) -> bool:
+    """8.62: the moving stack stands over the limit; 9.0: an AFV has yet to exit the hex it overran."""
+    if any(game.unit(i).extra.get("must_exit") == game.player_turns for i in game.active):
+        return True
     return any(game.unit(i).hex in stacking_problems(game, game.to_act) for i in game.active)
 
 
@@ -178,6 +184,8 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
         return events
     if game.phase == ENTRY_CHOICE:
         return apply_entry_choice(game, action)
+    if deciding(game):
+        return apply_decision(game, action)
     if game.interrupt is not None:
         if action.verb != PASS:
             return apply_reaction(game, action)
@@ -201,6 +209,8 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
             hexes = ", ".join(game.label_of(h) for h in stacking_problems(game, game.to_act))
             raise IllegalAction(f"more than six men plus one AFV in {hexes}", "8.62")
         return _done(game)
+    if game.phase == MOVEMENT and action.verb == OVERRUN:
+        return apply_overrun(game, action)
     if game.phase in (MOVEMENT, REACTION):
         return apply_movement(game, action)
     if action not in legal_actions(game):
@@ -267,7 +277,7 @@ def _enter_phase(game: GameState, phase: str) -> list[dict[str, Any]]:
         unit.mp_spent, unit.move_done, unit.allowance_cap, unit.led_by = 0.0, False, None, None
         for key in ("moving", "pc_passed", "hexes_entered", "lead_pc", "lead_passed", "free_hexsides", "state_changed"):
             unit.extra.pop(key, None)
-    game.to_act = other(game.phasing) if phase == REACTION else game.phasing
+    game.to_act = other(game.phasing) if phase in (REACTION, DEFENSIVE_FIRE) else game.phasing  # 6.0 D, E
     events: list[dict[str, Any]] = [{"event": "phase", "turn": game.turn, "phase": phase, "phasing": game.phasing}]
     if phase == MORALE:
         events += morale_phase(game)
