@@ -17,6 +17,7 @@ from engine.game.dice import Dice
 from engine.game.firing import mark_fired
 from engine.game.mortars import (
     apply_mortar,
+    is_mortar,
     max_rounds,
     mortar_actions,
     mortar_first,
@@ -456,3 +457,23 @@ def test_14_52_a_unit_eliminated_by_one_round_is_not_attacked_by_the_next() -> N
     game = start()
     events = fire(game, "mortar german/MOR-1 1705 2", 1, 1, 1, 1, 2)  # E on a 1 (E level 2)
     assert [a["result"] for a in of(events, "mortar attack")] == ["E"] and len(of(events, "mortar round")) == 2
+
+
+@pytest.mark.parametrize("name", ["s3-closing-the-ring", "s5-through-the-marshes"])
+def test_14_12_the_scenarios_mortars_fire_five_rounds_with_their_full_crews(name: str) -> None:
+    """24.6 Scenario 3: 'MOR #1 (21)'; 24.8 Scenario 5: 'MOR #1 (24)', German 'MOR #1 (30)'; 14.12:
+    'A mortar must be fully crewed to fire five rounds'; with indirect fire two (14.13)."""
+    game = new_game(load_scenario(REPO / "scenarios" / f"{name}.yaml"), 1, {})
+    mortars = [u for u in game.units.values() if is_mortar(u)]
+    assert mortars and all(u.men == u.extra["full_crew"] for u in mortars)
+    assert {(max_rounds(u, False), max_rounds(u, True)) for u in mortars} == {(5, 2)}
+
+
+def test_mortar_actions_come_in_a_fixed_order() -> None:
+    """legal_actions' order is fixed: by mortar, target hex label, direct fire or each spotter, rounds."""
+    game = start("1705")
+    place(game, "russian/PL-PR10", "1302")  # seen by the PL in 1410 only: indirect fire
+    expected = [f"mortar german/MOR-1+german/PL-PR11 1302 {n}" for n in (1, 2)]
+    expected += [f"mortar german/MOR-1 1705 {n}" for n in range(1, 6)]
+    assert texts(game) == expected
+    assert texts(game.copy()) == expected
