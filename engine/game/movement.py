@@ -189,8 +189,11 @@ def movement_actions(game: GameState, about: Action | None = None) -> list[Actio
 
 
 def _stuck_over_full(game: GameState, active: list[Unit]) -> bool:
-    """The active stack stands where it may not end its move (8.62): it must move on."""
+    """The active stack stands where it may not end its move (8.62), or an AFV in the hex it has
+    just overrun (9.0: 'and exiting the hex'): it must move on."""
     h = active[0].hex
+    if active[0].extra.get("must_exit") == game.player_turns:
+        return True
     return h is not None and active[0].on_map and over_stacked(game, active[0].side, h)
 
 
@@ -298,6 +301,7 @@ def _dynamic(unit: Unit) -> tuple[Any, ...]:
         extra.get("lead_pc"),
         extra.get("lead_passed"),
         extra.get("free_hexsides"),
+        extra.get("must_exit"),
     )
 
 
@@ -745,6 +749,7 @@ def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any
         unit.extra["hexes_entered"] = unit.extra.get("hexes_entered", 0) + 1
         unit.extra["left_hex_turn"] = game.player_turns  # 10.14: a Stug that left its hex may not fire
         unit.extra["free_hexsides"] = movement_allowances().free_facing_hexsides
+        unit.extra.pop("must_exit", None)  # 9.0: out of the hex it overran
         game.relocate(unit, ON_MAP, target)
     events.append({"event": "moved", "units": [u.id for u in units], "hex": game.label(target)})
     own_hidden = [u for u in game.at(target) if u.side == units[0].side and u.hidden and u not in units]

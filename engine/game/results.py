@@ -8,6 +8,7 @@ the Cumulative Combat Results Table (11.45): P+P = S, P+S = S, S+P = S, S+S = th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -99,14 +100,17 @@ def eliminate(game: GameState, unit: Unit, rule: str) -> Events:
     return [{"event": "eliminated", "unit": unit.id, "hex": game.label(h), "rule": rule}]
 
 
-def destroy_afv(game: GameState, unit: Unit, rule: str, wreck_in: Any = None) -> Events:
+def destroy_afv(game: GameState, unit: Unit, rule: str, wreck_in: Any = None, spared: Sequence[Unit] = ()) -> Events:
     """12.32: the AFV is removed and replaced with a Wreck marker (12.4), in its hex or `wreck_in`
     (9.2 A: 'in the hex adjacent to the defending units'); 12.34: friendly infantry stacked with it
-    are SUPPRESSED at once."""
+    are SUPPRESSED at once, but those `spared` (9.31: 'The infantry are not affected by the special
+    AT fire')."""
     h = unit.hex
     assert h is not None
     infantry = ("infantry", "ft", "commander")
-    stacked = [u for u in game.at(h) if u.side == unit.side and u is not unit and u.kind in infantry]
+    stacked = [
+        u for u in game.at(h) if u.side == unit.side and u is not unit and u.kind in infantry and u not in spared
+    ]
     game.relocate(unit, ELIMINATED, None)
     wreck = wreck_in if wreck_in is not None else h
     game.wrecks.add(wreck)

@@ -105,6 +105,9 @@ class GameState:
     assault_markers: dict[Hex, tuple[str, Hex]] = field(default_factory=dict)
     # the Assault Phase's work (assault.py): "fight", the assault under way; "cleared", 17.32's hexes
     assault: dict[str, Any] = field(default_factory=dict)
+    # 9.0 (overrun.py): "under_way", the overrun being resolved; "at_fire", hex -> the Player Turn of
+    # its defensive AT fire (9.2 A: 'ONCE in the Movement Phase and only at the FIRST AFV'); public
+    overrun: dict[str, Any] = field(default_factory=dict)
     log: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     _at: dict[Hex, list[Unit]] | None = field(default=None, repr=False)
@@ -231,6 +234,7 @@ class GameState:
         twin.setup_done = list(self.setup_done)
         twin.assault_markers = dict(self.assault_markers)
         twin.assault = deepcopy(self.assault) if self.assault else {}
+        twin.overrun = deepcopy(self.overrun) if self.overrun else {}
         twin.log = list(self.log)
         twin._at, twin._totals, twin._signatures, twin._kept = None, {}, {}, {}
         return twin
@@ -261,6 +265,7 @@ class GameState:
             "improved_positions": {self.board.label(h): p for h, p in sorted(self.improved_positions.items())},
             "wrecks": sorted(self.board.label(h) for h in self.wrecks),
             "grenades_used": dict(sorted(self.grenades_used.items())),
+            "infiltration": dict(self.infiltration) or None,  # 24.32: announced; the units placed in sight
             "revealed_mines": {self.board.label(h): dict(m) for h, m in sorted(self.revealed_mines.items())},
             "assault_markers": [
                 {"hex": self.board.label(h), "side": s, "toward": self.board.label(t)}
