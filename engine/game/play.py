@@ -28,6 +28,15 @@ from .assault import apply_assault, assault_actions, end_assault_phase
 from .closing import apply_closing, closing_actions
 from .dice import Dice
 from .fire import apply_fire, apply_reaction, fire_actions, reaction_actions
+from .infiltration import (
+    INFILTRATION,
+    apply_infiltration,
+    begins_at_support_fire,
+    infiltration_actions,
+    infiltration_open,
+    infiltration_over,
+    start_infiltration,
+)
 from .morale import morale_phase, reveal_hex
 from .movement import (
     apply_movement,
@@ -112,6 +121,8 @@ def legal_actions(game: GameState) -> list[Action]:
         return []
     if game.phase == SETUP:
         return setup_actions(game)
+    if game.phase == INFILTRATION:
+        return infiltration_actions(game)
     if game.phase == ENTRY_CHOICE:
         return entry_choice_actions(game)
     if deciding(game):  # 9.2 A's guns, 9.33's immediate assault
@@ -182,6 +193,9 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
         if action.verb == DONE:
             events += _setup_done(game)
         return events
+    if game.phase == INFILTRATION:  # 24.3
+        events = apply_infiltration(game, action)
+        return events + (_after_setup(game) if infiltration_over(game) else [])
     if game.phase == ENTRY_CHOICE:
         return apply_entry_choice(game, action)
     if deciding(game):
@@ -245,6 +259,13 @@ def _setup_done(game: GameState) -> list[dict[str, Any]]:
     for unit in game.units.values():
         if unit.faces_hexside and unit.on_map and unit.facing is None:
             raise IllegalAction(f"{unit.id} has no facing", "8.7")
+    if infiltration_open(game):  # 24.31: after the set-ups, before the entries and play (R126)
+        events = start_infiltration(game)
+        return events + (_after_setup(game) if infiltration_over(game) else [])
+    return _after_setup(game)
+
+
+def _after_setup(game: GameState) -> list[dict[str, Any]]:
     if open_entry_choices(game):
         game.phase = ENTRY_CHOICE
         game.to_act = open_entry_choices(game)[0][0]
@@ -255,17 +276,18 @@ def _setup_done(game: GameState) -> list[dict[str, Any]]:
 def _start_turn(game: GameState, turn: int) -> list[dict[str, Any]]:
     game.turn = turn
     game.phasing = str(game.scenario.data["moves_first"])
-    return _start_player_turn(game)
+    # 24.34: a successful infiltration: 'The scenario begins with the Russian player turn Support Fire Phase' (R129)
+    return _start_player_turn(game, SUPPORT_FIRE if turn == 1 and begins_at_support_fire(game) else MORALE)
 
 
-def _start_player_turn(game: GameState) -> list[dict[str, Any]]:
+def _start_player_turn(game: GameState, phase: str = MORALE) -> list[dict[str, Any]]:
     game.player_turns += 1
     if game.shot_fired:  # 8.22: 'PC's for movement must be taken by the next Phasing Player' (R92)
         game.first_shot = True
     for unit in game.units.values():
         unit.moved = unit.fired = False
         unit.extra.pop("support_fired", None)
-    return _enter_phase(game, MORALE)
+    return _enter_phase(game, phase)
 
 
 def _enter_phase(game: GameState, phase: str) -> list[dict[str, Any]]:
