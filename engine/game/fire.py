@@ -1,7 +1,8 @@
 """Fire combat in play (10.0-13.0): AP fire with combined factors, MG intensive fire, AT fire,
 and opportunity fire at the interrupt movement offers after every hex entered.
 
-An AP attack is declared a unit at a time, so that the choices stay few however many units may
+Mortars (mortars.py), grenades (grenades.py) and flamethrowers (flamethrower.py) are offered here
+beside AP and AT fire. An AP attack is declared a unit at a time, so that the choices stay few however many units may
 combine (11.13, 11.14): `aim UNIT HEX` names the target hex and the first firer, `join UNIT`
 adds one, `intensive UNIT` doubles an MG (11.15), `shoot` takes the PCs and resolves (10.0 c-f),
 `cancel` drops the declaration (no PC taken: nothing was attempted). `antitank UNIT HEX` is one
@@ -19,6 +20,9 @@ from engine.model.tables import table_values
 
 from .actions import DONE, PASS, Action, IllegalAction, verb
 from .firing import combat_rolled, firing_side, mark_fired
+from .flamethrower import FLAME, apply_flame, flame_actions
+from .grenades import GRENADE, apply_grenade, grenade_actions
+from .mortars import MORTAR, apply_mortar, mortar_actions
 from .odds import ap_result, at_destroyed
 from .performance import Check
 from .results import apply_result, destroy_afv
@@ -47,13 +51,26 @@ ANTITANK = verb("antitank")  # antitank UNIT HEX: AT fire at the AFV in HEX (12.
 
 
 def fire_actions(game: GameState) -> list[Action]:
-    """Every fire decision open in a fire phase; `done` ends the side's fire."""
+    """Every fire decision open in a fire phase (mortars, 14.0; AP and AT fire; grenades, 15.0;
+    flamethrowers, 16.0); `done` ends the side's fire."""
     if game.attack is not None:
         return _declaring(game)
-    return [*_openings(game, None), Action(DONE)]
+    return [
+        *mortar_actions(game),
+        *_openings(game, None),
+        *grenade_actions(game),
+        *flame_actions(game),
+        Action(DONE),
+    ]
 
 
 def apply_fire(game: GameState, action: Action) -> list[dict[str, Any]]:
+    if action.verb == MORTAR:
+        return apply_mortar(game, action)
+    if action.verb == GRENADE:
+        return apply_grenade(game, action)
+    if action.verb == FLAME:
+        return apply_flame(game, action)
     if action not in fire_actions(game):
         raise IllegalAction(f"{action.text()} is not a legal fire choice now", _rule(action))
     return _apply(game, action)
@@ -174,7 +191,6 @@ def _shoot(game: GameState) -> list[dict[str, Any]]:
     units = [game.unit(i) for i in attack["units"]]
     opportunity = game.interrupt is not None
     passed, events = _pcs(game, units, opportunity)
-    _note_fire(game)
     if not passed:
         return [*events, {"event": "no fire", "hex": attack["target"], "why": "every PC failed", "rule": "10.0 c"}]
     intensive = tuple(i for i in attack["intensive"] if i in {u.id for u in passed})
@@ -216,7 +232,6 @@ def _intensive_roll(game: GameState, unit: Unit) -> list[dict[str, Any]]:
 def _antitank(game: GameState, unit: Unit, target_hex: Any) -> list[dict[str, Any]]:
     opportunity = game.interrupt is not None
     passed, events = _pcs(game, [unit], opportunity)
-    _note_fire(game)
     if not passed:
         return events
     shot = at_shot(game, unit, target_hex, opportunity=opportunity)
@@ -240,11 +255,6 @@ def _antitank(game: GameState, unit: Unit, target_hex: Any) -> list[dict[str, An
     if destroyed:
         events += destroy_afv(game, afv, "12.32")
     return events
-
-
-def _note_fire(game: GameState) -> None:
-    """14.0: mortar fire comes before any other fire of the phase (mortars.py)."""
-    del game  # WIRE: mortars.note_other_fire once mortars.py lands
 
 
 def _shot_event(game: GameState, shot: Shot) -> dict[str, Any]:

@@ -38,6 +38,8 @@ def may_fire(game: GameState, unit: Unit) -> bool:
         return False
     if unit.extra.get("may_not_fire_until", 0) > game.player_turns:  # 11.15: a jammed or broken MG
         return False
+    if unit.extra.get("spot_failed") == (game.player_turns, game.phase):  # 4.0: a failed spotter (R134)
+        return False
     if game.phase == DEFENSIVE_FIRE and unit.moved:  # 10.13: 'did not move in the Reaction Movement Phase'
         return False
     if game.phase in (MOVING_FIRE, REACTION) and unit.kind == "cw" and unit.moved:

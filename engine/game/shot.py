@@ -17,6 +17,7 @@ from engine.hexgrid import DIRECTIONS, SQRT3, Hex, hex_distance
 from engine.model.tables import table_values
 
 from .firing import ap_dice, is_stug, may_fire
+from .mortars import is_mortar
 from .odds import ap_levels
 from .sightlines import line_open, sight
 from .state import DEFENSIVE_FIRE, MOVEMENT, REACTION, SUPPORT_FIRE, GameState
@@ -80,10 +81,6 @@ def is_atg(unit: Unit) -> bool:
     return unit.kind == "cw" and unit.type != "ATR" and unit.value("at_factor") is not None
 
 
-def is_mortar(unit: Unit) -> bool:
-    return unit.kind == "cw" and unit.type == "MOR"
-
-
 def _ap_factor(unit: Unit) -> int:
     return int(unit.value("ap_factor") or 0)
 
@@ -135,7 +132,7 @@ def _frontal_only(unit: Unit) -> bool:
 
 
 def target_hexes(game: GameState, side: str) -> list[Hex]:
-    """10.21: enemy-occupied hexes, as `side` sees them (hidden units are not on the map: R93)."""
+    """10.21: enemy-occupied hexes, as `side` sees them (a hex of hidden units alone is none: R93)."""
     found = game.kept(("target_hexes", side), lambda: _target_hexes(game, side))
     hexes: list[Hex] = found
     return hexes
@@ -146,7 +143,7 @@ def _target_hexes(game: GameState, side: str) -> list[Hex]:
 
 
 def visible_enemies(game: GameState, side: str, h: Hex) -> list[Unit]:
-    """10.24: every enemy unit in the target hex is attacked; hidden ones are not there (R93)."""
+    """The enemy units `side` sees in h: a hex of hidden units alone is no target (10.21, R93)."""
     return [u for u in game.at(h) if u.side != side and not u.hidden]
 
 
@@ -339,7 +336,7 @@ def ap_shot(
         parts.append(Part("the target hex is higher", int(reductions["target_higher_level"]), "11.16 c"))
     firepower = max(0, total)
     moved = any(u.moved for u in firers)
-    targets = visible_enemies(game, firers[0].side, target)
+    targets = [u for u in game.at(target) if u.side != firers[0].side]  # 10.24, hidden ones too (R93)
     dice = []
     for unit in targets:
         count, why = ap_dice(game, unit, moved=moved)
