@@ -1,0 +1,115 @@
+"""The exact odds of one concrete shot (10.0 c-f): who may fire from the given hexes at the target
+hex and why not, every modifier with its rule, the firepower, the dice for each target unit and
+each unit's result probabilities with the firers' PC chances included, by enumerating which
+firers pass (never by sampling). `iceditor odds fire`, the editor's LOS tool and the AI players
+read the same function.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+from engine.hexgrid import Hex
+
+from .firing import FIRE_PHASES, firing_side, may_fire
+from .odds import ap_chances, at_chance, dice_totals
+from .shot import ap_shot, at_shot, may_aim, may_antitank, may_combine
+from .state import SUPPORT_FIRE, GameState
+from .units import Unit
+
+MOST_FIRERS = 16  # 2**16 pass/fail cases: still well under a second
+
+
+def pc_chance(pr: int, modifier: int = 0) -> Fraction:
+    """4.0: two dice plus the modifier at most the PR."""
+    return sum((p for total, p in dice_totals(2).items() if total + modifier <= pr), Fraction(0))
+
+
+def as_firing_side(game: GameState, side: str) -> GameState:
+    """The state to judge a shot by `side` in: as it is when `side` fires now (a fire phase or an
+    interrupt), else a copy in `side`'s Support Fire Phase (where every kind of combining is open)."""
+    now = game.phase in FIRE_PHASES or game.interrupt is not None
+    if now and game.attack is None and firing_side(game) == side and not game.is_over:
+        return game
+    twin = game.copy()
+    twin.phase, twin.phasing, twin.to_act, twin.interrupt, twin.attack = SUPPORT_FIRE, side, side, None, None
+    return twin
+
+
+def fire_odds(game: GameState, sources: list[Hex], target: Hex) -> dict[str, Any]:
+    """Every unit in `sources` that may fire at `target` now, the AP attack they would make together
+    (each that may combine, in order) and each AT shot, with exact probabilities."""
+    firers = [u for h in sources for u in game.at(h)]
+    if not firers:
+        raise ValueError(f"no units in {', '.join(game.label_of(h) for h in sources)}")
+    sides = {u.side for u in firers}
+    if len(sides) > 1:
+        raise ValueError("the firing hexes hold units of both sides")
+    side = sides.pop()
+    game = as_firing_side(game, side)
+    units = [{"unit": u.id, **_eligibility(game, u, target)} for u in firers]
+    aimers = [u for u in firers if may_aim(game, u, target)]
+    attack: list[Unit] = []
+    for unit in aimers:
+        if may_combine(game, [*attack, unit]):
+            attack.append(unit)
+    return {
+        "phase": game.phase,
+        "side": side,
+        "target": game.label_of(target),
+        "units": units,
+        "ap": _ap(game, attack, target) if attack else None,
+        "at": [_at(game, u, target) for u in firers if may_antitank(game, u, target)],
+    }
+
+
+def _eligibility(game: GameState, unit: Unit, target: Hex) -> dict[str, Any]:
+    if not may_fire(game, unit):
+        return {"fires": False, "why": "not eligible to fire now (10.11, 10.13-10.16)"}
+    if may_aim(game, unit, target) or may_antitank(game, unit, target):
+        return {"fires": True, "pc": float(pc_chance(unit.pr))}
+    return {"fires": False, "why": "no LOS, out of range or arc, or nothing it may fire at there (10.2, 10.23, 11.2)"}
+
+
+def _ap(game: GameState, firers: list[Unit], target: Hex) -> dict[str, Any]:
+    """The attack if every PC passes, and each target unit's odds over every pass/fail case."""
+    firers = firers[:MOST_FIRERS]
+    shot = ap_shot(game, firers, target)
+    passes = [pc_chance(u.pr) for u in firers]
+    totals: list[dict[str, Fraction]] = [dict.fromkeys(("E", "S", "P", "none"), Fraction(0)) for _ in shot.targets]
+    kept: dict[tuple[int, ...], Any] = {}
+    chances: dict[tuple[int, int], dict[str, Fraction]] = {}
+    for case in product((True, False), repeat=len(firers)):
+        weight = Fraction(1)
+        for passed, p in zip(case, passes, strict=True):
+            weight *= p if passed else 1 - p
+        firing = tuple(i for i, passed in enumerate(case) if passed)
+        if not firing:
+            for t in totals:
+                t["none"] += weight
+            continue
+        if firing not in kept:
+            kept[firing] = ap_shot(game, [firers[i] for i in firing], target)
+        sub = kept[firing]
+        for t, dice in zip(totals, sub.dice, strict=True):
+            key = (sub.firepower, dice.count)
+            if key not in chances:
+                chances[key] = ap_chances(*key)
+            for result, p in chances[key].items():
+                t[result] += weight * p
+    return {
+        **shot.describe(game),
+        "targets": [
+            {"unit": u.id, "dice": d.count, "why": list(d.why), "p": {k: float(v) for k, v in t.items()}}
+            for u, d, t in zip(shot.targets, shot.dice, totals, strict=True)
+        ],
+    }
+
+
+def _at(game: GameState, firer: Unit, target: Hex) -> dict[str, Any]:
+    shot = at_shot(game, firer, target)
+    hit = at_chance(shot.firepower, shot.armor, shot.dice[0].count, shot.higher)
+    pc = pc_chance(firer.pr)
+    return {**shot.describe(game), "p_fires": float(pc), "p_destroyed": float(pc * hit)}
