@@ -34,6 +34,8 @@ from .shot import (
     fire_pc_modifier,
     may_aim,
     may_antitank,
+    may_combine,
+    openings,
     target_hexes,
 )
 from .state import GameState
@@ -71,9 +73,37 @@ def apply_fire(game: GameState, action: Action) -> list[dict[str, Any]]:
         return apply_grenade(game, action)
     if action.verb == FLAME:
         return apply_flame(game, action)
-    if action not in fire_actions(game):
+    if not _legal(game, action):
         raise IllegalAction(f"{action.text()} is not a legal fire choice now", _rule(action))
     return _apply(game, action)
+
+
+def _legal(game: GameState, action: Action) -> bool:
+    """Whether the action is among fire_actions (or reaction_actions), without listing them all."""
+    if game.attack is not None:
+        target = game.board.hex(game.attack["target"])
+        firers = [game.unit(i) for i in game.attack["units"]]
+        if action.verb == JOIN:
+            unit = game.units.get(action.units[0]) if action.units else None
+            return (
+                unit is not None
+                and unit not in firers
+                and may_aim(game, unit, target)
+                and may_combine(game, [*firers, unit])
+            )
+        return action in _declaring(game) if action.verb == INTENSIVE else action.verb in (SHOOT, CANCEL)
+    if action.verb not in (AIM, ANTITANK) or len(action.units) != 1 or action.units[0] not in game.units:
+        return False
+    unit = game.unit(action.units[0])
+    if unit.side != firing_side(game):
+        return False
+    try:
+        h = game.board.hex(action.arg)
+    except ValueError:
+        return False
+    if game.interrupt is not None and action.arg != game.interrupt["hex"]:
+        return False  # 13.13: only the hex entered
+    return may_aim(game, unit, h) if action.verb == AIM else may_antitank(game, unit, h)
 
 
 # -- opportunity fire (13.0) at the interrupt after a hex entered ---------------------------------------
@@ -89,7 +119,7 @@ def reaction_actions(game: GameState) -> list[Action]:
 
 
 def apply_reaction(game: GameState, action: Action) -> list[dict[str, Any]]:
-    if action not in reaction_actions(game):
+    if action.verb == PASS or not _legal(game, action):
         raise IllegalAction(
             f"{action.text()} is not open now: the answer to a move is pass or opportunity fire", "13.0"
         )
@@ -119,16 +149,15 @@ def _movers_after_fire(game: GameState) -> list[dict[str, Any]]:
 
 def _openings(game: GameState, only: Any) -> list[Action]:
     """The first moves of an attack: `aim` and `antitank` for each unit that may fire now at each
-    target hex (10.2), `only` that hex at an interrupt (13.13)."""
+    target hex (10.2), `only` that hex at an interrupt (13.13); by unit, then hex."""
     side = firing_side(game)
-    actions: list[Action] = []
     hexes = [only] if only is not None else target_hexes(game, side)
-    for unit in game.side_units(side):
-        for h in hexes:
-            if may_aim(game, unit, h):
-                actions.append(Action(AIM, (unit.id,), game.label_of(h)))
-            if may_antitank(game, unit, h):
-                actions.append(Action(ANTITANK, (unit.id,), game.label_of(h)))
+    actions: list[Action] = []
+    for unit, h, aim, antitank in openings(game, side, hexes):
+        if aim:
+            actions.append(Action(AIM, (unit.id,), game.label_of(h)))
+        if antitank:
+            actions.append(Action(ANTITANK, (unit.id,), game.label_of(h)))
     return actions
 
 

@@ -201,7 +201,7 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
     if deciding(game):
         return apply_decision(game, action)
     if game.interrupt is not None:
-        if action.verb != PASS:
+        if action.verb != PASS or game.attack is not None:
             return apply_reaction(game, action)
         game.to_act = str(game.interrupt["side"])
         game.interrupt = None

@@ -19,7 +19,7 @@ from engine.model.tables import table_values
 from .firing import ap_dice, is_stug, may_fire
 from .mortars import is_mortar
 from .odds import ap_levels
-from .sightlines import line_open, sight
+from .sightlines import line_open, open_lines, sight
 from .state import DEFENSIVE_FIRE, MOVEMENT, REACTION, SUPPORT_FIRE, GameState
 from .units import Unit
 
@@ -151,10 +151,10 @@ def _opportunity(game: GameState) -> bool:
     return game.interrupt is not None
 
 
-def _may_open_fire(game: GameState, unit: Unit, target: Hex) -> bool:
-    """Eligibility (10.1), the interrupt's limits (13.11, 13.12), LOS (10.21) and the frontal
-    area (10.23, 13.14) for any attack by `unit` at `target`."""
-    if unit.hex is None or unit.hex == target or not may_fire(game, unit):
+def _arc_ok(game: GameState, unit: Unit, target: Hex) -> bool:
+    """The interrupt's limits (13.11, 13.12) and the frontal area (10.23, 13.14) for an attack by
+    `unit` at `target`; eligibility (10.1) and LOS (10.21) are checked apart."""
+    if unit.hex is None or unit.hex == target:
         return False
     if _opportunity(game):
         if game.phase == MOVEMENT and not (
@@ -165,20 +165,59 @@ def _may_open_fire(game: GameState, unit: Unit, target: Hex) -> bool:
             return False  # 13.12: phasing ATR and ATG units that did not move (may_fire: CWs that moved)
         if unit.is_afv and not in_frontal_area(unit.hex, unit.facing, target):
             return False  # 13.14
-    if _frontal_only(unit) and not in_frontal_area(unit.hex, unit.facing, target):
-        return False
+    return not (_frontal_only(unit) and not in_frontal_area(unit.hex, unit.facing, target))
+
+
+def _aim_ok(game: GameState, unit: Unit, target: Hex, enemies: list[Unit]) -> bool:
+    """may_aim but for eligibility and LOS: AP factors at that range, a visible enemy (10.2, 13.2)."""
+    if not enemies or _ap_factor(unit) <= 0 or is_mortar(unit) or unit.kind == "ft":
+        return False  # mortars fire by 14.0, FTs by 16.0
+    return _factor_at(game, unit, target) > 0 and _arc_ok(game, unit, target)
+
+
+def _antitank_ok(game: GameState, unit: Unit, target: Hex, enemies: list[Unit]) -> bool:
+    """may_antitank but for eligibility and LOS (12.12, 12.16)."""
+    if unit.value("at_factor") is None or not any(u.is_afv for u in enemies):
+        return False  # 12.12: 'A unit's AT factors are used against AFV's only'
+    return _at_factor(unit, target) > 0 and _arc_ok(game, unit, target)
+
+
+def _line(game: GameState, unit: Unit, target: Hex) -> bool:
+    assert unit.hex is not None
     return line_open(game, unit.hex, target, FirerState(str(unit.state)))
 
 
 def may_aim(game: GameState, unit: Unit, target: Hex) -> bool:
     """Whether `unit` may open an AP attack at `target` now (10.1, 10.2, 11.0, 13.2)."""
-    if _ap_factor(unit) <= 0 or is_mortar(unit) or unit.kind == "ft" or unit.hex is None:
-        return False  # mortars fire by 14.0, FTs by 16.0
-    if not visible_enemies(game, unit.side, target):
+    if unit.hex is None or not may_fire(game, unit):
         return False
-    if _factor_at(game, unit, target) <= 0:
+    return _aim_ok(game, unit, target, visible_enemies(game, unit.side, target)) and _line(game, unit, target)
+
+
+def may_antitank(game: GameState, unit: Unit, target: Hex) -> bool:
+    """Whether `unit` may fire its AT factors at the AFV in `target` (12.0, 12.12, 12.16)."""
+    if unit.hex is None or not may_fire(game, unit):
         return False
-    return _may_open_fire(game, unit, target)
+    return _antitank_ok(game, unit, target, visible_enemies(game, unit.side, target)) and _line(game, unit, target)
+
+
+def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
+    """(unit, hex, may aim, may fire AT) for every unit of `side` that may open fire at one of
+    `hexes` now: may_aim and may_antitank for them all, their lines checked as one array (10.3)."""
+    enemies = {h: visible_enemies(game, side, h) for h in hexes}
+    shooters = [u for u in game.side_units(side) if u.on_map and u.hex is not None and may_fire(game, u)]
+    wanted = []
+    for unit in shooters:
+        for h in hexes:
+            aim, antitank = _aim_ok(game, unit, h, enemies[h]), _antitank_ok(game, unit, h, enemies[h])
+            if aim or antitank:
+                wanted.append((unit, h, aim, antitank))
+    found = []
+    for state in (FirerState.UP, FirerState.DOWN):
+        some = [w for w in wanted if w[0].state == state]
+        pairs = [(w[0].hex, w[1]) for w in some]
+        found += [w for w, ok in zip(some, open_lines(game, pairs, state), strict=True) if ok]  # type: ignore[arg-type]
+    return sorted(found, key=lambda w: (w[0].id, w[1]))
 
 
 def _factor_at(game: GameState, unit: Unit, target: Hex) -> int:
@@ -197,17 +236,6 @@ def _factor_at(game: GameState, unit: Unit, target: Hex) -> int:
         elif unit.kind in ("infantry", "commander") and not is_mg(unit) and distance > int(ranges["infantry"]):
             return 0  # 'Infantry: three hexes'
     return attenuated(factor, increment, distance)
-
-
-def may_antitank(game: GameState, unit: Unit, target: Hex) -> bool:
-    """Whether `unit` may fire its AT factors at the AFV in `target` (12.0, 12.12, 12.16)."""
-    if unit.value("at_factor") is None or unit.hex is None:
-        return False
-    if not any(u.is_afv for u in visible_enemies(game, unit.side, target)):
-        return False  # 12.12: 'A unit's AT factors are used against AFV's only'
-    if _at_factor(unit, target) <= 0:
-        return False
-    return _may_open_fire(game, unit, target)
 
 
 def _at_factor(unit: Unit, target: Hex) -> int:
