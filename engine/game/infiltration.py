@@ -237,8 +237,9 @@ def _resolve(game: GameState) -> Events:
 
 def _casualties(game: GameState, units: list[Unit], count: int, rule: str) -> Events:
     """24.34 F#: '# is the number of randomly selected infiltrating Russian units that are removed';
-    each picked by a die among the units left in id order (a face beyond them is rolled again)."""
-    pool = sorted(units, key=lambda u: u.id)
+    each picked by a die among the units left in the order designated (a face beyond them is rolled
+    again)."""
+    pool = list(units)
     events: Events = []
     while count > 0 and pool:
         (face,) = game.dice.roll(1)
