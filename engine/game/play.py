@@ -216,8 +216,10 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
     if game.phase in (ASSAULT, *FIRE_PHASES):
         if action.verb != DONE:
             return apply_assault(game, action) if game.phase == ASSAULT else apply_fire(game, action)
-        if action not in legal_actions(game):
+        still_open = action not in assault_actions(game) if game.phase == ASSAULT else game.attack is not None
+        if still_open:
             raise IllegalAction(f"the {game.phase} phase has a decision open: finish it first", "6.0")
+        return _done(game)
     if action.verb == DONE:
         if action not in legal_actions(game):
             hexes = ", ".join(game.label_of(h) for h in stacking_problems(game, game.to_act))

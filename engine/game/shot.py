@@ -203,12 +203,38 @@ def may_antitank(game: GameState, unit: Unit, target: Hex) -> bool:
 
 def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
     """(unit, hex, may aim, may fire AT) for every unit of `side` that may open fire at one of
-    `hexes` now: may_aim and may_antitank for them all, their lines checked as one array (10.3)."""
+    `hexes` now: may_aim and may_antitank for them all, their lines checked as one array (10.3).
+    Kept until units move (`GameState.kept`) by all else they depend on: the phase, the hexes,
+    and each unit's fire, morale, state, facing and move."""
+    shooters = tuple(
+        (
+            u.id,
+            u.fired,
+            u.morale,
+            u.state,
+            u.facing,
+            u.moved,
+            u.men,
+            u.extra.get("may_not_fire_until"),
+            u.extra.get("spot_failed"),
+        )
+        for u in game.side_units(side)
+        if u.on_map
+    )
+    key = ("openings", side, game.phase, game.interrupt is not None, game.player_turns, tuple(hexes), shooters)
+    found: list[tuple[Unit, Hex, bool, bool]] = game.kept(key, lambda: _openings(game, side, hexes))
+    return found
+
+
+def _openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
     enemies = {h: visible_enemies(game, side, h) for h in hexes}
     shooters = [u for u in game.side_units(side) if u.on_map and u.hex is not None and may_fire(game, u)]
     wanted = []
     for unit in shooters:
+        reach = _reach(game, unit)
         for h in hexes:
+            if hex_distance(unit.hex, h) > reach:  # type: ignore[arg-type]
+                continue
             aim, antitank = _aim_ok(game, unit, h, enemies[h]), _antitank_ok(game, unit, h, enemies[h])
             if aim or antitank:
                 wanted.append((unit, h, aim, antitank))
@@ -218,6 +244,27 @@ def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, H
         pairs = [(w[0].hex, w[1]) for w in some]
         found += [w for w, ok in zip(some, open_lines(game, pairs, state), strict=True) if ok]  # type: ignore[arg-type]
     return sorted(found, key=lambda w: (w[0].id, w[1]))
+
+
+def _reach(game: GameState, unit: Unit) -> float:
+    """The farthest hex the unit may open fire at now: where range attenuation (11.22) or 13.2's
+    opportunity ranges leave it a factor; AT fire but an ATR's has unlimited range (12.16)."""
+    if unit.value("at_factor") is not None and unit.type != "ATR":
+        return math.inf
+    reaches = [0.0]
+    if unit.type == "ATR":
+        reaches.append(int(unit.value("at_factor")) * int(unit.value("initial_range")))
+    factor, increment = _ap_factor(unit), _initial_range(unit)
+    reach = float(factor * increment)  # attenuated(factor, increment, d) > 0 up to here
+    if _opportunity(game):
+        ranges = table_values("combat")["opportunity_fire_ranges"]
+        if unit.is_afv:
+            reach = min(reach, float(ranges["afv_ap_max_range"]))
+        elif is_mg(unit):
+            reach = min(reach, float(increment))
+        elif unit.kind in ("infantry", "commander"):
+            reach = min(reach, float(ranges["infantry"]))
+    return max(*reaches, reach)
 
 
 def _factor_at(game: GameState, unit: Unit, target: Hex) -> int:
