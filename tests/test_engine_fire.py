@@ -606,3 +606,17 @@ def test_illegal_fire_is_refused_with_the_rule() -> None:
     game = game_at("russian", SUPPORT_FIRE)
     with pytest.raises(IllegalAction, match=r"\(10\.2\)"):
         play(game, Action("aim", ("russian/A/R-PR9-1",), "1830"))
+
+
+def test_7_0_b_an_afv_that_fails_to_recover_stays_suppressed() -> None:
+    """7.0 b: 'Otherwise, the "S" marker is replaced with a "P" marker'; 11.43: 'AFV: Pinned has no
+    effect': an AFV never becomes PINNED (R99)."""
+    from engine.game.morale import morale_phase
+
+    game = game_at("russian", SUPPORT_FIRE)
+    tank, rifle = game.unit("german/IIIe-1"), game.unit("german/D/R-PR9-1")
+    for unit in (tank, rifle):
+        unit.morale, unit.state = Morale.SUPPRESSED, State.DOWN
+    with_dice(game, 6, 6, 6, 6)  # both fail: 12 + 2 against PR 9
+    morale_phase(game)
+    assert (tank.morale, rifle.morale) == (Morale.SUPPRESSED, Morale.PINNED)

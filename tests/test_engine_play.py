@@ -20,6 +20,7 @@ from engine.game.match import play_out
 from engine.game.movement import ONE_HEX, budget, stacking_problems
 from engine.game.state import MOVEMENT, REACTION, GameState, View
 from engine.geometry.movement import Morale, State
+from engine.model.counters import SIDES
 from engine.model.scenario import load_scenario
 from engine.players import make_player
 from engine.resources import bundled_examples, bundled_scenarios
@@ -44,7 +45,14 @@ def snapshot(game: GameState) -> Snapshot:
     }
 
 
-def check_invariants(game: GameState, ids: set[str], phase_ended: str | None, before: Snapshot, action: Any) -> None:
+def check_invariants(
+    game: GameState,
+    ids: set[str],
+    phase_ended: str | None,
+    before: Snapshot,
+    action: Any,
+    before_board: tuple[set[Any], dict[str, int]],
+) -> None:
     """After every action, against the state before it; the views and stacking at the end of each phase."""
     assert set(game.units) == ids  # units are never created (nor lost: eliminated ones stay listed)
     new_events = game.log[-1]["events"]
@@ -63,6 +71,13 @@ def check_invariants(game: GameState, ids: set[str], phase_ended: str | None, be
         if fired:  # 10.11: no unit fires twice in a Player Turn
             attempts = [e for e in new_events if e.get("event") == "pc" and e.get("for") == "fire"]
             assert all(e.get("unit") != unit.id for e in attempts), unit.id
+    wrecks_before, grenades_before = before_board
+    moved_wrecks = wrecks_before - game.wrecks
+    if moved_wrecks:  # wrecks never move, but by 8.65's push
+        assert any(e.get("event") == "wreck pushed" for e in new_events), moved_wrecks
+    for side in SIDES:  # 15.9: never more grenades than the scenario gives
+        assert game.grenades_used.get(side, 0) <= int(game.scenario.data["sides"][side].get("grenades") or 0)
+        assert game.grenades_used.get(side, 0) >= grenades_before.get(side, 0)
     if phase_ended is None:
         return
     if phase_ended in (MOVEMENT, REACTION):
@@ -82,9 +97,10 @@ def random_game(scenario: str, seed: int) -> GameState:
         phase = game.phase
         side = game.to_act
         before = snapshot(game)
+        board = (set(game.wrecks), dict(game.grenades_used))
         action = players[side].choose(View(game, side), legal_actions(game))
         play(game, action)
-        check_invariants(game, ids, phase if game.phase != phase else None, before, action)
+        check_invariants(game, ids, phase if game.phase != phase else None, before, action, board)
     return game
 
 
@@ -100,6 +116,19 @@ def test_random_play_keeps_the_invariants_and_ends_with_a_result(scenario: str) 
         assert game.turn == int(SCENARIOS[scenario].data["game_length"])
 
     run()
+
+
+def test_a_random_game_of_scenario_1_has_shots_results_and_eliminations() -> None:
+    """Issue 13: with fire combat, a random game is a real game: attacks are made, they have
+    results, and units are eliminated (seeds chosen: a random game may have none)."""
+    found: dict[str, int] = {}
+    for seed in range(1, 6):
+        game = random_game("s1-demyansk-pocket", seed)
+        for line in game.log:
+            for event in line.get("events", []):
+                found[event["event"]] = found.get(event["event"], 0) + 1
+    assert found.get("attack", 0) > 20 and found.get("ap roll", 0) > 20
+    assert found.get("result", 0) > 0 and found.get("eliminated", 0) > 0
 
 
 def seeded_log(seed: int = 1) -> str:

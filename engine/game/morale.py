@@ -29,7 +29,8 @@ def morale_phase(game: GameState) -> list[dict[str, Any]]:
                 events.append({"event": "recovered", "unit": unit.id, "rule": "7.0 a"})
             elif unit.morale == Morale.SUPPRESSED:  # 7.0 b: 2 dice + 2 at most the PR
                 check = performance_check(game.dice, unit.pr, "morale_recovery")
-                unit.morale = Morale.NORMAL if check.passed else MARKERS[str(recovery["failed_becomes"])]
+                failed = Morale.SUPPRESSED if unit.is_afv else MARKERS[str(recovery["failed_becomes"])]  # R99
+                unit.morale = Morale.NORMAL if check.passed else failed
                 events.append(
                     {
                         "event": "morale_roll",
