@@ -225,3 +225,21 @@ def test_24_35_a_grenade_attack_may_ignore_pinned_and_suppressed() -> None:
     assert game.unit("russian/A/R-PR9-1").morale == Morale.NORMAL
     assert not game.unit("russian/A/R-PR8-1").on_map
     assert [e["detail"] for e in events if e["event"] == "grenade roll"] == ["S ignored", "E"]
+
+
+def test_10_24_hidden_units_in_a_target_hex_are_attacked_and_stay_hidden_r93() -> None:
+    """R93: a target hex is one where the side sees enemy units (10.21); 15.6 'one die ... for each
+    enemy unit in the target hex', hidden ones too, and being attacked does not reveal them (24.22)."""
+    game = game_in(DEFENSIVE_FIRE)
+    put(game, "russian/A/R-PR9-1", "1106")
+    put(game, "russian/A/R-PR8-1", "1106")
+    put(game, "russian/A/R-PR7-1", "1006")
+    for unit_id in ("russian/A/R-PR8-1", "russian/A/R-PR7-1"):
+        game.unit(unit_id).hidden = True
+    game.units_changed()
+    assert f"grenade {RIFLE} 1006" not in texts(grenade_actions(game))  # hidden units alone: no target
+    with_dice(game, 3, 4, 6, 3)
+    events = apply_grenade(game, Action("grenade", (MP,), "1106"))
+    assert [e["unit"] for e in events if e["event"] == "grenade roll"] == ["russian/A/R-PR9-1", "russian/A/R-PR8-1"]
+    hidden = game.unit("russian/A/R-PR8-1")
+    assert hidden.hidden and hidden.morale == Morale.PINNED

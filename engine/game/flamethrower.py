@@ -3,8 +3,9 @@ Phases 'with the same eligibility and PC requirements as other units' (10.1, a r
 never combined, from the UP state only (16.2), at infantry and CW units up to two hexes away
 (16.1) to which it traces an unblocked LOS (10.21); two dice on the Flamethrower Combat Table by
 the range, whatever the terrain, states, IPs or movement (16.3), the result applied as AP fire's
-(11.43) to each enemy infantry and CW unit in the hex, one roll each (10.24, R125). A hex holding
-only AFVs is no target (16.1: 'They may not fire at AFV's'); AFVs in a target hex are untouched.
+(11.43) to each enemy infantry and CW unit in the hex, one roll each (10.24, R125), hidden ones too
+(R93: a hex is a target for the units its side sees there). A hex holding only AFVs is no target
+(16.1: 'They may not fire at AFV's'); AFVs in a target hex are untouched.
 """
 
 from __future__ import annotations
@@ -36,8 +37,8 @@ def _table() -> dict[str, Any]:
 
 
 def flame_targets(game: GameState, h: Hex, attacked: str) -> list[Unit]:
-    """16.1: the infantry and CW units of `attacked` in h (not AFVs; hidden units are not there: R93)."""
-    return [u for u in game.at(h) if u.side == attacked and not u.hidden and not u.is_afv]
+    """16.1: the infantry and CW units of `attacked` in h (not AFVs; hidden ones too: R93)."""
+    return [u for u in game.at(h) if u.side == attacked and not u.is_afv]
 
 
 def may_flame(game: GameState, unit: Unit) -> bool:
@@ -54,7 +55,7 @@ def flame_actions(game: GameState) -> list[Action]:
     if not units:
         return []
     most = int(_table()["max_range"])
-    hexes = sorted(h for h in game.occupied() if flame_targets(game, h, other(side)))
+    hexes = sorted(h for h in game.occupied() if any(not u.hidden for u in flame_targets(game, h, other(side))))
     actions = []
     for unit in units:
         assert unit.hex is not None

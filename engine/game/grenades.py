@@ -8,8 +8,8 @@ scenario gives it (15.9).
 Readings (docs/rulings.md): commanders are infantry and throw (R121); 15.4's "neither hex" is the
 thrower's hex and the target hex (R122); a target hex needs an unblocked LOS (10.21, R123); every
 unit of the thrower's hex has fired and goes through `mark_fired`, hidden ones revealed (R124); a
-failed PC bars the hex for the Player Turn but uses no grenade (15.3, 15.9); hidden units in a
-target hex are not there to be attacked (R93).
+failed PC bars the hex for the Player Turn but uses no grenade (15.3, 15.9); a target hex holds an
+enemy unit the thrower's side sees, and every enemy unit in it is attacked, hidden ones too (R93).
 """
 
 from __future__ import annotations
@@ -69,9 +69,14 @@ def in_range(game: GameState, source: Hex, target: Hex) -> bool:
 
 
 def targets_in(game: GameState, h: Hex, attacked: str) -> list[Unit]:
-    """15.6: the enemy units in the hex a grenade affects: not AFVs; not hidden ones (R93)."""
+    """15.6: the units of `attacked` in h a grenade affects: not AFVs; hidden ones too (R93)."""
     affects_afvs = bool(_table()["afvs_affected"])
-    return [u for u in game.at(h) if u.side == attacked and not u.hidden and (affects_afvs or not u.is_afv)]
+    return [u for u in game.at(h) if u.side == attacked and (affects_afvs or not u.is_afv)]
+
+
+def is_target(game: GameState, h: Hex, attacked: str) -> bool:
+    """15.1 'an occupied hex': one where the thrower's side sees a unit the grenade affects (R93)."""
+    return any(not u.hidden for u in targets_in(game, h, attacked))
 
 
 def _thrown_from(game: GameState, h: Hex) -> bool:
@@ -96,7 +101,7 @@ def grenade_actions(game: GameState) -> list[Action]:
     throwers = sorted((u for u in game.side_units(side) if may_throw(game, u)), key=lambda u: u.id)
     if not throwers:
         return []
-    occupied = sorted(h for h, units in game.occupied().items() if targets_in(game, h, other(side)))
+    occupied = sorted(h for h in game.occupied() if is_target(game, h, other(side)))
     actions = []
     for unit in throwers:
         assert unit.hex is not None
