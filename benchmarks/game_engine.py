@@ -2,10 +2,13 @@
 
     python benchmarks/game_engine.py [--games N] [--profile]
 
-For Scenarios 1 and 6: `play` (in place, as a batch runs games) over N games after one warm-up
-game (the board's caches, the validation of the scenario), and the naive baseline measured in the
-same run: the functional `apply`, which copies the state for every action. Goals (issue 12): at
-least 5 games/s for Scenario 1 and 0.5 for Scenario 6. `--profile` prints where the time goes.
+For Scenarios 1 and 6, with every rule in play (fire combat included): `play` (in place, as a
+batch runs games) over N games after one warm-up game (the scenario's validation, its terrain's
+lines of sight and costs, kept for every later game), and the naive baseline measured in the same
+run: the functional `apply`, which copies the state for every action. Goals (issues 12 and 13): at
+least 5 games/s for Scenario 1 and 0.5 for Scenario 6. `where_the_time_goes` splits Scenario 1's
+time by decision: listing the choices of each phase, and playing each verb. `--profile` prints
+cProfile's top functions.
 """
 
 from __future__ import annotations
@@ -39,6 +42,29 @@ def one_game(scenario: object, seed: int, functional: bool = False) -> int:
     return actions
 
 
+def where_the_time_goes(games: int) -> dict[str, float]:
+    """Scenario 1's seconds per game by decision: `list <phase>` (legal_actions), `play <verb>`."""
+    scenario = load_scenario(REPO / "scenarios" / f"{SCENARIOS['s1']}.yaml")
+    one_game(scenario, 0)
+    spent: dict[str, float] = {}
+    for seed in range(1, games + 1):
+        game = new_game(scenario, seed)
+        players = {"german": make_player("random", seed), "russian": make_player("random", seed + 1)}
+        while not game.is_over:
+            kind = "interrupt " if game.interrupt is not None else "closing " if game.closing else ""
+            start = time.perf_counter()
+            actions = legal_actions(game)
+            key = f"list {kind}{game.phase}"
+            spent[key] = spent.get(key, 0.0) + time.perf_counter() - start
+            action = players[game.to_act].choose(None, actions)  # type: ignore[arg-type]
+            start = time.perf_counter()
+            play(game, action)
+            key = f"play {action.verb}"
+            spent[key] = spent.get(key, 0.0) + time.perf_counter() - start
+    top = sorted(spent.items(), key=lambda item: -item[1])[:12]
+    return {k: round(v / games, 4) for k, v in top}
+
+
 def measure(name: str, games: int, functional: bool = False) -> dict[str, float]:
     scenario = load_scenario(REPO / "scenarios" / f"{SCENARIOS[name]}.yaml")
     one_game(scenario, 0, functional)  # warm-up: caches and the scenario's validation
@@ -62,11 +88,12 @@ def main() -> None:
         profile.runcall(measure, "s1", args.games)
         pstats.Stats(profile).sort_stats("tottime").print_stats(15)
         return
-    out = {}
+    out: dict[str, object] = {}
     for name in SCENARIOS:
         games = args.games if name == "s1" else max(1, args.games // 3)
         out[name] = measure(name, games)
         out[f"{name}_naive_apply"] = measure(name, max(1, games // 3), functional=True)
+    out["where_the_time_goes_s1_seconds_per_game"] = where_the_time_goes(max(1, args.games // 2))
     print(json.dumps(out, indent=2))
 
 
