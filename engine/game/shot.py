@@ -19,7 +19,7 @@ from engine.model.tables import table_values
 from .firing import ap_dice, is_stug, may_fire
 from .mortars import is_mortar
 from .odds import ap_levels
-from .sightlines import line_open, open_lines, sight
+from .sightlines import along, line_open, open_lines
 from .state import DEFENSIVE_FIRE, MOVEMENT, REACTION, SUPPORT_FIRE, GameState
 from .units import Unit
 
@@ -401,7 +401,7 @@ def ap_shot(
     higher = False
     for h in sorted({u.hex for u in firers if u.hex is not None}):
         state = FirerState(str(next(u.state for u in firers if u.hex == h)))
-        line = sight(game, h, target, state)
+        line = along(game, h, target, state)
         if line.trees_along:
             total += line.trees_along * int(reductions["per_tree_afv_wreck_along_los"])
             parts.append(Part(f"Trees/AFVs/Wrecks along the LOS from {game.label(h)}", -line.trees_along, "11.16 b"))
@@ -433,5 +433,5 @@ def at_shot(game: GameState, firer: Unit, target: Hex, *, opportunity: bool = Fa
     why = (f"{count}: the firer {'moved' if firer.moved else 'has not moved'} this Player Turn (12.2)",)
     frontal = in_frontal_area(target, afv.facing, firer.hex)
     armor = int(afv.value("frontal") if frontal else afv.value("flank"))
-    higher = sight(game, firer.hex, target, FirerState(str(firer.state))).level_difference > 0
+    higher = along(game, firer.hex, target, FirerState(str(firer.state))).level_difference > 0
     return Shot("at", [firer], target, [afv], factor, parts, [Dice(count, why)], armor=armor, higher=higher)

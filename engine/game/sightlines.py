@@ -15,8 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from engine.geometry.lattice import Touch, touches
 from engine.geometry.los_kernel import SightKernel
-from engine.geometry.sight import FirerState, Sight
+from engine.geometry.sight import FirerState, Sight, judge
 from engine.hexgrid import Hex
 from engine.model.scenario import Scenario
 
@@ -104,6 +105,20 @@ def _arrays(game: GameState, found: dict[Hex, int]) -> Any:
 
 def line_open(game: GameState, source: Hex, target: Hex, firer: FirerState) -> bool:
     return open_lines(game, [(source, target)], firer)[0]
+
+
+def along(game: GameState, source: Hex, target: Hex, firer: FirerState) -> Sight:
+    """`sight` for a line already known to be open (`open_lines`): the Trees/AFVs/Wrecks along it
+    (11.16 b) and the levels (11.16 c, 12.31), without testing it against Building symbols (10.31 a
+    only blocks, and the line is open)."""
+    found = blockers(game)
+    key = (source, target, firer, tuple(sorted(found.items())))
+    kept: dict[Any, Sight] = game.board.caches.setdefault("game_lines_along", {})
+    if key not in kept:
+        kernel = _kernel(game)
+        touched = [Touch(source + t.offset, t.contact, t.t) for t in touches(target - source)]
+        kept[key] = judge(game.board, source, target, touched, lambda _: False, kernel.terrain, firer, found)
+    return kept[key]
 
 
 def sight(game: GameState, source: Hex, target: Hex, firer: FirerState) -> Sight:
