@@ -240,13 +240,13 @@ class GameState:
         return twin
 
     # -- what a side may know (24.2, 19.11) --------------------------------------------------------
-    def view(self, side: str | None = None) -> dict[str, Any]:
+    def view(self, side: str | None = None, *, with_units: bool = True) -> dict[str, Any]:
         """The state as `side` may see it (None: everything, for a replay or a referee): the other
         side's hidden units and mines are left out."""
         units = [
             self._unit_json(u)
             for u in self.units.values()
-            if side is None or u.side == side or not (u.hidden or u.where != ON_MAP)
+            if with_units and (side is None or u.side == side or not (u.hidden or u.where != ON_MAP))
         ]
         secrets = {
             s: {
@@ -294,7 +294,12 @@ class GameState:
 
     def digest(self) -> str:
         """A short hash of the whole state, recorded in the log so that a replay can check it."""
-        text = json.dumps(self.view(None), sort_keys=True, separators=(",", ":"))
+        units = [  # every unit, compactly: a digest is taken at every phase's end
+            [u.id, u.where, u.hex and (u.hex.q, u.hex.r), str(u.state), str(u.morale), u.facing, u.men]
+            for u in self.units.values()
+        ]
+        flags = [[u.hidden, u.immobilized, u.fired, u.moved] for u in self.units.values()]
+        text = json.dumps([units, flags, self.view(None, with_units=False)], sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
