@@ -12,7 +12,15 @@ import pytest
 
 from engine.game import Action, IllegalAction, play
 from engine.game.dice import Dice
-from engine.game.grenades import apply_grenade, grenade_actions, grenade_attack, grenades_left, in_range
+from engine.game.flamethrower import flame_actions, flame_legal
+from engine.game.grenades import (
+    apply_grenade,
+    grenade_actions,
+    grenade_attack,
+    grenade_legal,
+    grenades_left,
+    in_range,
+)
 from engine.game.play import new_game
 from engine.game.state import DEFENSIVE_FIRE, MOVEMENT, MOVING_FIRE, SUPPORT_FIRE, GameState
 from engine.game.units import ON_MAP
@@ -243,3 +251,18 @@ def test_10_24_hidden_units_in_a_target_hex_are_attacked_and_stay_hidden_r93() -
     assert [e["unit"] for e in events if e["event"] == "grenade roll"] == ["russian/A/R-PR9-1", "russian/A/R-PR8-1"]
     hidden = game.unit("russian/A/R-PR8-1")
     assert hidden.hidden and hidden.morale == Morale.PINNED
+
+
+def test_15_0_an_action_checked_on_its_own_agrees_with_the_listing() -> None:
+    """`grenade_legal` and `flame_legal` (an action's legality without listing every choice) agree
+    with `grenade_actions` and `flame_actions` for every unit and hex."""
+    game = game_in(DEFENSIVE_FIRE)
+    for unit_id, label in (("russian/A/R-PR9-1", "1206"), ("russian/A/R-PR8-1", "1106"), ("russian/A/R-PR7-1", "1205")):
+        put(game, unit_id, label)
+    listed = set(grenade_actions(game)) | set(flame_actions(game))
+    for unit in game.units.values():
+        for h in game.board.hexes:
+            for name, legal in (("grenade", grenade_legal), ("flame", flame_legal)):
+                action = Action(name, (unit.id,), game.label(h) or "")
+                assert legal(game, action) == (action in listed), action.text()
+    assert not grenade_legal(game, Action("grenade", (MP,), "9999"))

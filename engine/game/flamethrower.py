@@ -65,10 +65,26 @@ def flame_actions(game: GameState) -> list[Action]:
     return actions
 
 
+def flame_legal(game: GameState, action: Action) -> bool:
+    """Whether `action` is among `flame_actions(game)`, checked on its own."""
+    if action.verb != FLAME or len(action.units) != 1 or action.units[0] not in game.units:
+        return False
+    unit = game.unit(action.units[0])
+    if unit.side != firing_side(game) or not may_flame(game, unit) or unit.hex is None:
+        return False
+    try:
+        target = game.board.hex(action.arg)
+    except ValueError:  # not a hex label of the board (UnknownHexError, LabelError)
+        return False
+    seen = any(not u.hidden for u in flame_targets(game, target, other(unit.side)))
+    distance = hex_distance(unit.hex, target)
+    return seen and 1 <= distance <= int(_table()["max_range"]) and line_open(game, unit.hex, target, FirerState.UP)
+
+
 def apply_flame(game: GameState, action: Action) -> Events:
     """10.12: the FT's PC (it has fired either way, 4.0); passed, 16.3's two dice for each enemy
     infantry and CW unit in the hex, on the line of the range."""
-    if action.verb != FLAME or action not in flame_actions(game):
+    if not flame_legal(game, action):
         raise IllegalAction(f"{action.text()} is not a flamethrower attack the rules allow now", "16.0")
     unit = game.unit(action.units[0])
     target = game.board.hex(action.arg)

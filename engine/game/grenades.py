@@ -111,10 +111,28 @@ def grenade_actions(game: GameState) -> list[Action]:
     return actions
 
 
+def grenade_legal(game: GameState, action: Action) -> bool:
+    """Whether `action` is among `grenade_actions(game)`, checked on its own."""
+    if action.verb != GRENADE or len(action.units) != 1 or action.units[0] not in game.units:
+        return False
+    unit = game.unit(action.units[0])
+    if unit.side != firing_side(game) or not may_throw(game, unit) or unit.hex is None:
+        return False
+    try:
+        target = game.board.hex(action.arg)
+    except ValueError:  # not a hex label of the board (UnknownHexError, LabelError)
+        return False
+    return (
+        is_target(game, target, other(unit.side))
+        and in_range(game, unit.hex, target)
+        and line_open(game, unit.hex, target, FirerState(str(unit.state)))
+    )
+
+
 def apply_grenade(game: GameState, action: Action) -> Events:
     """15.3: the PC + 2; whatever it gives, every unit of the thrower's hex has fired (R124); passed,
     a grenade is used (15.9) and the attack resolved (15.5, 15.6)."""
-    if action.verb != GRENADE or action not in grenade_actions(game):
+    if not grenade_legal(game, action):
         raise IllegalAction(f"{action.text()} is not a grenade the rules allow now", "15.0")
     thrower = game.unit(action.units[0])
     source, target = thrower.hex, game.board.hex(action.arg)
