@@ -620,3 +620,33 @@ def test_7_0_b_an_afv_that_fails_to_recover_stays_suppressed() -> None:
     with_dice(game, 6, 6, 6, 6)  # both fail: 12 + 2 against PR 9
     morale_phase(game)
     assert (tank.morale, rifle.morale) == (Morale.SUPPRESSED, Morale.PINNED)
+
+
+def test_11_43_an_afv_eliminated_result_kills_its_commander_and_keeps_it_down() -> None:
+    """11.43: 'AFV: Treat as a SUPPRESSED result; in addition the AFV must remain in the DOWN state
+    for the remainder of the game (the tank commander has been killed).'"""
+    from engine.game.results import apply_result
+
+    game = game_at("german", MOVEMENT)
+    tank = game.unit("german/IIIe-1")
+    apply_result(game, tank, "E", "11.43")
+    assert (tank.morale, tank.state, tank.on_map) == (Morale.SUPPRESSED, State.DOWN, True)
+    tank.morale = Morale.NORMAL  # recovered (7.0 b): still DOWN for good
+    game.caches = {}
+    assert not any(a.verb == "state" and a.units == (tank.id,) for a in legal_actions(game))
+
+
+def test_11_45_suppressed_on_suppressed_is_the_special_roll() -> None:
+    """Cumulative Combat Results Table: 'Suppressed+Suppressed = Special Roll': 'Make a PC for the
+    unit, if it fails it is eliminated; if it passes it remains SUPPRESSED.'"""
+    from engine.game.results import apply_result
+
+    game = game_at("german", SUPPORT_FIRE)
+    lucky, unlucky = game.unit("german/D/R-PR9-1"), game.unit("german/D/R-PR8-1")
+    for unit in (lucky, unlucky):
+        unit.morale, unit.state = Morale.SUPPRESSED, State.DOWN
+    with_dice(game, 4, 5, 5, 5)  # 9 against PR 9 passes; 10 against PR 8 fails
+    apply_result(game, lucky, "S", "11.43")
+    apply_result(game, unlucky, "S", "11.43")
+    assert lucky.morale == Morale.SUPPRESSED and lucky.on_map
+    assert unlucky.where == "eliminated"

@@ -223,7 +223,7 @@ def _continue_now(game: GameState, active: list[Unit]) -> list[Action]:
         actions += [Action(FACE, ids, game.label_of(t)) for t in _turns(game, lead)]
     if len(active) == 1 and lead.faces_hexside and not lead.is_afv and _may_turn(lead):
         actions += [Action(FACE, ids, game.label_of(t)) for t in _facing_hexes(game, lead)]
-    if len(active) == 1 and _state_change_cost(lead) <= left(game, lead) and lead.morale == Morale.NORMAL:
+    if len(active) == 1 and _state_change_cost(lead) <= left(game, lead) and lead.may_change_state:
         actions.append(Action(STATE, ids, "down" if lead.state == State.UP else "up"))
     actions.append(Action(STOP, ids))
     if len(active) > 1:
@@ -349,7 +349,7 @@ def _hex_starts(
                 actions += [Action(FACE, ids, game.label_of(t)) for t in _turns(game, unit)]
             elif unit.faces_hexside and _may_turn(unit):
                 actions += [Action(FACE, ids, game.label_of(t)) for t in _facing_hexes(game, unit)]
-            if unit.morale == Morale.NORMAL and _state_change_cost(unit) <= left(game, unit):
+            if unit.may_change_state and _state_change_cost(unit) <= left(game, unit):
                 actions.append(Action(STATE, ids, "down" if unit.state == State.UP else "up"))
     if game.first_shot:
         actions += _leader_actions(game, units)

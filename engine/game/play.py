@@ -16,7 +16,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from engine.geometry.movement import Morale, State
+from engine.geometry.movement import State
 from engine.model.counters import Counters, bundled_counters
 from engine.model.scenario import Scenario
 from engine.problems import count_errors
@@ -246,7 +246,7 @@ def _free_state_actions(game: GameState) -> list[Action]:
     return [
         Action(STATE, (u.id,), "down" if u.state == State.UP else "up")
         for u in game.side_units(game.to_act)
-        if u.on_map and u.morale == Morale.NORMAL and not u.extra.get("state_changed")
+        if u.on_map and u.may_change_state and not u.extra.get("state_changed")
     ]
 
 

@@ -69,6 +69,12 @@ class Unit:
         return self.kind == "afv"
 
     @property
+    def may_change_state(self) -> bool:
+        """3.27: only NORMAL units change their UP/DOWN state; 11.43: an AFV whose commander was killed
+        'must remain in the DOWN state for the remainder of the game'."""
+        return self.morale == Morale.NORMAL and not self.extra.get("commander_killed")
+
+    @property
     def is_leader_rank(self) -> bool:
         """5.1: commanders (PL, APL, PS) are leaders."""
         return self.kind == "commander"
