@@ -15,6 +15,7 @@ from typing import Any
 from engine.geometry.movement import Morale, State
 from engine.model.tables import table_values
 
+from .crews import crew_eliminated, lose_members, replacements
 from .performance import performance_check
 from .state import GameState
 from .units import ELIMINATED, Unit
@@ -75,21 +76,28 @@ def crew_roll(game: GameState, unit: Unit, rule: str, kill_at_most: int | None =
     killed = sum(1 for r in rolls if sum(r) <= most)
     shown = f"crew rolls {[sum(r) for r in rolls]}: {killed} killed"
     events = [_event(unit, "E", rule, shown, rolls=[list(r) for r in rolls])]
-    events += lose_crew(game, unit, killed, rule)
+    members = [i for i, r in enumerate(rolls) if sum(r) <= most]  # R119: each member's own roll
+    events += lose_crew(game, unit, killed, rule, members)
     if unit.on_map:  # 'If any crew members survive, the CW unit is SUPPRESSED' (through 11.45)
         events += _mark(game, unit, "S", rule)
     return events
 
 
-def lose_crew(game: GameState, unit: Unit, killed: int, rule: str) -> Events:
-    """A CW loses `killed` crew members; with none left it is eliminated."""
+def lose_crew(game: GameState, unit: Unit, killed: int, rule: str, members: Sequence[int] | None = None) -> Events:
+    """A CW loses `killed` crew members; with none left it is eliminated. With replacements in its
+    crew (20.1) `crews.lose_members` says who falls (`members`: their places in the roster, R119)
+    and applies 20.3."""
     if killed <= 0:
         return []
-    unit.men = max(0, unit.men - killed)
-    game.units_changed()
-    if unit.men == 0:
-        return eliminate(game, unit, rule)
-    return []
+    events: Events = []
+    if replacements(unit):
+        events += lose_members(game, unit, killed, rule, members)
+    else:
+        unit.men = max(0, unit.men - killed)
+        game.units_changed()
+    if unit.on_map and unit.men == 0:
+        events += eliminate(game, unit, rule)
+    return events
 
 
 def eliminate(game: GameState, unit: Unit, rule: str) -> Events:
@@ -97,7 +105,10 @@ def eliminate(game: GameState, unit: Unit, rule: str) -> Events:
     h = unit.hex
     game.relocate(unit, ELIMINATED, None)
     unit.hidden = False
-    return [{"event": "eliminated", "unit": unit.id, "hex": game.label(h), "rule": rule}]
+    return [
+        {"event": "eliminated", "unit": unit.id, "hex": game.label(h), "rule": rule},
+        *crew_eliminated(game, unit, rule),
+    ]
 
 
 def destroy_afv(game: GameState, unit: Unit, rule: str, wreck_in: Any = None, spared: Sequence[Unit] = ()) -> Events:
