@@ -113,6 +113,7 @@ def test_9_0_the_afv_must_exit_the_hex_and_9_12_may_then_go_on_moving() -> None:
     with_dice(game, 6, 6, 6, 6)  # 9.2 B: the PC fails; 9.2 C: 12 > 7, SUPPRESSED
     do(game, f"overrun {T34} 1304")
     assert game.label(afv.hex) == "1304" and afv.mp_spent == 1.5  # 1/2 by the road + 1 (9.0)
+    assert game.interrupt is None  # R143: no opportunity fire at the hex overrun
     choices = texts(game)
     assert f"move {T34} 1305" in choices
     assert not any(c.startswith(("stop", "done", "state")) for c in choices)
