@@ -200,6 +200,7 @@ def test_24_35_a_hidden_infiltration_hex_fails_at_once_r130() -> None:
     assert not game.unit("german/C/MP-PR9-1").on_map  # E
     assert game.unit("german/C/R-PR9-1").morale == Morale.NORMAL  # S ignored
     assert game.grenades_used == {}
+    assert game.first_shot  # 8.22: combat dice were rolled (R130): movement PCs from turn 1
     assert "infiltration roll" not in [e["event"] for e in events]
     assert (game.turn, game.phase) == (1, MORALE)
 
