@@ -207,6 +207,8 @@ def test_17_14_a_grenade_in_the_moving_fire_phase_marks_its_target_hex() -> None
     assert game.unit("russian/A/R-PR9-1").extra["grenade_target"] == "1207"
     assert game.unit("russian/A/R-PR8-1").extra["grenade_target"] == "1207"
     assert game.unit("russian/A/R-PR8-1").fired
+    to_phase(game, SUPPORT_FIRE, "german")  # the next Player Turn: the mark is gone
+    assert "grenade_target" not in game.unit("russian/A/R-PR8-1").extra
 
 
 def test_15_3_hidden_thrower_and_its_hex_revealed_r124() -> None:

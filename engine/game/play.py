@@ -289,6 +289,7 @@ def _start_player_turn(game: GameState, phase: str = MORALE) -> list[dict[str, A
     for unit in game.units.values():
         unit.moved = unit.fired = False
         unit.extra.pop("support_fired", None)
+        unit.extra.pop("grenade_target", None)  # 17.14: a grenade of this Player Turn's Moving Fire Phase
     return _enter_phase(game, phase)
 
 
