@@ -23,10 +23,12 @@ from engine.hexgrid import Hex
 from engine.model.tables import table_values
 
 from .actions import DONE, LEAD, Action, IllegalAction, verb
+from .mines import assault_detonation
 from .morale import reveal_hex
 from .movement import _movement_cost, may_lead, over_stacked
 from .performance import performance_check
 from .results import eliminate
+from .state import ASSAULT as ASSAULT_PHASE
 from .state import MOVEMENT, MOVING_FIRE, GameState, other
 from .units import ON_MAP, Unit
 
@@ -60,9 +62,8 @@ def mark_actions(game: GameState) -> list[Action]:
     actions = []
     for h, unit in sorted(first.items(), key=lambda item: item[1].id):
         mover = unit.mover(MOVEMENT)
-        for n in game.neighbours(h):
-            if _movement_cost(game, h, n, mover) is not None:
-                actions.append(Action(MARK, (unit.id,), game.label_of(n)))
+        toward = [game.label_of(n) for n in game.neighbours(h) if _movement_cost(game, h, n, mover) is not None]
+        actions += [Action(MARK, (unit.id,), label) for label in sorted(toward)]
     return actions
 
 
@@ -300,9 +301,7 @@ def _detonate(game: GameState, target: Hex, units: list[Unit]) -> Events:
     """19.2: 'In an assault, the mine detonation occurs after the completion of the assault
     resolution' (mines.py), for the assaulting units that stand in the hex."""
     standing = [u for u in units if u.on_map and u.hex == target]
-    if not standing:
-        return []
-    return []  # mines.py's assault_detonation(game, target, standing) is not written yet (issue 13)
+    return assault_detonation(game, target, standing) if standing else []
 
 
 def _revealed(game: GameState, side: str, h: Hex, why: str) -> Events:
@@ -451,6 +450,9 @@ def _finish(game: GameState, attackers: list[Unit], defenders: list[Unit]) -> Ev
     events += _revealed(game, fight["defender"], target, "the assault is resolved")
     if attackers:
         game.assault.setdefault("cleared", {})[fight["hex"]] = side
+    if (
+        attackers and game.phase == ASSAULT_PHASE
+    ):  # an overrun's assault (9.33): its mines went off as it entered (19.26)
         events += _detonate(game, target, attackers)
     game.to_act = side
     return events
