@@ -475,3 +475,18 @@ def test_9_0_random_play_with_overruns_ends_and_no_afv_stays_in_an_enemy_hex(see
             if unit.on_map and unit.is_afv and any(u.side != unit.side for u in game.at(unit.hex)):
                 assert unit.immobilized or unit.extra.get("must_exit") == game.player_turns
     assert overruns > 0
+
+
+def test_18_2_only_infantry_and_cws_benefit_from_an_ip_and_18_3_a_die_a_point() -> None:
+    """18.2: 'Only infantry and CW units may benefit from IP's.' 18.3: 'Each IP point adds one extra
+    die to enemy fire combat attacks against the IP hex.' (firing.ap_dice)"""
+    from engine.game.firing import ap_dice
+
+    game = start()
+    rifle, gun, afv = defenders(game, "E/R-PR8-1", "37AT-1", "IIIe-1")
+    game.improved_positions[game.board.hex("1304")] = 2
+    bare = {u.id: ap_dice(game, u, moved=False)[0] for u in (rifle, gun, afv)}
+    game.improved_positions.clear()
+    without = {u.id: ap_dice(game, u, moved=False)[0] for u in (rifle, gun, afv)}
+    assert bare[rifle.id] == without[rifle.id] + 2 and bare[gun.id] == without[gun.id] + 2
+    assert bare[afv.id] == without[afv.id]  # an AFV: 11.34's dice only
