@@ -232,7 +232,7 @@ def _resolve(game: GameState) -> Events:
     if result.startswith("F"):
         return events + _casualties(game, units, int(result[1:]), "24.34 F#") + _finish(game)
     game.infiltration.update(step=DEPLOY, to_place=[u.id for u in units], succeeded=True)
-    return events
+    return events + _next_to_place(game)
 
 
 def _casualties(game: GameState, units: list[Unit], count: int, rule: str) -> Events:
@@ -317,11 +317,7 @@ def _place(game: GameState, action: Action) -> Events:
             "rule": "24.36" if displaced else "24.34",
         }
     ]
-    if displaced:
-        return events + _next_displaced(game)
-    if game.infiltration["to_place"]:
-        return events
-    return events + _hidden_hexes_near(game)
+    return events + _next_to_place(game)
 
 
 def _hidden_hexes_near(game: GameState) -> Events:
@@ -354,18 +350,20 @@ def _hidden_hexes_near(game: GameState) -> Events:
     events += grenade_attack(game, h, "24.36", True, attacked=german)
     movers = [u for u in here if u.on_map]
     game.infiltration.update(step=DISPLACE, to_place=[u.id for u in movers], **{"from": game.label_of(h)})
-    return events + _next_displaced(game)
+    return events + _next_to_place(game)
 
 
-def _next_displaced(game: GameState) -> Events:
-    """A displaced unit with no hex to go to is eliminated (R128); with none left to place, on."""
+def _next_to_place(game: GameState) -> Events:
+    """The next unit to place; one with no hex it may go to is eliminated (R128); with none left,
+    24.36's hidden hexes."""
     events: Events = []
+    rule = "24.36" if game.infiltration["step"] == DISPLACE else "24.34"
     while game.infiltration["to_place"]:
         unit = game.unit(game.infiltration["to_place"][0])
         if _placements(game, unit):
             return events
         game.infiltration["to_place"].pop(0)
-        events += eliminate(game, unit, "24.36")
+        events += eliminate(game, unit, rule)
     game.infiltration["step"] = DEPLOY
     return events + _hidden_hexes_near(game)
 
