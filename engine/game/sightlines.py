@@ -24,6 +24,7 @@ from engine.model.scenario import Scenario
 from .state import GameState
 
 _SHARED: dict[int, tuple[weakref.ref[Scenario], dict[str, Any]]] = {}
+FEW = 8  # lines worked one by one before the all-pairs matrix is worth its build (about 0.1-0.7 s)
 
 
 def shared_caches(scenario: Scenario) -> dict[str, Any]:
@@ -73,6 +74,8 @@ def open_lines(game: GameState, pairs: list[tuple[Hex, Hex]], firer: FirerState)
     """For each (firer hex, target hex): whether the LOS is unblocked now (10.3)."""
     if not pairs:
         return []
+    if "sight_matrix" not in game.board.caches and len(pairs) <= FEW:  # an editor's one shot: no matrix yet
+        return [not sight(game, a, b, firer).blocked for a, b in pairs]
     kernel = _kernel(game)
     index = kernel.index
     sources = np.fromiter((index[a] for a, _ in pairs), dtype=np.int64, count=len(pairs))
