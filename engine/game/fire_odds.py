@@ -113,3 +113,31 @@ def _at(game: GameState, firer: Unit, target: Hex) -> dict[str, Any]:
     hit = at_chance(shot.firepower, shot.armor, shot.dice[0].count, shot.higher)
     pc = pc_chance(firer.pr)
     return {**shot.describe(game), "p_fires": float(pc), "p_destroyed": float(pc * hit)}
+
+
+def describe_odds(odds: dict[str, Any]) -> str:
+    """The odds as lines a person reads (the command line's text, the editor's LOS tool)."""
+    lines = [f"Fire by {odds['side']} at {odds['target']} ({odds['phase'].replace('_', ' ')} phase):"]
+    for unit in odds["units"]:
+        shown = f"PC {unit['pc']:.0%}" if unit["fires"] else unit["why"]
+        lines.append(f"  {unit['unit']}: {shown}")
+    ap = odds["ap"]
+    if ap is not None:
+        levels = ap["levels"]
+        lines.append(f"AP firepower {ap['firepower']} (P {levels['P']}, S {levels['S']}, E {levels['E']}):")
+        lines += [f"  {part['value']:+g} {part['what']} ({part['rule']})" for part in ap["parts"]]
+        for target in ap["targets"]:
+            p = target["p"]
+            lines.append(
+                f"  {target['unit']}: {target['dice']} dice; E {p['E']:.1%}, S {p['S']:.1%}, P {p['P']:.1%}, "
+                f"no effect {p['none']:.1%} (PCs included)"
+            )
+    for shot in odds["at"]:
+        lines.append(
+            f"AT {shot['firers'][0]}: factor {shot['firepower']} against armor {shot['armor']}"
+            f"{' +1 higher' if shot['higher'] else ''}, {shot['targets'][0]['dice']} dice: "
+            f"destroyed {shot['p_destroyed']:.1%} (PC {shot['p_fires']:.0%} included)"
+        )
+    if ap is None and not odds["at"]:
+        lines.append("  no unit there may fire at that hex now")
+    return "\n".join(lines)

@@ -14,9 +14,11 @@ replacements (20.1): closing.py.
 from __future__ import annotations
 
 import weakref
+from dataclasses import replace
 from typing import Any
 
 from engine.geometry.movement import State
+from engine.model.board import Board
 from engine.model.counters import Counters, bundled_counters
 from engine.model.scenario import Scenario
 from engine.problems import count_errors
@@ -85,15 +87,28 @@ class ScenarioNotPlayable(ValueError):
     """A scenario with errors the validator reports: the engine plays only what the rules allow."""
 
 
-def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None = None) -> GameState:
+def new_game(
+    scenario: Scenario,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    *,
+    board: Board | None = None,
+    validated: bool = False,
+) -> GameState:
     """A game of `scenario` at its set-up. Options: `first_shot` (True: PCs to move from the start,
-    as after 8.22's first shot)."""
-    _check_playable(scenario)
+    as after 8.22's first shot). `board`: the maps as an editor holds them (its unsaved terrain; a
+    copy is played on); `validated`: the caller's own validation found no errors (the editor's)."""
+    if not validated:
+        _check_playable(scenario)
     counters: Counters = bundled_counters()
-    context = ScenarioContext(scenario, counters)
+    if board is None:
+        context = ScenarioContext(scenario, counters)
+    else:
+        context = ScenarioContext(scenario, counters, replace(board, watchers=[], caches={}, previous={}))
     units = {u.id: u for u in field_units(scenario, counters)}
     game = GameState(scenario, context, counters, seed, dict(options or {}), Dice(seed), units)
-    game.board.caches = shared_caches(scenario)  # terrain costs, lines of sight: the same for every game
+    if board is None:  # terrain costs, lines of sight: the same for every game of the scenario
+        game.board.caches = shared_caches(scenario)
     game.first_shot = bool(game.options.get("first_shot", False))
     initial_control(game)
     events = apply_given_setup(game)
