@@ -121,6 +121,35 @@ def test_10_31_b_los_tool_marks_the_blocking_hex_with_the_rule(qtbot, small_map:
     assert tool.sight.target == target
 
 
+def test_los_tool_shows_the_exact_odds_of_the_set_ups_fire(qtbot, tmp_path: Path) -> None:
+    """Issue 13: 'The editor's LOS tool and the AI players use the same function' (fire_odds): a line
+    from the German MMG of the fire fixture's set-up (1324, facing north) to the Russian ATR (1303)
+    shows its PC, the terms of its firepower with their rules and the ATR's chances."""
+    import shutil
+
+    from engine.game import new_game
+    from engine.game.fire_odds import describe_odds, fire_odds
+    from engine.model.scenario import load_scenario
+
+    folder = REPO / "tests" / "fixtures" / "game"
+    for name in ("fire.yaml", "fire-map.yaml"):
+        shutil.copy(folder / name, tmp_path / name)
+    window = open_window(qtbot, tmp_path / "fire.yaml")
+    board = window.document.board
+    tool = window.tools["los"]
+    window.use_tool("los")
+    tool.press(board.hex("1324"), None)
+    tool.press(board.hex("1303"), None)
+    text = tool.summary.text()
+    game = new_game(load_scenario(tmp_path / "fire.yaml"), 0)
+    expected = describe_odds(fire_odds(game, [game.board.hex("1324")], game.board.hex("1303")))
+    assert text.endswith(expected)
+    assert "german/MMG-1: PC 83%" in text and "(11.2)" in text and "russian/ATR-1:" in text
+    tool.press(board.hex("1010"), None)  # an empty hex: no odds
+    tool.press(board.hex("1303"), None)
+    assert "Fire by" not in tool.summary.text()
+
+
 def test_dragging_from_firer_to_target_draws_the_line(qtbot, small_map: Path) -> None:
     window = open_window(qtbot, small_map)
     board = window.document.board

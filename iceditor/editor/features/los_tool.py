@@ -5,6 +5,10 @@ pairs, 10.31 b) and touches at a corner are marked, and the hex that blocks it i
 with the rule. After the first click the line follows the cursor. For units on different
 levels the "Sighting profile" dock charts 10.32 b. Every answer is the engine's
 (SightKernel.sight); one kernel is kept per board state and rebuilt after a terrain edit.
+
+In a scenario whose test set-up (`setup:`) puts units in the firer's hex, the chosen line also
+shows the exact odds of their fire at the target hex: the engine's `fire_odds`, as `iceditor odds
+fire` prints them (every firer's PC, every modifier with its rule, each target unit's chances).
 """
 
 from __future__ import annotations
@@ -14,12 +18,16 @@ from typing import Any
 
 from PySide6.QtCore import QLineF, QPointF, Qt
 from PySide6.QtGui import QColor, QPen
-from PySide6.QtWidgets import QGraphicsLineItem, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QGraphicsLineItem, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from engine.game import new_game
+from engine.game.fire_odds import describe_odds, fire_odds
+from engine.game.state import GameState
 from engine.geometry.los_kernel import SightKernel
 from engine.geometry.sight import Sight, SightTerrain
 from engine.hexgrid import Hex
 from engine.model.tables import sighting_rules
+from engine.problems import Severity
 
 from ..mapview import HexSetItem, centre
 from ..overlays import (
@@ -36,6 +44,7 @@ from ..sighting_chart import SightingChart
 from ..window import MainWindow
 
 ORDER = 60
+ODDS_HEIGHT = 300  # the Sighting profile dock's height when it shows fire odds
 
 # What each blocking rule says, for the tag on the blocking hex (10.31, 10.32).
 RULE_WORDS = {
@@ -67,6 +76,7 @@ class LosTool(OverlayTool):
         self.sight: Sight | None = None
         self._terrain = SightTerrain.from_effects()
         self._kernel: SightKernel | None = None
+        self._game: tuple[object, GameState] | None = None  # the set-up as a game, for fire_odds
         layer = window.scene.layers["overlays"]
         self.passed = HexSetItem(layer, PASSED)
         self.along = HexSetItem(layer, ALONG)
@@ -90,8 +100,12 @@ class LosTool(OverlayTool):
         row = QHBoxLayout(panel)
         column = QVBoxLayout()
         column.addWidget(self.firer)
-        column.addWidget(self.summary, 1)
-        self.summary.setMinimumWidth(240)
+        scroll = QScrollArea()  # the fire odds run to many lines: they scroll within the dock
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(self.summary)
+        scroll.setMinimumWidth(340)
+        column.addWidget(scroll, 1)
         self.summary.setAlignment(Qt.AlignmentFlag.AlignTop)
         row.addLayout(column)
         row.addWidget(self.chart, 1)
@@ -108,12 +122,33 @@ class LosTool(OverlayTool):
         return self._kernel
 
     def _terrain_changed(self, hexes: frozenset[Hex]) -> None:
-        self._kernel = None
+        self._kernel = self._game = None
         self._redraw()
 
     def _document_replaced(self) -> None:
-        self._kernel = None
+        self._kernel = self._game = None
         self.clear()
+
+    def odds_text(self, source: Hex, target: Hex) -> str:
+        """The odds of fire by the set-up's units in `source` at `target` (fire_odds); '' when the
+        document is no scenario or nothing there may be fired at."""
+        document = self.window.document
+        session = document.session
+        if document.scenario is None or session is None:
+            return ""
+        scenario = session.context.scenario
+        if self._game is None or self._game[0] is not scenario:
+            if any(p.severity is Severity.ERROR for p in document.problems()):
+                return "Fire odds: the scenario has errors (see Problems)."
+            self._game = (scenario, new_game(scenario, 0, board=self.board, validated=True))
+        game = self._game[1]
+        shooters = game.at(source)
+        if not shooters or not any(u.side != shooters[0].side and not u.hidden for u in game.at(target)):
+            return ""
+        try:
+            return describe_odds(fire_odds(game, [source], target))
+        except ValueError as exc:
+            return f"Fire odds: {exc}"
 
     # -- mouse ----------------------------------------------------------------------------------
     def activate(self) -> None:
@@ -151,6 +186,13 @@ class LosTool(OverlayTool):
             return self.sight  # the cursor moved within the same hex
         sight = self.kernel().sight(source, target, firer_state(self.firer))
         self._draw(sight)
+        if self.fixed:
+            odds = self.odds_text(source, target)
+            if odds:
+                self.summary.setText(f"{self.summary.text()}\n\n{odds}")
+                show_dock(self.dock)
+                if self.dock.height() < ODDS_HEIGHT:  # room for the odds' lines (they scroll beyond)
+                    self.window.resizeDocks([self.dock], [ODDS_HEIGHT], Qt.Orientation.Vertical)
         return sight
 
     def clear(self) -> None:
