@@ -19,7 +19,17 @@ from engine.model.source import SourceDocument, SourceError
 from engine.problems import Problem, Severity, by_severity, count_errors
 from engine.resources import given_or_bundled
 
-from . import cli_editor, cli_errata, cli_game, cli_list, cli_migrate, cli_movement, cli_sight, cli_snapshot
+from . import (
+    cli_editor,
+    cli_errata,
+    cli_game,
+    cli_list,
+    cli_migrate,
+    cli_movement,
+    cli_odds,
+    cli_sight,
+    cli_snapshot,
+)
 from .boardarg import SCENARIO_HELP, BadInput, file_arg
 from .output import command_error, file_error, print_json, print_table
 
@@ -105,7 +115,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Modules adding commands (los, viewshed, reach, path, turns, errata, edit, list...): each has
 # add_parsers(subparsers) and run(args) -> exit code, or None for a command it does not own.
-COMMAND_MODULES = (cli_sight, cli_movement, cli_errata, cli_editor, cli_snapshot, cli_migrate, cli_list, cli_game)
+COMMAND_MODULES = (
+    cli_sight,
+    cli_movement,
+    cli_errata,
+    cli_editor,
+    cli_snapshot,
+    cli_migrate,
+    cli_list,
+    cli_game,
+    cli_odds,
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

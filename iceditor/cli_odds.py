@@ -1,0 +1,117 @@
+"""`iceditor odds`: the exact chances of a fire combat's results (engine/game/odds.py).
+
+    iceditor odds ap --firepower N --dice D     # AP fire (11.42-11.44)
+    iceditor odds at --factor N --armor A --dice D [--higher]   # AT fire (12.31-12.33)
+
+Each kind of odds is a sub-subcommand: a parser built by one `_add_*` function and run by the
+function `RUNNERS` names for it. Exit 0 with the odds; 2 for a command line they cannot be
+computed for, with the reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+from fractions import Fraction
+from typing import Any
+
+from engine.game.odds import AP_CHANCES, ap_chances, ap_levels, ap_probabilities, at_chance, at_probability
+
+from .boardarg import BadInput
+from .output import command_error, print_json, print_table
+
+MAX_DICE = 12  # more than any fire combat rolls (11.3, 12.2); keeps a typo from computing for ages
+NAMES = {"E": "ELIMINATED", "S": "SUPPRESSED", "P": "PINNED", "none": "no effect"}
+
+
+def add_parsers(commands: Any) -> None:
+    odds = commands.add_parser(
+        "odds",
+        help="the exact chances of a fire combat's results (AP 11.4, AT 12.3)",
+        description="The exact chance of each result of one fire combat roll, by enumerating the dice.",
+    )
+    kinds = odds.add_subparsers(dest="odds_command", metavar="KIND", required=True)
+    _add_ap(kinds)
+    _add_at(kinds)
+    # `fire FILE --from HEX --to HEX` (a position's own fire combat) goes here: _add_fire(kinds).
+
+
+def _add_ap(kinds: Any) -> None:
+    ap = kinds.add_parser(
+        "ap",
+        help="AP fire: the result levels and the chance of each result (11.42-11.44)",
+        description="AP fire of a final firepower total rolling a number of dice: the result levels (11.42) and "
+        "the chance of ELIMINATED, SUPPRESSED, PINNED and no effect (11.43), all ones counted as ELIMINATED (11.44).",
+    )
+    ap.add_argument("--firepower", type=int, required=True, metavar="N", help="the final AP firepower total (11.1)")
+    ap.add_argument("--dice", type=int, required=True, metavar="D", help=f"dice rolled (11.3), 1 to {MAX_DICE}")
+    ap.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def _add_at(kinds: Any) -> None:
+    at = kinds.add_parser(
+        "at",
+        help="AT fire: the chance to destroy the target AFV (12.31-12.33)",
+        description="AT fire of an AT firepower total against an armor factor: the chance that the dice plus the "
+        "armor (plus one if the target is higher) are at most the factor (12.31, 12.32), all ones destroying (12.33).",
+    )
+    at.add_argument("--factor", type=int, required=True, metavar="N", help="the AT firepower total (12.1)")
+    at.add_argument("--armor", type=int, required=True, metavar="A", help="the target's frontal or flank armor (12.31)")
+    at.add_argument("--dice", type=int, required=True, metavar="D", help=f"dice rolled (12.2), 1 to {MAX_DICE}")
+    at.add_argument("--higher", action="store_true", help="the target AFV is on a higher level (12.31: +1)")
+    at.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def run(args: argparse.Namespace) -> int | None:
+    if args.command != "odds":
+        return None
+    return RUNNERS[args.odds_command](args)
+
+
+def _dice(args: argparse.Namespace) -> int:
+    if not 1 <= args.dice <= MAX_DICE:
+        raise BadInput(command_error(f"odds {args.odds_command}", f"--dice {args.dice}: roll 1 to {MAX_DICE} dice"))
+    return int(args.dice)
+
+
+def _percent(chance: Fraction) -> str:
+    return f"{float(chance):.2%}"
+
+
+def _ap(args: argparse.Namespace) -> int:
+    dice = _dice(args)
+    levels = ap_levels(args.firepower)
+    if args.format == "json":
+        print_json({"levels": levels, "p": ap_probabilities(args.firepower, dice)})
+        return 0
+    chances = ap_chances(args.firepower, dice)
+    print(
+        f"AP fire, firepower {args.firepower}, {dice} {'die' if dice == 1 else 'dice'}: "
+        + (f"P {levels['P']}, S {levels['S']}, E {levels['E']} (11.42)" if args.firepower > 0 else "no level (R100)")
+    )
+    print_table(
+        [("result", "chance", "exact"), *((NAMES[k], _percent(chances[k]), str(chances[k])) for k in AP_CHANCES)]
+    )
+    if dice > 1:
+        print(f"all ones ({Fraction(1, 6**dice)}) counted as ELIMINATED (11.44)")
+    return 0
+
+
+def _at(args: argparse.Namespace) -> int:
+    dice = _dice(args)
+    for option, factor in (("--factor", args.factor), ("--armor", args.armor)):
+        if factor < 0:
+            raise BadInput(command_error("odds at", f"{option} {factor}: a factor is 0 or more"))
+    if args.format == "json":
+        print_json({"p_destroyed": at_probability(args.factor, args.armor, dice, args.higher)})
+        return 0
+    chance = at_chance(args.factor, args.armor, dice, args.higher)
+    higher = " + 1 (higher, 12.31)" if args.higher else ""
+    print(
+        f"AT fire, factor {args.factor} against armor {args.armor}, {dice} {'die' if dice == 1 else 'dice'}: "
+        f"destroyed when dice + {args.armor}{higher} <= {args.factor} (12.32) or all ones (12.33)"
+    )
+    print(f"destroyed: {_percent(chance)} ({chance})")
+    return 0
+
+
+RUNNERS = {"ap": _ap, "at": _at}  # add "fire": _fire beside _add_fire
