@@ -650,3 +650,80 @@ def test_11_45_suppressed_on_suppressed_is_the_special_roll() -> None:
     apply_result(game, unlucky, "S", "11.43")
     assert lucky.morale == Morale.SUPPRESSED and lucky.on_map
     assert unlucky.where == "eliminated"
+
+
+def test_10_17_12_14_at_factors_are_never_combined() -> None:
+    """10.17: 'The AT fire factors of different units may never be combined'; 12.14: 'All AT fire is
+    resolved separately, unit by unit': an AT shot is one unit's (`antitank UNIT HEX`), no `join`."""
+    game = game_at("german", SUPPORT_FIRE)
+    away(game, "german/37AT-1", "german/IIIe-1", "russian/T34b-1")
+    put(game, "german/37AT-1", "1220", toward="1215")
+    put(game, "german/IIIe-1", "1320", toward="1215")
+    put(game, "russian/T34b-1", "1215", toward="1216")
+    offered = {a.text() for a in fire_actions(game)}
+    assert {"antitank german/37AT-1 1215", "antitank german/IIIe-1 1215"} <= offered
+    with_dice(game, 1, 1, 6, 6)
+    do(game, "antitank german/37AT-1 1215")
+    assert game.attack is None and len(events(game, "at roll")) == 1
+
+
+def test_12_15_12_16_at_fire_ignores_terrain_and_range_but_an_atrs() -> None:
+    """12.15: 'An AT firepower total is never modified for terrain'; 12.16: 'All AT fire, except by
+    ATR's, has an unlimited range. Only ATR's are subject to range attenuation'."""
+    game = game_at("russian", SUPPORT_FIRE)
+    away(game, "russian/45AT-1", "russian/ATR-1", "german/IIIe-1")
+    gun = put(game, "russian/45AT-1", "1201", toward="1202")
+    atr = put(game, "russian/ATR-1", "1101", toward="1102")
+    put(game, "german/IIIe-1", "1228", toward="1227")  # 27 hexes down the column, Trees on no line
+    assert at_shot(game, gun, game.board.hex("1228")).firepower == int(gun.value("at_factor"))
+    increment = int(atr.value("initial_range"))
+    put(game, "german/IIIe-1", "1101", toward="1102")
+    put(game, "russian/ATR-1", "1110", toward="1101")  # nine hexes up column 11
+    shot = at_shot(game, atr, game.board.hex("1101"))
+    assert shot.firepower == attenuated(int(atr.value("at_factor")), increment, 9)
+
+
+def test_12_2_two_dice_three_if_the_firer_moved() -> None:
+    """12.2: 'If the firing unit has not moved during the Player Turn two dice are rolled. If it
+    moved, three dice are rolled.'"""
+    game = game_at("german", MOVING_FIRE)
+    away(game, "german/IIIe-1", "russian/T34b-1")
+    tank = put(game, "german/IIIe-1", "1220", toward="1215")
+    put(game, "russian/T34b-1", "1215", toward="1216")
+    assert at_shot(game, tank, game.board.hex("1215")).dice[0].count == 2
+    tank.moved = True
+    assert at_shot(game, tank, game.board.hex("1215")).dice[0].count == 3
+
+
+def test_13_12_in_the_reaction_phase_only_atrs_and_atgs_that_did_not_move() -> None:
+    """13.12: 'During the Reaction Movement Phase all Phasing ATR and ATG units which are eligible to
+    fire (see 10.1) and have not moved in the preceding Movement Phase may perform opportunity fire.'"""
+    game = game_at("german", "reaction_movement")
+    away(game, "german/37AT-1", "german/D/R-PR9-1", "russian/A/R-PR9-1", "russian/T34b-1")
+    put(game, "german/37AT-1", "1220", toward="1215")
+    put(game, "german/D/R-PR9-1", "1219")
+    put(game, "russian/T34b-1", "1213", toward="1214")
+    put(game, "russian/A/R-PR9-1", "1216")
+    assert game.to_act == "russian"
+    do(game, "move russian/A/R-PR9-1 1217")
+    offered = {a.text() for a in legal_actions(game)}
+    assert "aim german/37AT-1 1217" in offered and "aim german/D/R-PR9-1 1217" not in offered
+    play(game, Action("pass"))
+    game.unit("german/37AT-1").moved = True
+    do(game, "move russian/A/R-PR9-1 1218")
+    assert not any(a.units == ("german/37AT-1",) for a in legal_actions(game))
+
+
+def test_13_2_an_afv_opportunity_fires_four_ap_factors_at_most_to_ten_hexes() -> None:
+    """13.2: 'AFV's: ... AP factors (4 factors maximum) up to a maximum range of ten hexes. Range
+    attenuation applies.'"""
+    game = opportunity()
+    t34 = put(game, "russian/T34b-1", "1205", toward="1206")
+    put(game, "german/D/R-PR9-1", "1217")
+    do(game, "move german/D/R-PR9-1 1216")  # 11 hexes: too far
+    assert "aim russian/T34b-1 1216" not in {a.text() for a in legal_actions(game)}
+    play(game, Action("pass"))
+    do(game, "move german/D/R-PR9-1 1215")  # 10 hexes
+    assert "aim russian/T34b-1 1215" in {a.text() for a in legal_actions(game)}
+    shot = ap_shot(game, [t34], game.board.hex("1215"))
+    assert shot.parts[0].value == attenuated(min(int(t34.value("ap_factor")), 4), int(t34.value("ap_range")), 10)
