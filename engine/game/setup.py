@@ -185,17 +185,27 @@ def _ip_actions(game: GameState, side: str) -> list[Action]:
     (or its group's) and the marker's zone; one IP a hex (R86)."""
     actions = []
     for marker in {m["points"]: m for m in _ip_markers(game, side)}.values():
-        area = side_area(game, side)
-        if marker["group"] is not None:
-            area = frozenset().union(
-                *(deployment_area(game, u) for u in game.side_units(side) if u.group == marker["group"])
-            )
-        if marker["zone"] is not None:
-            area &= game.zone_hexes(marker["zone"])
-        for h in sorted(area):
-            if h not in game.improved_positions and may_stand(game.board, h, afv=False, state="up"):
-                actions.append(Action(IP, (), f"{marker['points']} {game.label_of(h)}"))
+        key = ("ip_hexes", side, marker["points"], marker["group"], str(marker["zone"]))
+        kept: dict[Any, list[tuple[Hex, Action]]] = game.caches.setdefault("setup", {})
+        if key not in kept:  # where this marker may go does not change in the set-up
+            kept[key] = _ip_candidates(game, side, marker)
+        actions += [a for h, a in kept[key] if h not in game.improved_positions]
     return actions
+
+
+def _ip_candidates(game: GameState, side: str, marker: dict[str, Any]) -> list[tuple[Hex, Action]]:
+    area = side_area(game, side)
+    if marker["group"] is not None:
+        area = frozenset().union(
+            *(deployment_area(game, u) for u in game.side_units(side) if u.group == marker["group"])
+        )
+    if marker["zone"] is not None:
+        area &= game.zone_hexes(marker["zone"])
+    return [
+        (h, Action(IP, (), f"{marker['points']} {game.label_of(h)}"))
+        for h in sorted(area)
+        if may_stand(game.board, h, afv=False, state="up")
+    ]
 
 
 def _mine_factors(game: GameState, side: str) -> dict[str, int]:
@@ -217,20 +227,31 @@ def _mine_actions(game: GameState, side: str) -> list[Action]:
     is two factors); 19.14: any terrain but Buildings."""
     limits = table_values("combat")["mines"]
     left = _mine_factors(game, side)
+    placed = game.secrets[side].mines
     actions = []
     for kind in ("ap", "at"):
         if left[kind] <= 0:
             continue
         most = int(limits[f"max_{kind}_factors_per_hex"])
         least = int(limits["min_at_factors_per_hex"]) if kind == "at" else 1
-        for h in sorted(game.board.hexes):
-            if game.board.terrain(h).building is not None:
-                continue
-            have = game.secrets[side].mines.get(h, {}).get(kind, 0)
+        for h, action in _mine_candidates(game, kind):
+            have = placed[h][kind] if h in placed else 0
             step = least if have == 0 else 1
             if have + step <= most and step <= left[kind]:
-                actions.append(Action(MINE, (), f"{kind} {game.label_of(h)}"))
+                actions.append(action)
     return actions
+
+
+def _mine_candidates(game: GameState, kind: str) -> list[tuple[Hex, Action]]:
+    """Every hex but Buildings (19.14) with its `mine KIND HEX` action, kept per board."""
+    kept: dict[str, list[tuple[Hex, Action]]] = game.board.caches.setdefault("mine_candidates", {})
+    if kind not in kept:
+        kept[kind] = [
+            (h, Action(MINE, (), f"{kind} {game.label_of(h)}"))
+            for h in sorted(game.board.hexes)
+            if game.board.terrain(h).building is None
+        ]
+    return kept[kind]
 
 
 def _hide_actions(game: GameState, side: str) -> list[Action]:
@@ -257,7 +278,7 @@ def _hide(game: GameState, side: str, h: Hex) -> None:
 
 
 def apply_setup(game: GameState, action: Action) -> list[dict[str, Any]]:
-    if action not in setup_actions(game):
+    if not _legal(game, action):
         raise IllegalAction(f"{action.text()} is not a legal set-up choice now", "24.1")
     side = game.to_act
     if action.verb == PLACE:
@@ -291,6 +312,17 @@ def apply_setup(game: GameState, action: Action) -> list[dict[str, Any]]:
         _hide(game, side, game.board.hex(action.arg))
         return [{"event": "hidden hex", "side": side, "secret": True, "rule": "24.21"}]
     return []  # DONE: the caller moves on
+
+
+def _legal(game: GameState, action: Action) -> bool:
+    """Whether the action is among setup_actions, listing only the choices of its kind where the
+    set-up is at its markers, mines and hidden hexes."""
+    side = game.to_act
+    if _needs_facing(game, side) is None and not to_place(game, side):
+        for verb_, choices in ((IP, _ip_actions), (MINE, _mine_actions), (HIDE, _hide_actions)):
+            if action.verb == verb_:
+                return action in choices(game, side)
+    return action in setup_actions(game)
 
 
 # -- entries chosen before play (24.1) ----------------------------------------------------
