@@ -368,3 +368,24 @@ def test_random_play_of_a_scenario_with_minefields_never_crashes_nor_depletes_or
         assert game.secrets["german"].mines == laid
         detonations += sum(1 for line in game.log for e in line.get("events", []) if e["event"] == "mine_attack")
     assert detonations > 0
+
+
+@pytest.mark.parametrize(("leader_die", "goes_on"), [(3, False), (1, True)])
+def test_19_27_units_led_stop_with_their_leader_but_not_when_he_falls(leader_die: int, goes_on: bool) -> None:
+    """19.27 with 8.3 B (units led 'remain with the leader throughout the entire movement') and 8.33
+    ('If a leader moving with a stack becomes a casualty ... the group may continue its movement
+    without him'), R115: a leader PINNED in the minefield holds his men there; one killed does not."""
+    game = new_game(OVERRUN, 1, {"first_shot": True})
+    while game.phase != MOVEMENT:
+        play(game, Action("done"))
+    leader = "russian/PL-PR10"
+    place(game, leader, "1303")
+    place(game, R9, "1303")
+    mine(game, "german", "1304", ap=4)
+    with_dice(game, 1, 1, leader_die, 6)  # the leader's PC (8.3 A), then a die for each of the two
+    play(game, parse(f"lead {leader}"))
+    events = move(game, f"move {stack(leader, R9)} 1304")
+    no_more_dice(game)
+    assert attacks(events)[1] == (R9, "ap", [6], "NE")
+    assert game.unit(R9).move_done is not goes_on
+    assert game.active == ((R9,) if goes_on else ())
