@@ -3,8 +3,9 @@ AFV/infantry stacks (8.4), terrain costs and the road rate (8.5, from the geomet
 immobilization (8.54, 8.55), stacking (8.6), facing (8.7), state changes (3.13) and entries (24.1).
 
 One unit or stack moves at a time (8.0: "Units are always moved individually" but for 8.3 and
-8.4); starting another ends its movement. After every hex it enters, the other side is asked
-whether it reacts (an interrupt: opportunity fire and mines answer there in the next issue).
+8.4); starting another ends its movement. Mines in a hex go off as it is entered (19.2:
+mines.entering_detonation); then the other side is asked whether it reacts (an interrupt:
+opportunity fire, 13.0).
 """
 
 from __future__ import annotations
