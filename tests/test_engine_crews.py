@@ -12,7 +12,8 @@ from engine.game.results import apply_result, eliminate, lose_crew
 from engine.game.state import MOVEMENT, REACTION, GameState
 from engine.geometry.movement import Morale, State
 from engine.model.scenario import load_scenario
-from tests.test_engine_mines import no_more_dice, place
+from tests.test_engine_mines import no_more_dice
+from tests.test_engine_overrun import place
 from tests.test_engine_rules import with_dice
 
 REPO = Path(__file__).resolve().parent.parent

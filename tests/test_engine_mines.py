@@ -16,11 +16,11 @@ from engine.game import Action, legal_actions, new_game, parse, play
 from engine.game.dice import ReplayMismatch
 from engine.game.mines import ap_result, assault_detonation, infiltration_attack, overrun_detonation
 from engine.game.state import MOVEMENT, GameState, View
-from engine.game.units import Unit
 from engine.geometry.movement import Morale, State
 from engine.hexgrid import DIRECTIONS
 from engine.model.scenario import load_scenario
 from engine.players import make_player
+from tests.test_engine_overrun import place, start  # the Russian Movement Phase of turn 1, units by hand
 from tests.test_engine_rules import with_dice
 
 REPO = Path(__file__).resolve().parent.parent
@@ -30,23 +30,6 @@ MINEFIELD = load_scenario(FIXTURES / "minefield.yaml")
 T34 = "russian/T34b-1"
 R9, R8, R7, R6 = (f"russian/B/R-PR{pr}-1" for pr in (9, 8, 7, 6))
 DOWN_THE_ROAD = 3  # DIRECTIONS[3]: from 1303 toward 1304 and 1305
-
-
-def start(seed: int = 1) -> GameState:
-    """The Russian Movement Phase of turn 1 (before the first shot: no PCs to move, 8.22)."""
-    game = new_game(OVERRUN, seed)
-    while game.phase != MOVEMENT:
-        play(game, Action("done"))
-    return game
-
-
-def place(game: GameState, unit_id: str, label: str, facing: int | None = None) -> Unit:
-    unit = game.unit(unit_id)
-    game.relocate(unit, "on_map", game.board.hex(label))
-    if facing is not None:
-        unit.facing = facing
-    game.caches = {}  # a test moves units by hand: what legal_actions kept is stale
-    return unit
 
 
 def mine(game: GameState, side: str, label: str, ap: int = 0, at: int = 0) -> None:
