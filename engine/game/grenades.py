@@ -101,14 +101,27 @@ def grenade_actions(game: GameState) -> list[Action]:
     throwers = sorted((u for u in game.side_units(side) if may_throw(game, u)), key=lambda u: u.id)
     if not throwers:
         return []
-    occupied = sorted(h for h in game.occupied() if is_target(game, h, other(side)))
+    targets = {h for h in game.occupied() if is_target(game, h, other(side))}
+    reach = max(int(_table()[line]["max_range"]) for line in ("building", "non_building"))
     actions = []
     for unit in throwers:
         assert unit.hex is not None
-        for h in occupied:
-            if in_range(game, unit.hex, h) and line_open(game, unit.hex, h, FirerState(str(unit.state))):
+        state = FirerState(str(unit.state))
+        for h in _within(game, unit.hex, reach):  # 15.4: no throw reaches further
+            if h in targets and in_range(game, unit.hex, h) and line_open(game, unit.hex, h, state):
                 actions.append(Action(GRENADE, (unit.id,), game.label_of(h)))
     return actions
+
+
+def _within(game: GameState, h: Hex, reach: int) -> list[Hex]:
+    """The hexes 1 to `reach` hexes from h, sorted (kept per board)."""
+    kept: dict[tuple[Hex, int], list[Hex]] = game.board.caches.setdefault("hexes_within", {})
+    if (h, reach) not in kept:
+        near = {h}
+        for _ in range(reach):
+            near |= {n for m in near for n in game.neighbours(m)}
+        kept[(h, reach)] = sorted(near - {h})
+    return kept[(h, reach)]
 
 
 def grenade_legal(game: GameState, action: Action) -> bool:

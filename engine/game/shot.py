@@ -20,7 +20,7 @@ from .firing import ap_dice, is_stug, may_fire
 from .mortars import is_mortar
 from .odds import ap_levels
 from .sightlines import along, line_open, open_lines
-from .state import DEFENSIVE_FIRE, MOVEMENT, REACTION, SUPPORT_FIRE, GameState
+from .state import DEFENSIVE_FIRE, REACTION, SUPPORT_FIRE, GameState
 from .units import Unit
 
 
@@ -157,15 +157,19 @@ def _arc_ok(game: GameState, unit: Unit, target: Hex) -> bool:
     if unit.hex is None or unit.hex == target:
         return False
     if _opportunity(game):
-        if game.phase == MOVEMENT and not (
-            unit.kind in ("infantry", "commander", "afv") or is_atg(unit) or is_mg(unit) or unit.type == "ATR"
-        ):
-            return False  # 13.11: infantry, AFV, MG, ATR and ATG units
-        if game.phase == REACTION and not (is_atg(unit) or unit.type == "ATR"):
-            return False  # 13.12: phasing ATR and ATG units that did not move (may_fire: CWs that moved)
+        if not _opportunity_kind(game, unit):
+            return False
         if unit.is_afv and not in_frontal_area(unit.hex, unit.facing, target):
             return False  # 13.14
     return not (_frontal_only(unit) and not in_frontal_area(unit.hex, unit.facing, target))
+
+
+def _opportunity_kind(game: GameState, unit: Unit) -> bool:
+    """13.11: in the Movement Phase 'infantry, AFV, MG, ATR, and ATG units'; 13.12: in the Reaction
+    Movement Phase ATR and ATG units (that did not move: may_fire, CWs that moved)."""
+    if game.phase == REACTION:
+        return is_atg(unit) or unit.type == "ATR"
+    return unit.kind in ("infantry", "commander", "afv") or is_atg(unit) or is_mg(unit) or unit.type == "ATR"
 
 
 def _aim_ok(game: GameState, unit: Unit, target: Hex, enemies: list[Unit]) -> bool:
@@ -227,15 +231,33 @@ def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, H
 
 
 def _openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
-    enemies = {h: visible_enemies(game, side, h) for h in hexes}
-    shooters = [u for u in game.side_units(side) if u.on_map and u.hex is not None and may_fire(game, u)]
+    """What _aim_ok, _antitank_ok and _arc_ok decide, with what does not depend on the target hex
+    worked out once per unit (a fire phase asks it of every unit and every enemy hex)."""
+    targets = []
+    for h in hexes:
+        enemies = visible_enemies(game, side, h)
+        if enemies:
+            targets.append((h, any(u.is_afv for u in enemies)))
+    opportunity = _opportunity(game)
     wanted = []
-    for unit in shooters:
+    for unit in game.side_units(side):
+        if not unit.on_map or unit.hex is None or not may_fire(game, unit):
+            continue
+        if opportunity and not _opportunity_kind(game, unit):
+            continue
+        aims = _ap_factor(unit) > 0 and not is_mortar(unit) and unit.kind != "ft"
+        antitanks = unit.value("at_factor") is not None
+        if not (aims or antitanks):
+            continue
+        arc = _frontal_only(unit) or (opportunity and unit.is_afv)  # 10.23, 13.14
         reach = _reach(game, unit)
-        for h in hexes:
-            if hex_distance(unit.hex, h) > reach:  # type: ignore[arg-type]
+        origin = unit.hex
+        for h, afv in targets:
+            distance = hex_distance(origin, h)
+            if distance == 0 or distance > reach or (arc and not in_frontal_area(origin, unit.facing, h)):
                 continue
-            aim, antitank = _aim_ok(game, unit, h, enemies[h]), _antitank_ok(game, unit, h, enemies[h])
+            aim = aims and _factor_at(game, unit, h) > 0
+            antitank = antitanks and afv and _at_factor(unit, h) > 0
             if aim or antitank:
                 wanted.append((unit, h, aim, antitank))
     found = []
