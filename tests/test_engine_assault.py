@@ -361,3 +361,32 @@ def test_random_assault_phases_with_markers_happen_and_end(seed: int) -> None:
             assert not any(u.extra.get("assaulted") for u in game.units.values())
     assert seen["mark"] and seen["assault"]
     assert game.result is not None
+
+
+def test_random_choices_in_an_assault_phase_with_fights_always_end_it() -> None:
+    """Random choices among the legal actions of an Assault Phase with both sides' markers next to
+    the enemy: fights happen, losses are chosen, the phase ends with no marker, no assault under
+    way, and no hex held by both sides."""
+    import random
+
+    placed = {R9: "1106", R8: "1106", R7: "1106", RPL: "1006", R6: "1006", R5: "1006"}
+    placed |= {G9: "1107", G8: "1107", G8B: "1107", "german/C/MP-PR9-1": "1107", "german/PL-PR11": "1107"}
+    placed |= {"german/ATR-1": "1108", "german/C/LMG-PR10-1": "1207"}
+    fights = removes = 0
+    for seed in range(40):
+        game = assault_phase(placed, {"1106": "1107", "1006": "1107"})
+        game.dice = type(game.dice)(seed)
+        for origin, target in (("1107", "1106"), ("1207", "1206"), ("1108", "1007")):
+            game.assault_markers[game.board.hex(origin)] = ("german", game.board.hex(target))
+        chooser = random.Random(seed)
+        for _ in range(500):
+            if game.phase != ASSAULT:
+                break
+            action = chooser.choice(legal_actions(game))
+            removes += action.verb == "remove"
+            play(game, action)
+        assert game.phase == FREE_STATE and game.assault_markers == {} and game.assault == {}
+        fights += sum(1 for e in events(game) if e["event"] == "assault fight")
+        for units in game.occupied().values():
+            assert len({u.side for u in units}) == 1
+    assert fights > 30 and removes > 30
