@@ -333,13 +333,9 @@ def fire_pc_modifier(game: GameState, unit: Unit) -> int:
 def combinable(game: GameState, firers: list[Unit], target: Hex) -> list[Unit]:
     """The units that may join the declared attack: each may fire at the target itself and the
     whole may combine (11.12-11.14)."""
-    side = firers[0].side
     ids = {u.id for u in firers}
-    return [
-        u
-        for u in game.side_units(side)
-        if u.id not in ids and u.on_map and may_aim(game, u, target) and may_combine(game, [*firers, u])
-    ]
+    able = [u for u, _, aim, _ in openings(game, firers[0].side, [target]) if aim and u.id not in ids]
+    return [u for u in able if may_combine(game, [*firers, u])]
 
 
 def may_combine(game: GameState, units: list[Unit]) -> bool:
