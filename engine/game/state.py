@@ -250,8 +250,8 @@ class GameState:
         ]
         secrets = {
             s: {
-                "mines": {self.board.label(h): dict(m) for h, m in sorted(v.mines.items())},
-                "hidden_hexes": sorted(self.board.label(h) for h in v.hidden_hexes),
+                "mines": {self.label_of(h): dict(m) for h, m in sorted(v.mines.items())},
+                "hidden_hexes": sorted(self.label_of(h) for h in v.hidden_hexes),
             }
             for s, v in self.secrets.items()
             if side is None or s == side
@@ -262,13 +262,13 @@ class GameState:
             "phasing": self.phasing or None,
             "to_act": self.to_act or None,
             "units": units,
-            "improved_positions": {self.board.label(h): p for h, p in sorted(self.improved_positions.items())},
-            "wrecks": sorted(self.board.label(h) for h in self.wrecks),
+            "improved_positions": {self.label_of(h): p for h, p in sorted(self.improved_positions.items())},
+            "wrecks": sorted(self.label_of(h) for h in self.wrecks),
             "grenades_used": dict(sorted(self.grenades_used.items())),
             "infiltration": dict(self.infiltration) or None,  # 24.32: announced; the units placed in sight
-            "revealed_mines": {self.board.label(h): dict(m) for h, m in sorted(self.revealed_mines.items())},
+            "revealed_mines": {self.label_of(h): dict(m) for h, m in sorted(self.revealed_mines.items())},
             "assault_markers": [
-                {"hex": self.board.label(h), "side": s, "toward": self.board.label(t)}
+                {"hex": self.label_of(h), "side": s, "toward": self.label_of(t)}
                 for h, (s, t) in sorted(self.assault_markers.items())
             ],
             "assault": _public_assault(self.assault),
