@@ -372,3 +372,23 @@ def test_19_27_units_led_stop_with_their_leader_but_not_when_he_falls(leader_die
     assert attacks(events)[1] == (R9, "ap", [6], "NE")
     assert game.unit(R9).move_done is not goes_on
     assert game.active == ((R9,) if goes_on else ())
+
+
+def test_19_27_a_unit_stopped_in_a_hex_it_over_fills_does_not_hold_the_phase_for_ever() -> None:
+    """19.27 against 8.62 ('At the end of any friendly Movement Phase ... no more than six men plus
+    one AFV in a hex'), R115: a unit PINNED by mines in a hex it was passing through (R89) stays
+    there; `done` is refused while a unit in that hex may still move out, and offered once none may."""
+    game = start()
+    standing = ["russian/B/LMG-PR8-1", "russian/B/LMG-PR7-1", R8, R7, R6, "russian/B/R-PR5-1"]
+    for unit_id in standing:
+        place(game, unit_id, "1304")
+    place(game, R9, "1303")
+    mine(game, "german", "1304", ap=4)
+    with_dice(game, 3)
+    move(game, f"move {R9} 1304")
+    assert game.unit(R9).move_done and game.unit(R9).morale == Morale.PINNED
+    assert Action("done") not in legal_actions(game)  # the six standing there may still move out
+    for unit_id in standing:
+        game.unit(unit_id).move_done = True
+    game.caches = {}
+    assert Action("done") in legal_actions(game)

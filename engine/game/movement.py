@@ -161,6 +161,14 @@ def stacking_problems(game: GameState, side: str) -> list[Hex]:
     return problems
 
 
+def stacking_holds(game: GameState, side: str) -> bool:
+    """8.62 bars the end of the phase: a hex of `side` over the limit holds a unit that may still
+    move out of it (R115: a unit a mine attack, 19.27, or fire, 13.18, stopped in a hex it was
+    passing through, R89, over-fills it for good once no unit there may move; the moving stack
+    itself: play's `_must_move_on`)."""
+    return any(any(u.side == side and may_start(game, u) for u in game.at(h)) for h in stacking_problems(game, side))
+
+
 def _stacking_problems(game: GameState, side: str) -> list[Hex]:
     most = _stacking_limits()
     found = []

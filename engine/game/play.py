@@ -47,6 +47,7 @@ from .movement import (
     movement_actions,
     pushing,
     resolve_pushes,
+    stacking_holds,
     stacking_problems,
     wreck_actions,
 )
@@ -154,7 +155,7 @@ def legal_actions(game: GameState) -> list[Action]:
         return assault_actions(game)
     if game.phase in (MOVEMENT, REACTION):
         actions = movement_actions(game) + overrun_actions(game)
-        if not stacking_problems(game, game.to_act) and not _must_move_on(game):
+        if not stacking_holds(game, game.to_act) and not _must_move_on(game):
             actions.append(Action(DONE))
         return actions
     if game.phase == MORALE:
