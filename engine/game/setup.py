@@ -131,12 +131,15 @@ def _needs_facing(game: GameState, side: str) -> Unit | None:
 
 
 def _placeable(game: GameState, unit: Unit) -> list[Hex]:
-    return [
-        h
-        for h in sorted(deployment_area(game, unit))
-        if may_stand(game.board, h, afv=unit.is_afv, state=str(unit.state))
-        and not over_stacked(game, unit.side, h, [unit])
-    ]
+    key = ("standing", unit.id, unit.is_afv, str(unit.state))
+    kept: dict[Any, list[Hex]] = game.caches.setdefault("setup", {})
+    if key not in kept:  # the deployment area's hexes the unit may stand in: fixed in the set-up
+        kept[key] = [
+            h
+            for h in sorted(deployment_area(game, unit))
+            if may_stand(game.board, h, afv=unit.is_afv, state=str(unit.state))
+        ]
+    return [h for h in kept[key] if not over_stacked(game, unit.side, h, [unit])]
 
 
 def _may_hold(game: GameState, unit: Unit) -> bool:
