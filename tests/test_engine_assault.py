@@ -378,7 +378,7 @@ def test_random_choices_in_an_assault_phase_with_fights_always_end_it() -> None:
         game.dice = type(game.dice)(seed)
         for origin, target in (("1107", "1106"), ("1207", "1206"), ("1108", "1007")):
             game.assault_markers[game.board.hex(origin)] = ("german", game.board.hex(target))
-        chooser = random.Random(seed)
+        chooser, since = random.Random(seed), len(game.log)
         for _ in range(500):
             if game.phase != ASSAULT:
                 break
@@ -387,6 +387,7 @@ def test_random_choices_in_an_assault_phase_with_fights_always_end_it() -> None:
             play(game, action)
         assert game.phase == FREE_STATE and game.assault_markers == {} and game.assault == {}
         fights += sum(1 for e in events(game) if e["event"] == "assault fight")
+        assert all("rule" in e for e in events(game, since) if e["event"] != "phase")  # every step its rule
         for units in game.occupied().values():
             assert len({u.side for u in units}) == 1
     assert fights > 30 and removes > 30
