@@ -81,12 +81,24 @@ def check_invariants(
     if phase_ended is None:
         return
     if phase_ended in (MOVEMENT, REACTION):
-        for side in ("german", "russian"):
-            assert stacking_problems(game, side) == []  # 8.62 at the end of a movement phase
+        for side in ("german", "russian"):  # 8.62 at the end of a movement phase, but R115's hexes
+            for h in stacking_problems(game, side):
+                assert _stopped_there(game, phase_ended, h), game.label_of(h)
     for side, enemy in (("german", "russian"), ("russian", "german")):
         view = game.view(side)
         assert all(not (u["side"] == enemy and u["hidden"]) for u in view["units"])  # 24.21
         assert enemy not in view["secrets"]  # 19.11, 24.21
+
+
+def _stopped_there(game: GameState, phase: str, h: Any) -> bool:
+    """R115: a unit a mine (19.27) or fire (13.18) stopped in hex h during the phase that ended."""
+    here = {u.id for u in game.at(h)}
+    ended = [line for line in game.log[-400:] if line.get("phase") == phase]
+    return any(
+        e.get("event") == "stopped" and e.get("unit") in here and e.get("rule") in ("19.27", "13.18", "8.43", "8.33")
+        for line in ended
+        for e in line.get("events", [])
+    )
 
 
 def random_game(scenario: str, seed: int) -> GameState:
