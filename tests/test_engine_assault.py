@@ -265,6 +265,19 @@ def test_17_24_a_cw_fires_once_a_round_and_a_hit_eliminates_it() -> None:
     assert not game.unit("german/ATR-1").on_map and where(game, R9) == "1108"
 
 
+def test_17_0_f_the_survivors_of_both_sides_go_down_and_3_15_a_down_unit_assaults() -> None:
+    """17.0 f: 'Place all surviving units in the DOWN state.' 3.15: 'A unit may assault (17.0)
+    while in either combat state.' The German R (UP) fires first and eliminates the DOWN R8;
+    the German holds the hex, DOWN."""
+    game = assault_phase({R8: "1106", G9: "1107"}, {"1106": "1107"}, 1, 1, 2)
+    game.unit(R8).state = State.DOWN
+    assert game.unit(G9).state == State.UP and f"assault {R8} 1107" in texts(game)
+    do(game, f"assault {R8} 1107")
+    assert not game.unit(R8).on_map and game.unit(G9).state == State.DOWN
+    assert {"event": "down", "units": [G9], "rule": "17.0 f"} in events(game)
+    assert game.control[game.board.hex("1107")] == "german"
+
+
 # -- 17.3 multiple assaults --------------------------------------------------------------------
 
 
