@@ -16,9 +16,9 @@ from engine.model.schema import schema_name
 from engine.model.source import load_yaml
 from engine.resources import given_or_bundled
 
+from .output import BadInput
 
-class BadInput(Exception):
-    """Input the command cannot work on; the message names the file or hex (exit code 2)."""
+__all__ = ["BadInput"]  # where the commands have always imported it from
 
 
 MAP_HELP = "a map or scenario file, or a bundled name (map2, s1)"

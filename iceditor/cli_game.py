@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.game import ScenarioNotPlayable, new_game
-from engine.game.log import LogError, log_text, read_log, replay
+from engine.game.log import Log, LogError, log_text, read_log, replay
 from engine.game.match import play_out
 from engine.game.state import GameState
 from engine.model.counters import SIDES
@@ -97,26 +97,13 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    try:
-        log = read_log(read_text(args.log))
-    except SourceError as exc:
-        raise BadInput(f"{args.log}: error: {exc.message}") from None
-    except LogError as exc:
-        raise BadInput(f"{args.log}:{exc.line}: error: {exc}") from None
-    scenario_path = _scenario_of(args.log, str(log.header["scenario"]))
-    scenario, _ = load_scenario_arg(scenario_path)
     shown: list[str] = []
 
     def each(game: GameState, n: int) -> None:
         if args.each == "phase" and (n == 0 or "digest" in game.log[-1]):
             shown.append(_state_line(game, args.format))
 
-    try:
-        game = replay(log, scenario, verify=args.verify, upto=args.at, each=each if args.each else None)
-    except LogError as exc:
-        raise BadInput(f"{args.log}:{exc.line}: error: {exc}") from None
-    except ScenarioNotPlayable as exc:
-        raise BadInput(f"{args.log}: error: {exc}") from None
+    game, log = replayed(args.log, verify=args.verify, upto=args.at, each=each if args.each else None)
     if args.at is not None and args.at > len(log.entries) - 1:
         raise BadInput(f"iceditor replay: error: --at {args.at}: the log has {len(log.entries) - 1} actions")
     if args.each:
@@ -126,6 +113,24 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         print(_state_text(game, verified=args.verify, actions=len(log.entries) - 1))
     return 0
+
+
+def replayed(path: Path, **how: Any) -> tuple[GameState, Log]:
+    """The game a log file records (`replay`'s options in `how`); BadInput with the line for a log
+    that is corrupt, cut short, of another scenario file or records an illegal action."""
+    try:
+        log = read_log(read_text(path))
+    except SourceError as exc:
+        raise BadInput(f"{path}: error: {exc.message}") from None
+    except LogError as exc:
+        raise BadInput(f"{path}:{exc.line}: error: {exc}") from None
+    scenario, _ = load_scenario_arg(_scenario_of(path, str(log.header["scenario"])))
+    try:
+        return replay(log, scenario, **how), log
+    except LogError as exc:
+        raise BadInput(f"{path}:{exc.line}: error: {exc}") from None
+    except ScenarioNotPlayable as exc:
+        raise BadInput(f"{path}: error: {exc}") from None
 
 
 def _scenario_of(log_path: Path, named: str) -> Path:

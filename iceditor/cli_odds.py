@@ -1,7 +1,8 @@
-"""`iceditor odds`: the exact chances of a fire combat's results (engine/game/odds.py).
+"""`iceditor odds`: the exact chances of a fire combat's results (engine/odds.py).
 
     iceditor odds ap --firepower N --dice D     # AP fire (11.42-11.44)
     iceditor odds at --factor N --armor A --dice D [--higher]   # AT fire (12.31-12.33)
+    iceditor odds fire FILE --from HEX [--from HEX] --to HEX   # a shot in a set-up or a saved game
 
 Each kind of odds is a sub-subcommand: a parser built by one `_add_*` function and run by the
 function `RUNNERS` names for it. Exit 0 with the odds; 2 for a command line they cannot be
@@ -12,12 +13,15 @@ from __future__ import annotations
 
 import argparse
 from fractions import Fraction
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from engine.game.odds import AP_CHANCES, ap_chances, ap_levels, ap_probabilities, at_chance, at_probability
+from engine.odds import AP_CHANCES, ap_chances, ap_levels, ap_probabilities, at_chance, at_probability
 
-from .boardarg import BadInput
-from .output import command_error, print_json, print_table
+from .output import BadInput, command_error, print_json, print_table
+
+if TYPE_CHECKING:
+    from engine.game.state import GameState
 
 MAX_DICE = 12  # more than any fire combat rolls (11.3, 12.2); keeps a typo from computing for ages
 NAMES = {"E": "ELIMINATED", "S": "SUPPRESSED", "P": "PINNED", "none": "no effect"}
@@ -32,7 +36,7 @@ def add_parsers(commands: Any) -> None:
     kinds = odds.add_subparsers(dest="odds_command", metavar="KIND", required=True)
     _add_ap(kinds)
     _add_at(kinds)
-    # `fire FILE --from HEX --to HEX` (a position's own fire combat) goes here: _add_fire(kinds).
+    _add_fire(kinds)
 
 
 def _add_ap(kinds: Any) -> None:
@@ -59,6 +63,22 @@ def _add_at(kinds: Any) -> None:
     at.add_argument("--dice", type=int, required=True, metavar="D", help=f"dice rolled (12.2), 1 to {MAX_DICE}")
     at.add_argument("--higher", action="store_true", help="the target AFV is on a higher level (12.31: +1)")
     at.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def _add_fire(kinds: Any) -> None:
+    fire = kinds.add_parser(
+        "fire",
+        help="a concrete shot in a scenario's set-up or a saved game: every firer, modifier and chance",
+        description="The fire of the units in the --from hexes at the --to hex, in FILE's position: a scenario "
+        "(its set-up: section, in the firing side's Support Fire Phase) or a game log (its last state; its own "
+        "phase when that side fires now). Every unit's eligibility and PC chance (10.1, 10.12), the AP attack "
+        "they would make together with every modifier and its rule (11.1-11.2), each target unit's dice (11.3) "
+        "and the chance of each result with the PCs included, and each AT shot's chance (12.0).",
+    )
+    fire.add_argument("file", type=Path, metavar="FILE", help="a scenario file or a game log (iceditor play --log)")
+    fire.add_argument("--from", dest="sources", action="append", required=True, metavar="HEX", help="a firing hex")
+    fire.add_argument("--to", dest="target", required=True, metavar="HEX", help="the target hex")
+    fire.add_argument("--format", choices=("text", "json"), default="text")
 
 
 def run(args: argparse.Namespace) -> int | None:
@@ -114,4 +134,40 @@ def _at(args: argparse.Namespace) -> int:
     return 0
 
 
-RUNNERS = {"ap": _ap, "at": _at}  # add "fire": _fire beside _add_fire
+def _fire(args: argparse.Namespace) -> int:
+    # the whole engine and the maps load here only: `odds ap` and `odds at` answer without them
+    from engine.game.fire_odds import describe_odds, fire_odds
+
+    from .boardarg import hex_arg
+
+    game = _position(args.file)
+    sources = [hex_arg(game.board, label, args.file) for label in args.sources]
+    target = hex_arg(game.board, args.target, args.file)
+    try:
+        odds = fire_odds(game, sources, target)
+    except ValueError as exc:
+        raise BadInput(command_error("odds fire", str(exc))) from None
+    if args.format == "json":
+        print_json(odds)
+    else:
+        print(describe_odds(odds))
+    return 0
+
+
+def _position(path: Path) -> GameState:
+    """FILE's position: a game log's last state, or a scenario's set-up."""
+    from engine.game import ScenarioNotPlayable, new_game
+
+    from .boardarg import load_scenario_arg
+    from .cli_game import replayed
+
+    if path.suffix == ".jsonl":
+        return replayed(path)[0]
+    scenario, _ = load_scenario_arg(path)
+    try:
+        return new_game(scenario, 0)
+    except ScenarioNotPlayable as exc:
+        raise BadInput(f"{path}: error: {exc}") from None
+
+
+RUNNERS = {"ap": _ap, "at": _at, "fire": _fire}

@@ -13,6 +13,10 @@ from collections.abc import Sequence
 from typing import Any
 
 
+class BadInput(Exception):
+    """Input the command cannot work on; the message names the file or hex (exit code 2)."""
+
+
 def command_error(command: str, message: str) -> str:
     """A complaint about the command line: `iceditor COMMAND: error: message`."""
     return f"iceditor {command}: error: {message}"

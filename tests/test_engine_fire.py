@@ -3,6 +3,7 @@ on tests/fixtures/game/fire.yaml (units are moved where a test needs them) and f
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -727,3 +728,48 @@ def test_13_2_an_afv_opportunity_fires_four_ap_factors_at_most_to_ten_hexes() ->
     assert "aim russian/T34b-1 1215" in {a.text() for a in legal_actions(game)}
     shot = ap_shot(game, [t34], game.board.hex("1215"))
     assert shot.parts[0].value == attenuated(min(int(t34.value("ap_factor")), 4), int(t34.value("ap_range")), 10)
+
+
+# -- iceditor odds fire ----------------------------------------------------------------------------
+
+
+def test_odds_fire_in_a_set_up_and_in_a_saved_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`iceditor odds fire FILE --from HEX --to HEX`: every eligible firer, every modifier with its
+    rule, the firepower, each target unit's dice and chances, PCs included (issue 13)."""
+    import json
+
+    from engine.game.log import log_text
+    from engine.game.match import play_out
+    from engine.players import make_player
+    from iceditor.entry import main
+
+    path = REPO / "tests" / "fixtures" / "game" / "fire.yaml"
+    assert main(["odds", "fire", str(path), "--from", "1324", "--to", "1303", "--format", "json"]) == 0
+    odds = json.loads(capsys.readouterr().out)
+    assert odds["side"] == "german" and odds["units"] == [{"unit": "german/MMG-1", "fires": True, "pc": 30 / 36}]
+    assert odds["ap"]["firepower"] == 10 and [p["rule"] for p in odds["ap"]["parts"]] == ["11.2", "11.16 b"]
+    target = odds["ap"]["targets"][0]
+    assert target["unit"] == "russian/ATR-1" and abs(sum(target["p"].values()) - 1) < 1e-9
+    assert target["p"]["none"] == pytest.approx(6 / 36)  # one die always hits P 10 or better: only a failed PC misses
+    assert main(["odds", "fire", str(path), "--from", "1324", "--to", "1303"]) == 0
+    assert "AP firepower 10" in capsys.readouterr().out
+    assert main(["odds", "fire", str(path), "--from", "1010", "--to", "1303"]) == 2
+    assert "no units in 1010" in capsys.readouterr().err
+    assert main(["odds", "fire", str(path), "--from", "9999", "--to", "1303"]) == 2
+    assert "9999" in capsys.readouterr().err
+    game = new_game(FIRE, 3)
+    play_out(game, {"german": make_player("random", 3), "russian": make_player("random", 4)})
+    log = tmp_path / "fire.jsonl"
+    log.write_text(log_text(game, ["random", "random"]), encoding="utf-8")
+    for name in ("fire.yaml", "fire-map.yaml"):
+        shutil.copy(REPO / "tests" / "fixtures" / "game" / name, tmp_path / name)
+    on_map = next(u for u in game.units.values() if u.on_map and u.side == "german")
+    assert on_map.hex is not None
+    enemy = next(u for u in game.units.values() if u.on_map and u.side == "russian")
+    assert enemy.hex is not None
+    label, to = game.board.label(on_map.hex), game.board.label(enemy.hex)
+    assert main(["odds", "fire", str(log), "--from", label, "--to", to, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["target"] == to
+    log.write_text("not a log\n", encoding="utf-8")
+    assert main(["odds", "fire", str(log), "--from", label, "--to", to]) == 2
+    assert f"{log}:1: error" in capsys.readouterr().err

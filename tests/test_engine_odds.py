@@ -13,7 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.game.dice import Dice
-from engine.game.odds import (
+from engine.model.tables import table_values
+from engine.odds import (
     AP_CHANCES,
     ap_chances,
     ap_levels,
@@ -24,7 +25,6 @@ from engine.game.odds import (
     at_probability,
     dice_totals,
 )
-from engine.model.tables import table_values
 from iceditor.cli import main
 
 # The chi-square distribution's upper 0.001 point by degrees of freedom (any statistics table):

@@ -17,13 +17,13 @@ from typing import Any
 
 from engine.geometry.movement import Morale
 from engine.model.tables import table_values
+from engine.odds import ap_result, at_destroyed
 
 from .actions import DONE, PASS, Action, IllegalAction, verb
 from .firing import combat_rolled, firing_side, mark_fired
 from .flamethrower import FLAME, apply_flame, flame_actions
 from .grenades import GRENADE, apply_grenade, grenade_actions
 from .mortars import MORTAR, apply_mortar, mortar_actions
-from .odds import ap_result, at_destroyed
 from .performance import Check
 from .results import apply_result, destroy_afv
 from .shot import (

@@ -12,9 +12,9 @@ from itertools import product
 from typing import Any
 
 from engine.hexgrid import Hex
+from engine.odds import ap_chances, at_chance, dice_totals
 
 from .firing import FIRE_PHASES, firing_side, may_fire
-from .odds import ap_chances, at_chance, dice_totals
 from .shot import ap_shot, at_shot, may_aim, may_antitank, may_combine
 from .state import SUPPORT_FIRE, GameState
 from .units import Unit

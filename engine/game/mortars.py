@@ -23,10 +23,10 @@ from engine.geometry.sight import FirerState
 from engine.hexgrid import DIRECTIONS, Hex, hex_distance
 from engine.model.board import UnknownHexError
 from engine.model.tables import table_values
+from engine.odds import ap_levels, ap_result
 
 from .actions import Action, IllegalAction, verb
 from .firing import FIRE_PHASES, ap_dice, combat_rolled, firing_side, mark_fired, may_fire
-from .odds import ap_levels, ap_result
 from .performance import performance_check
 from .results import apply_result
 from .sightlines import open_lines

@@ -26,6 +26,7 @@ from typing import Any
 from engine.geometry.movement import Morale, State, hexsides_between
 from engine.hexgrid import DIRECTIONS, Hex
 from engine.model.tables import movement_allowances, table_values
+from engine.odds import at_destroyed
 
 from .actions import PASS, Action, IllegalAction, verb
 from .assault import _run as run_assault
@@ -48,7 +49,6 @@ from .movement import (
     mover_side,
 )
 from .movement import _step as step_into
-from .odds import at_destroyed
 from .performance import performance_check
 from .results import apply_result, destroy_afv, eliminate
 from .shot import Shot, at_shot, is_atg

@@ -15,10 +15,10 @@ from engine.geometry.movement import Morale
 from engine.geometry.sight import FirerState
 from engine.hexgrid import DIRECTIONS, SQRT3, Hex, hex_distance
 from engine.model.tables import table_values
+from engine.odds import ap_levels
 
 from .firing import ap_dice, is_stug, may_fire
 from .mortars import is_mortar
-from .odds import ap_levels
 from .sightlines import along, line_open, open_lines
 from .state import DEFENSIVE_FIRE, REACTION, SUPPORT_FIRE, GameState
 from .units import Unit
