@@ -474,20 +474,26 @@ def may_lead(leader: Unit, unit: Unit) -> bool:
 
 
 def _steps(game: GameState, group: list[Unit]) -> list[Hex]:
-    """The adjacent hexes every unit of the group may enter now (8.5, 8.61, 8.74)."""
+    """The adjacent hexes every unit of the group may enter now (8.5, 8.61, 8.74): `_cost` for each
+    unit, with what does not depend on the hex entered worked out once per unit."""
     first = group[0]
-    if first.hex is None or not first.on_map:
+    origin = first.hex
+    if origin is None or not first.on_map:
         return []
-    targets = []
     afv = next((u for u in group if u.is_afv), None)
-    for t in game.neighbours(first.hex):
-        if afv is not None and (afv.facing is None or t != first.hex + DIRECTIONS[afv.facing]):
+    front = None if afv is None or afv.facing is None else origin + DIRECTIONS[afv.facing]
+    movers = [(u, u.mover(game.phase), budget(game, u) == ONE_HEX, left(game, u)) for u in group]
+    targets = []
+    for t in game.neighbours(origin):
+        if afv is not None and t != front:
             continue  # 8.74: an AFV moves out of its hex through its frontal hexside (R42)
-        if any(_cost(game, u, first.hex, t) is None for u in group):
-            continue
-        if not _may_enter(game, group, t):
-            continue
-        targets.append(t)
+        for unit, mover, one_hex, rest in movers:
+            cost = _movement_cost(game, origin, t, mover)
+            if cost is None or (unit.extra.get("hexes_entered", 0) if one_hex else cost > rest + 1e-9):
+                break  # 8.11: a ONE_HEX unit enters one hex regardless; else the MPs it has left
+        else:
+            if _may_enter(game, group, t):
+                targets.append(t)
     return targets
 
 
@@ -514,7 +520,7 @@ def _may_enter(game: GameState, group: list[Unit], t: Hex) -> bool:
     """No visible enemy unit (8.23: only an overrun enters one, 9.0), no second AFV or a Wreck for
     an AFV (8.61); an over-full hex only on the way through (8.62 counts at the phase's end)."""
     side = group[0].side
-    there = game.at(t)
+    there = game.occupied().get(t, ())
     if any(u.side != side and not u.hidden for u in there):
         return False
     if any(u.is_afv for u in group) and (any(u.is_afv for u in there) or t in game.wrecks):
