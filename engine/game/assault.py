@@ -228,16 +228,7 @@ def _designate(game: GameState, action: Action) -> Events:
     defenders = [u for u in game.at(target) if u.side == enemy]
     if not defenders:  # an empty hex: the units move in (17.0 a) and go DOWN (17.0 f)
         return events + _finish_empty(game, passed, target)
-    game.assault["fight"] = {
-        "side": side,
-        "defender": enemy,
-        "hex": label,
-        "attackers": [u.id for u in passed],
-        "defenders": [u.id for u in defenders],
-        "round": 1,
-        "step": "a",
-        "hits": {},
-    }
+    start_fight(game, side, enemy, label, passed, defenders)
     events.append(
         {
             "event": "assault fight",
@@ -247,7 +238,7 @@ def _designate(game: GameState, action: Action) -> Events:
             "rule": "17.0 b",
         }
     )
-    return events + _run(game)
+    return events + run_fight(game)
 
 
 def _checks(game: GameState, action: Action, units: list[Unit], events: Events) -> list[Unit]:
@@ -330,7 +321,24 @@ def _alive(game: GameState, ids: list[str]) -> list[Unit]:
     return [game.unit(i) for i in ids if game.unit(i).on_map]
 
 
-def _run(game: GameState) -> Events:
+def start_fight(
+    game: GameState, side: str, enemy: str, label: str, attackers: list[Unit], defenders: list[Unit]
+) -> None:
+    """An assault fight begins in hex `label`: the initial round's first step (17.21 a); `run_fight`
+    resolves it (an overrun's immediate assault, 9.33, starts one too)."""
+    game.assault["fight"] = {
+        "side": side,
+        "defender": enemy,
+        "hex": label,
+        "attackers": [u.id for u in attackers],
+        "defenders": [u.id for u in defenders],
+        "round": 1,
+        "step": "a",
+        "hits": {},
+    }
+
+
+def run_fight(game: GameState) -> Events:
     """Resolve the assault under way until its owner must choose a loss (17.23) or one side is
     left (17.0 d, e); then 17.0 f."""
     fight = game.assault["fight"]
@@ -435,7 +443,7 @@ def _remove(game: GameState, unit: Unit) -> Events:
     fight["hits"][unit.side] -= 1
     if not fight["hits"][unit.side]:
         del fight["hits"][unit.side]
-    return events + _run(game)
+    return events + run_fight(game)
 
 
 def _finish(game: GameState, attackers: list[Unit], defenders: list[Unit]) -> Events:

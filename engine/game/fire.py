@@ -20,7 +20,7 @@ from engine.model.tables import table_values
 from engine.odds import ap_result, at_destroyed
 
 from .actions import DONE, PASS, Action, IllegalAction, verb
-from .firing import combat_rolled, firing_side, mark_fired
+from .firing import combat_rolled, firer_and_hex, firing_side, mark_fired
 from .flamethrower import FLAME, apply_flame, flame_actions
 from .grenades import GRENADE, apply_grenade, grenade_actions
 from .mortars import MORTAR, apply_mortar, mortar_actions
@@ -92,15 +92,10 @@ def _legal(game: GameState, action: Action) -> bool:
                 and may_combine(game, [*firers, unit])
             )
         return action in _declaring(game) if action.verb == INTENSIVE else action.verb in (SHOOT, CANCEL)
-    if action.verb not in (AIM, ANTITANK) or len(action.units) != 1 or action.units[0] not in game.units:
+    named = firer_and_hex(game, action, action.verb) if action.verb in (AIM, ANTITANK) else None
+    if named is None:
         return False
-    unit = game.unit(action.units[0])
-    if unit.side != firing_side(game):
-        return False
-    try:
-        h = game.board.hex(action.arg)
-    except ValueError:
-        return False
+    unit, h = named
     if game.interrupt is not None and action.arg != game.interrupt["hex"]:
         return False  # 13.13: only the hex entered
     return may_aim(game, unit, h) if action.verb == AIM else may_antitank(game, unit, h)

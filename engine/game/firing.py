@@ -142,3 +142,17 @@ def hexes_of(units: list[Unit]) -> list[Hex]:
         if u.hex is not None and u.hex not in seen:
             seen.append(u.hex)
     return seen
+
+
+def firer_and_hex(game: GameState, action: Any, verb: str) -> tuple[Unit, Hex] | None:
+    """The one unit of the firing side on the map an action of `verb` names, and the hex it names;
+    None for an action not of that form (a legality check's first step)."""
+    if action.verb != verb or len(action.units) != 1 or action.units[0] not in game.units:
+        return None
+    unit = game.unit(action.units[0])
+    if unit.side != firing_side(game) or unit.hex is None:
+        return None
+    try:
+        return unit, game.board.hex(action.arg)
+    except ValueError:  # not a hex label of the board (UnknownHexError, LabelError)
+        return None

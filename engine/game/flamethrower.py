@@ -19,7 +19,7 @@ from engine.hexgrid import Hex, hex_distance
 from engine.model.tables import table_values
 
 from .actions import Action, IllegalAction, verb
-from .firing import FIRE_PHASES, combat_rolled, firing_side, mark_fired, may_fire
+from .firing import FIRE_PHASES, combat_rolled, firer_and_hex, firing_side, mark_fired, may_fire
 from .performance import performance_check
 from .results import apply_result
 from .sightlines import line_open
@@ -67,15 +67,11 @@ def flame_actions(game: GameState) -> list[Action]:
 
 def flame_legal(game: GameState, action: Action) -> bool:
     """Whether `action` is among `flame_actions(game)`, checked on its own."""
-    if action.verb != FLAME or len(action.units) != 1 or action.units[0] not in game.units:
+    named = firer_and_hex(game, action, FLAME)
+    if named is None or not may_flame(game, named[0]):
         return False
-    unit = game.unit(action.units[0])
-    if unit.side != firing_side(game) or not may_flame(game, unit) or unit.hex is None:
-        return False
-    try:
-        target = game.board.hex(action.arg)
-    except ValueError:  # not a hex label of the board (UnknownHexError, LabelError)
-        return False
+    unit, target = named
+    assert unit.hex is not None
     seen = any(not u.hidden for u in flame_targets(game, target, other(unit.side)))
     distance = hex_distance(unit.hex, target)
     return seen and 1 <= distance <= int(_table()["max_range"]) and line_open(game, unit.hex, target, FirerState.UP)

@@ -22,7 +22,7 @@ from engine.hexgrid import Hex, hex_distance
 from engine.model.tables import table_values
 
 from .actions import Action, IllegalAction, verb
-from .firing import FIRE_PHASES, combat_rolled, firing_side, mark_fired, may_fire
+from .firing import FIRE_PHASES, combat_rolled, firer_and_hex, firing_side, mark_fired, may_fire
 from .performance import performance_check
 from .results import apply_result
 from .sightlines import line_open
@@ -126,15 +126,11 @@ def _within(game: GameState, h: Hex, reach: int) -> list[Hex]:
 
 def grenade_legal(game: GameState, action: Action) -> bool:
     """Whether `action` is among `grenade_actions(game)`, checked on its own."""
-    if action.verb != GRENADE or len(action.units) != 1 or action.units[0] not in game.units:
+    named = firer_and_hex(game, action, GRENADE)
+    if named is None or not may_throw(game, named[0]):
         return False
-    unit = game.unit(action.units[0])
-    if unit.side != firing_side(game) or not may_throw(game, unit) or unit.hex is None:
-        return False
-    try:
-        target = game.board.hex(action.arg)
-    except ValueError:  # not a hex label of the board (UnknownHexError, LabelError)
-        return False
+    unit, target = named
+    assert unit.hex is not None
     return (
         is_target(game, target, other(unit.side))
         and in_range(game, unit.hex, target)

@@ -29,8 +29,7 @@ from engine.model.tables import movement_allowances, table_values
 from engine.odds import at_destroyed
 
 from .actions import PASS, Action, IllegalAction, verb
-from .assault import _run as run_assault
-from .assault import apply_assault, assault_actions
+from .assault import apply_assault, assault_actions, run_fight, start_fight
 from .fire import ANTITANK
 from .firing import combat_rolled, mark_fired
 from .mines import overrun_detonation
@@ -466,20 +465,11 @@ def _immediate_assault(game: GameState, infantry: list[Unit], t: Hex) -> Events:
         unit.extra["assaulted"] = True  # 9.34, assault.eligible: no assault in the Assault Phase
         unit.fired = True  # 9.34 (R145): no fire either for the rest of the Player Turn
     label = game.label_of(t)
-    game.assault["fight"] = {
-        "side": infantry[0].side,
-        "defender": enemy,
-        "hex": label,
-        "attackers": [u.id for u in attackers],
-        "defenders": [u.id for u in defenders],
-        "round": 1,
-        "step": "a",
-        "hits": {},
-    }
+    start_fight(game, infantry[0].side, enemy, label, attackers, defenders)
     events: Events = [
         {"event": "assault", "units": [u.id for u in attackers], "hex": label, "why": "no PC", "rule": "9.33, 17.0"}
     ]
-    return events + run_assault(game) + _assault_over(game)
+    return events + run_fight(game) + _assault_over(game)
 
 
 def _assault_over(game: GameState) -> Events:
