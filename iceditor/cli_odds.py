@@ -75,10 +75,19 @@ def _add_fire(kinds: Any) -> None:
         "they would make together with every modifier and its rule (11.1-11.2), each target unit's dice (11.3) "
         "and the chance of each result with the PCs included, and each AT shot's chance (12.0).",
     )
-    fire.add_argument("file", type=Path, metavar="FILE", help="a scenario file or a game log (iceditor play --log)")
+    fire.add_argument(
+        "file", type=_file, metavar="FILE", help="a scenario file or a bundled name (s1), or a game log (play --log)"
+    )
     fire.add_argument("--from", dest="sources", action="append", required=True, metavar="HEX", help="a firing hex")
     fire.add_argument("--to", dest="target", required=True, metavar="HEX", help="the target hex")
     fire.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def _file(text: str) -> Path:
+    """boardarg.file_arg (a path or a bundled name), loaded only for `odds fire`."""
+    from .boardarg import file_arg
+
+    return file_arg(text)
 
 
 def run(args: argparse.Namespace) -> int | None:
