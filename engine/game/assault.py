@@ -107,6 +107,21 @@ def assault_actions(game: GameState) -> list[Action]:
     if fight:
         alive = fight["attackers"] if game.to_act == fight["side"] else fight["defenders"]
         return [Action(REMOVE, (i,)) for i in sorted(alive)]
+    key = (
+        "assault actions",
+        game.to_act,
+        tuple(sorted(game.assault_markers.items())),
+        repr(game.assault.get("cleared")),
+        tuple(
+            (u.morale, u.fired, u.extra.get("assaulted"), u.extra.get("fired_phase"), u.extra.get("grenade_target"))
+            for u in game.side_units(game.to_act)
+        ),
+    )  # kept until units move (GameState.kept), by all else the designations read
+    found: list[Action] = game.kept(key, lambda: _phase_actions(game))
+    return found
+
+
+def _phase_actions(game: GameState) -> list[Action]:
     actions: list[Action] = []
     for h, (side, target) in sorted(game.assault_markers.items()):
         if side == game.to_act:

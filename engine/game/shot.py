@@ -238,10 +238,16 @@ def _openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, 
         enemies = visible_enemies(game, side, h)
         if enemies:
             targets.append((h, any(u.is_afv for u in enemies)))
+    if not targets:
+        return []
     opportunity = _opportunity(game)
     wanted = []
     for unit in game.side_units(side):
-        if not unit.on_map or unit.hex is None or not may_fire(game, unit):
+        if not unit.on_map or unit.hex is None:
+            continue
+        if opportunity and hex_distance(unit.hex, targets[0][0]) > _reach(game, unit):
+            continue  # at an interrupt most units are out of reach of the one hex: the cheapest test first
+        if not may_fire(game, unit):
             continue
         if opportunity and not _opportunity_kind(game, unit):
             continue
@@ -270,7 +276,16 @@ def _openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, 
 
 def _reach(game: GameState, unit: Unit) -> float:
     """The farthest hex the unit may open fire at now: where range attenuation (11.22) or 13.2's
-    opportunity ranges leave it a factor; AT fire but an ATR's has unlimited range (12.16)."""
+    opportunity ranges leave it a factor; AT fire but an ATR's has unlimited range (12.16). Kept
+    on the unit (its counter's values never change)."""
+    key = "_reach_opportunity" if _opportunity(game) else "_reach"
+    if key not in unit.extra:
+        unit.extra[key] = _reach_now(game, unit)
+    reach: float = unit.extra[key]
+    return reach
+
+
+def _reach_now(game: GameState, unit: Unit) -> float:
     if unit.value("at_factor") is not None and unit.type != "ATR":
         return math.inf
     reaches = [0.0]
