@@ -98,18 +98,21 @@ def new_game(
 ) -> GameState:
     """A game of `scenario` at its set-up. Options: `first_shot` (True: PCs to move from the start,
     as after 8.22's first shot). `board`: the maps as an editor holds them (its unsaved terrain; a
-    copy is played on); `validated`: the caller's own validation found no errors (the editor's)."""
+    copy is played on); `validated`: the caller's own validation found no errors (the editor's).
+    The maps of a scenario are read once and shared by all its games (the game never edits them)."""
     if not validated:
         _check_playable(scenario)
     counters: Counters = bundled_counters()
-    if board is None:
-        context = ScenarioContext(scenario, counters)
+    if board is None:  # the maps, their terrain costs and lines of sight: the same for every game of it
+        shared = shared_caches(scenario)
+        if "board" not in shared:
+            shared["board"] = scenario.load_board()
+        board, caches = shared["board"], shared
     else:
-        context = ScenarioContext(scenario, counters, replace(board, watchers=[], caches={}, previous={}))
+        caches = {}
+    context = ScenarioContext(scenario, counters, replace(board, watchers=[], caches=caches, previous={}))
     units = {u.id: u for u in field_units(scenario, counters)}
     game = GameState(scenario, context, counters, seed, dict(options or {}), Dice(seed), units)
-    if board is None:  # terrain costs, lines of sight: the same for every game of the scenario
-        game.board.caches = shared_caches(scenario)
     game.first_shot = bool(game.options.get("first_shot", False))
     initial_control(game)
     events = apply_given_setup(game)
