@@ -9,7 +9,6 @@ those choices.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from copy import deepcopy
 from dataclasses import dataclass, field
@@ -299,7 +298,7 @@ class GameState:
             for u in self.units.values()
         ]
         flags = [[u.hidden, u.immobilized, u.fired, u.moved] for u in self.units.values()]
-        text = json.dumps([units, flags, self.view(None, with_units=False)], sort_keys=True, separators=(",", ":"))
+        text = repr((units, flags, self.view(None, with_units=False)))  # plain values: the same on every run
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
