@@ -520,3 +520,17 @@ def test_8_3_b_units_led_remain_with_the_leader_throughout() -> None:
     pair = f"{commander.id}+german/C/MP-PR9-1"
     do(game, f"move {pair} 1106")
     assert "stop german/C/MP-PR9-1" not in texts(game) and f"stop {pair}" in texts(game)
+
+
+def test_8_43_infantry_riding_with_an_afv_stop_when_it_bogs_down() -> None:
+    """8.43: 'If an AFV ceases its movement all infantry accompanying it must end their movement
+    also': an AFV immobilized in a Marsh (8.55) ends its riders' move there."""
+    game = guns()
+    afv = put(game, game.unit("german/IIIe-1"), "1106")
+    afv.facing = 0  # toward 1105, the marsh
+    game.caches = {}
+    riders = [u for u in game.at(afv.hex) if u.squad == "E"]  # squad E stands there: 8.41's stack
+    with_dice(game, 2, 2)
+    do(game, f"move {'+'.join([afv.id, *(u.id for u in riders)])} 1105")
+    assert afv.immobilized and all(u.hex == afv.hex and u.move_done for u in riders) and not game.active
+    assert not any(a.verb == "move" and set(a.units) & {u.id for u in riders} for a in legal_actions(game))

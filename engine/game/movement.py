@@ -775,10 +775,29 @@ def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any
     for unit in units:
         if unit.is_afv and unit.on_map:
             events += _bog(game, unit, target)
+            if unit.immobilized:  # 8.43: 'If an AFV ceases its movement all infantry accompanying it must end ...'
+                events += _riders_stop(game, [u for u in units if u is not unit and not u.move_done])
     if any(u.move_done for u in units):
         game.active = tuple(u.id for u in units if not u.move_done)
     game.interrupt = {"hex": game.label(target), "units": [u.id for u in units if u.on_map], "side": units[0].side}
     game.to_act = other(units[0].side)
+    return events
+
+
+def _riders_stop(game: GameState, riders: list[Unit]) -> list[dict[str, Any]]:
+    events = []
+    for unit in riders:
+        unit.move_done = True
+        unit.extra["moving"] = False
+        events.append(
+            {
+                "event": "stopped",
+                "unit": unit.id,
+                "hex": game.label(unit.hex),
+                "why": "its AFV bogged down",
+                "rule": "8.43",
+            }
+        )
     return events
 
 
