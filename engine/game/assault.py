@@ -61,18 +61,19 @@ def mark_actions(game: GameState) -> list[Action]:
             first.setdefault(unit.hex, unit)
     actions = []
     for h, unit in sorted(first.items(), key=lambda item: item[1].id):
-        actions += [Action(MARK, (unit.id,), label) for label in _toward(game, h, unit.mover(MOVEMENT))]
+        actions += _marks(game, h, unit)
     return actions
 
 
-def _toward(game: GameState, h: Hex, mover: Any) -> tuple[str, ...]:
-    """The labels of the hexes next to h the mover may enter, in order; kept per board (the game
-    never edits the terrain)."""
-    found: dict[tuple[Hex, Any], tuple[str, ...]] = game.board.caches.setdefault("assault_toward", {})
-    key = (h, mover)
+def _marks(game: GameState, h: Hex, unit: Unit) -> list[Action]:
+    """The unit's `mark` actions toward the hexes next to h its mover may enter, in order; kept per
+    board (the game never edits the terrain; actions are values)."""
+    mover = unit.mover(MOVEMENT)
+    found: dict[tuple[Hex, Any, str], list[Action]] = game.board.caches.setdefault("assault_marks", {})
+    key = (h, mover, unit.id)
     if key not in found:
         near = [n for n in game.neighbours(h) if _movement_cost(game, h, n, mover) is not None]
-        found[key] = tuple(sorted(game.label_of(n) for n in near))
+        found[key] = [Action(MARK, (unit.id,), label) for label in sorted(game.label_of(n) for n in near)]
     return found[key]
 
 
