@@ -32,6 +32,7 @@ from .shot import (
     at_shot,
     combinable,
     fire_pc_modifier,
+    is_mg,
     may_aim,
     may_antitank,
     may_combine,
@@ -163,12 +164,8 @@ def _declaring(game: GameState) -> list[Action]:
     target = game.board.hex(attack["target"])
     firers = [game.unit(i) for i in attack["units"]]
     actions = [Action(JOIN, (u.id,)) for u in combinable(game, firers, target)]
-    actions += [Action(INTENSIVE, (u.id,)) for u in firers if _is_mg(u) and u.id not in attack["intensive"]]  # 11.15
+    actions += [Action(INTENSIVE, (u.id,)) for u in firers if is_mg(u) and u.id not in attack["intensive"]]  # 11.15
     return [*actions, Action(SHOOT), Action(CANCEL)]
-
-
-def _is_mg(unit: Unit) -> bool:
-    return unit.type in ("LMG", "MMG")
 
 
 def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
@@ -193,12 +190,12 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
     raise IllegalAction(f"no such action {action.text()}")
 
 
-def _pcs(game: GameState, units: list[Unit], opportunity: bool) -> tuple[list[Unit], list[dict[str, Any]]]:
+def _pcs(game: GameState, units: list[Unit]) -> tuple[list[Unit], list[dict[str, Any]]]:
     """10.12: every unit that attempts to fire takes a PC; only those that pass fire (10.0 c);
     13.17's modifiers in opportunity fire."""
     passed, events = [], []
     for unit in units:
-        modifier = fire_pc_modifier(game, unit) if opportunity else 0
+        modifier = fire_pc_modifier(game, unit) if game.interrupt is not None else 0
         check = Check(game.dice.roll(2), modifier, unit.pr)
         events.append({"event": "pc", "unit": unit.id, "for": "fire", "check": check.describe(), "rule": "10.12"})
         if check.passed:
@@ -213,12 +210,11 @@ def _shoot(game: GameState) -> list[dict[str, Any]]:
     game.attack = None
     target = game.board.hex(attack["target"])
     units = [game.unit(i) for i in attack["units"]]
-    opportunity = game.interrupt is not None
-    passed, events = _pcs(game, units, opportunity)
+    passed, events = _pcs(game, units)
     if not passed:
         return [*events, {"event": "no fire", "hex": attack["target"], "why": "every PC failed", "rule": "10.0 c"}]
     intensive = tuple(i for i in attack["intensive"] if i in {u.id for u in passed})
-    shot = ap_shot(game, passed, target, intensive=intensive, opportunity=opportunity)
+    shot = ap_shot(game, passed, target, intensive=intensive)
     events.append(_shot_event(game, shot))
     combat_rolled(game)
     for dice, unit in zip(shot.dice, shot.targets, strict=True):
@@ -254,11 +250,10 @@ def _intensive_roll(game: GameState, unit: Unit) -> list[dict[str, Any]]:
 
 
 def _antitank(game: GameState, unit: Unit, target_hex: Any) -> list[dict[str, Any]]:
-    opportunity = game.interrupt is not None
-    passed, events = _pcs(game, [unit], opportunity)
+    passed, events = _pcs(game, [unit])
     if not passed:
         return events
-    shot = at_shot(game, unit, target_hex, opportunity=opportunity)
+    shot = at_shot(game, unit, target_hex)
     events.append(_shot_event(game, shot))
     combat_rolled(game)
     afv = shot.targets[0]

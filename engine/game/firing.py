@@ -135,15 +135,6 @@ def _dice_modifiers() -> dict[str, Any]:
     return values
 
 
-def hexes_of(units: list[Unit]) -> list[Hex]:
-    """The hexes the units stand in, in the order of the units, each once."""
-    seen: list[Hex] = []
-    for u in units:
-        if u.hex is not None and u.hex not in seen:
-            seen.append(u.hex)
-    return seen
-
-
 def firer_and_hex(game: GameState, action: Any, verb: str) -> tuple[Unit, Hex] | None:
     """The one unit of the firing side on the map an action of `verb` names, and the hex it names;
     None for an action not of that form (a legality check's first step)."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.geometry.movement import Morale
 from engine.geometry.sight import FirerState
-from engine.hexgrid import DIRECTIONS, SQRT3, Hex, hex_distance
+from engine.hexgrid import DIRECTIONS, Hex, hex_distance, hex_to_point
 from engine.model.tables import table_values
 from engine.odds import ap_levels
 
@@ -112,15 +112,10 @@ def in_frontal_area(origin: Hex, facing: int | None, target: Hex) -> bool:
     printed), the hexes on its edges included."""
     if facing is None or target == origin:
         return facing is None
-    front = DIRECTIONS[facing]
-    fx, fy = _xy(front.q, front.r)
-    tx, ty = _xy(target.q - origin.q, target.r - origin.r)
+    fx, fy = hex_to_point(DIRECTIONS[facing])
+    tx, ty = hex_to_point(target - origin)
     cosine = (fx * tx + fy * ty) / (math.hypot(fx, fy) * math.hypot(tx, ty))
     return cosine >= math.cos(math.radians(_half_angle())) - 1e-9
-
-
-def _xy(q: int, r: int) -> tuple[float, float]:
-    return 1.5 * q, SQRT3 * (r + q / 2)
 
 
 def _frontal_only(unit: Unit) -> bool:
@@ -151,19 +146,6 @@ def _opportunity(game: GameState) -> bool:
     return game.interrupt is not None
 
 
-def _arc_ok(game: GameState, unit: Unit, target: Hex) -> bool:
-    """The interrupt's limits (13.11, 13.12) and the frontal area (10.23, 13.14) for an attack by
-    `unit` at `target`; eligibility (10.1) and LOS (10.21) are checked apart."""
-    if unit.hex is None or unit.hex == target:
-        return False
-    if _opportunity(game):
-        if not _opportunity_kind(game, unit):
-            return False
-        if unit.is_afv and not in_frontal_area(unit.hex, unit.facing, target):
-            return False  # 13.14
-    return not (_frontal_only(unit) and not in_frontal_area(unit.hex, unit.facing, target))
-
-
 def _opportunity_kind(game: GameState, unit: Unit) -> bool:
     """13.11: in the Movement Phase 'infantry, AFV, MG, ATR, and ATG units'; 13.12: in the Reaction
     Movement Phase ATR and ATG units (that did not move: may_fire, CWs that moved)."""
@@ -172,18 +154,23 @@ def _opportunity_kind(game: GameState, unit: Unit) -> bool:
     return unit.kind in ("infantry", "commander", "afv") or is_atg(unit) or is_mg(unit) or unit.type == "ATR"
 
 
-def _aim_ok(game: GameState, unit: Unit, target: Hex, enemies: list[Unit]) -> bool:
-    """may_aim but for eligibility and LOS: AP factors at that range, a visible enemy (10.2, 13.2)."""
-    if not enemies or _ap_factor(unit) <= 0 or is_mortar(unit) or unit.kind == "ft":
-        return False  # mortars fire by 14.0, FTs by 16.0
-    return _factor_at(game, unit, target) > 0 and _arc_ok(game, unit, target)
-
-
-def _antitank_ok(game: GameState, unit: Unit, target: Hex, enemies: list[Unit]) -> bool:
-    """may_antitank but for eligibility and LOS (12.12, 12.16)."""
-    if unit.value("at_factor") is None or not any(u.is_afv for u in enemies):
-        return False  # 12.12: 'A unit's AT factors are used against AFV's only'
-    return _at_factor(unit, target) > 0 and _arc_ok(game, unit, target)
+def _opens(game: GameState, unit: Unit, target: Hex, enemies: list[Unit]) -> tuple[bool, bool]:
+    """(may aim, may fire AT) at `target` but for eligibility (10.1) and LOS (10.21): a visible enemy
+    (10.2) and for AT an AFV (12.12), the interrupt's limits (13.11, 13.12), the frontal area
+    (10.23, 13.14) and the range (11.2, 12.16, 13.2)."""
+    assert unit.hex is not None
+    distance = hex_distance(unit.hex, target)
+    if not enemies or distance == 0 or distance > _reach(game, unit):
+        return False, False
+    opportunity = _opportunity(game)
+    if opportunity and not _opportunity_kind(game, unit):
+        return False, False
+    if (_frontal_only(unit) or (opportunity and unit.is_afv)) and not in_frontal_area(unit.hex, unit.facing, target):
+        return False, False
+    aims = _ap_factor(unit) > 0 and not is_mortar(unit) and unit.kind != "ft"  # mortars: 14.0, FTs: 16.0
+    aim = aims and _factor_at(game, unit, target) > 0
+    antitank = unit.value("at_factor") is not None and any(u.is_afv for u in enemies) and _at_factor(unit, target) > 0
+    return aim, antitank
 
 
 def _line(game: GameState, unit: Unit, target: Hex) -> bool:
@@ -195,14 +182,14 @@ def may_aim(game: GameState, unit: Unit, target: Hex) -> bool:
     """Whether `unit` may open an AP attack at `target` now (10.1, 10.2, 11.0, 13.2)."""
     if unit.hex is None or not may_fire(game, unit):
         return False
-    return _aim_ok(game, unit, target, visible_enemies(game, unit.side, target)) and _line(game, unit, target)
+    return _opens(game, unit, target, visible_enemies(game, unit.side, target))[0] and _line(game, unit, target)
 
 
 def may_antitank(game: GameState, unit: Unit, target: Hex) -> bool:
     """Whether `unit` may fire its AT factors at the AFV in `target` (12.0, 12.12, 12.16)."""
     if unit.hex is None or not may_fire(game, unit):
         return False
-    return _antitank_ok(game, unit, target, visible_enemies(game, unit.side, target)) and _line(game, unit, target)
+    return _opens(game, unit, target, visible_enemies(game, unit.side, target))[1] and _line(game, unit, target)
 
 
 def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
@@ -231,41 +218,23 @@ def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, H
 
 
 def _openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
-    """What _aim_ok, _antitank_ok and _arc_ok decide, with what does not depend on the target hex
-    worked out once per unit (a fire phase asks it of every unit and every enemy hex)."""
-    targets = []
-    for h in hexes:
-        enemies = visible_enemies(game, side, h)
-        if enemies:
-            targets.append((h, any(u.is_afv for u in enemies)))
-    if not targets:
-        return []
-    opportunity = _opportunity(game)
+    """may_aim and may_antitank for every unit and hex: each unit's eligibility asked once, and only
+    of a unit in reach of a hex (at an interrupt most are not); the lines as one array."""
+    targets = [(h, enemies) for h in hexes if (enemies := visible_enemies(game, side, h))]
     wanted = []
     for unit in game.side_units(side):
         if not unit.on_map or unit.hex is None:
             continue
-        if opportunity and hex_distance(unit.hex, targets[0][0]) > _reach(game, unit):
-            continue  # at an interrupt most units are out of reach of the one hex: the cheapest test first
-        if not may_fire(game, unit):
-            continue
-        if opportunity and not _opportunity_kind(game, unit):
-            continue
-        aims = _ap_factor(unit) > 0 and not is_mortar(unit) and unit.kind != "ft"
-        antitanks = unit.value("at_factor") is not None
-        if not (aims or antitanks):
-            continue
-        arc = _frontal_only(unit) or (opportunity and unit.is_afv)  # 10.23, 13.14
-        reach = _reach(game, unit)
-        origin = unit.hex
-        for h, afv in targets:
-            distance = hex_distance(origin, h)
-            if distance == 0 or distance > reach or (arc and not in_frontal_area(origin, unit.facing, h)):
+        eligible = None
+        for h, enemies in targets:
+            aim, antitank = _opens(game, unit, h, enemies)
+            if not (aim or antitank):
                 continue
-            aim = aims and _factor_at(game, unit, h) > 0
-            antitank = antitanks and afv and _at_factor(unit, h) > 0
-            if aim or antitank:
-                wanted.append((unit, h, aim, antitank))
+            if eligible is None:
+                eligible = may_fire(game, unit)
+            if not eligible:
+                break
+            wanted.append((unit, h, aim, antitank))
     found = []
     for state in (FirerState.UP, FirerState.DOWN):
         some = [w for w in wanted if w[0].state == state]
@@ -405,12 +374,9 @@ def _leader_in(game: GameState, h: Hex) -> bool:
 # -- the attack's numbers ----------------------------------------------------------------------
 
 
-def ap_shot(
-    game: GameState, firers: list[Unit], target: Hex, *, intensive: tuple[str, ...] = (), opportunity: bool = False
-) -> Shot:
+def ap_shot(game: GameState, firers: list[Unit], target: Hex, *, intensive: tuple[str, ...] = ()) -> Shot:
     """11.1: each firer's factors after range attenuation (11.2), then doubling and halving (11.15,
     11.16 d), then the other reductions (11.16 a-c), in that order."""
-    del opportunity  # the interrupt itself says (13.2 ranges: _factor_at)
     ap = table_values("combat")["ap_fire"]
     parts: list[Part] = []
     total = 0
@@ -452,11 +418,10 @@ def ap_shot(
     return Shot("ap", firers, target, targets, firepower, parts, dice, levels=ap_levels(firepower))
 
 
-def at_shot(game: GameState, firer: Unit, target: Hex, *, opportunity: bool = False) -> Shot:
+def at_shot(game: GameState, firer: Unit, target: Hex) -> Shot:
     """12.1: the firer's AT factors (an ATR's attenuated, 12.16), never modified for terrain (12.15);
     12.2's dice; 12.31's armor (frontal if the firer is in the target's frontal area) and +1 for a
     higher target."""
-    del opportunity
     assert firer.hex is not None
     afv = next(u for u in visible_enemies(game, firer.side, target) if u.is_afv)
     factor = _at_factor(firer, target)
