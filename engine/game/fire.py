@@ -129,14 +129,9 @@ def _movers_after_fire(game: GameState) -> list[dict[str, Any]]:
     """13.18: 'Moving units which become PINNED may move no further in that phase'; a SUPPRESSED or
     eliminated one neither. The interrupt stays open: another unit may fire at the hex (13.16)."""
     events = []
-    for unit_id in game.active:
-        unit = game.unit(unit_id)
-        if unit.on_map and unit.morale == Morale.NORMAL:
-            continue
-        unit.move_done = True
-        unit.extra["moving"] = False
-        events.append({"event": "stopped", "unit": unit.id, "why": str(unit.morale), "rule": "13.18"})
-    game.active = tuple(i for i in game.active if not game.unit(i).move_done)
+    for unit in [game.unit(i) for i in game.active]:
+        if not unit.on_map or unit.morale != Morale.NORMAL:
+            events += game.stop_moving([unit], "13.18", str(unit.morale) if unit.on_map else "eliminated")
     return events
 
 

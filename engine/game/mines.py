@@ -108,22 +108,7 @@ def _stop_after_attack(game: GameState, units: Sequence[Unit], afv: Unit | None)
     if afv is not None and afv.id in stopped:
         stopped |= {u.id for u in units}
     stopped |= {u.id for u in units if u.led_by in stopped and game.unit(u.led_by).on_map}
-    events: Events = []
-    for unit in units:
-        if unit.id in stopped and not unit.move_done:
-            unit.move_done = True
-            unit.extra["moving"] = False
-            if unit.on_map:
-                events.append(
-                    {
-                        "event": "stopped",
-                        "unit": unit.id,
-                        "hex": game.label(unit.hex),
-                        "mp": unit.mp_spent,
-                        "rule": "19.27",
-                    }
-                )
-    return events
+    return game.stop_moving([u for u in units if u.id in stopped and not u.move_done], "19.27")
 
 
 # -- the attacks ----------------------------------------------------------------------------

@@ -698,10 +698,7 @@ def _within_stack(game: GameState, unit: Unit, action: Action) -> list[dict[str,
     """One unit of the moving stack: the AFV turns (8.74), or a unit ceases its movement (8.43)."""
     if action.verb == FACE:
         return _face(game, unit, parse_label(action.arg, game.board.offset))
-    unit.move_done = True
-    unit.extra["moving"] = False
-    game.active = tuple(i for i in game.active if i != unit.id)
-    return [{"event": "stopped", "unit": unit.id, "hex": game.label(unit.hex), "mp": unit.mp_spent, "rule": "8.43"}]
+    return game.stop_moving([unit], "8.43")
 
 
 def _begin(game: GameState, units: list[Unit]) -> list[dict[str, Any]]:
@@ -732,14 +729,8 @@ def _begin(game: GameState, units: list[Unit]) -> list[dict[str, Any]]:
 
 
 def end_active(game: GameState) -> list[dict[str, Any]]:
-    events: list[dict[str, Any]] = []
-    for unit_id in game.active:
-        unit = game.unit(unit_id)
-        unit.move_done = True
-        unit.extra["moving"] = False
-        events.append({"event": "stopped", "unit": unit.id, "hex": game.label(unit.hex), "mp": unit.mp_spent})
-    game.active = ()
-    return events
+    """The moving unit or stack ends its move (8.0: starting another, `stop`, the phase's end)."""
+    return game.stop_moving([game.unit(i) for i in game.active])
 
 
 def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any]]:
@@ -776,28 +767,12 @@ def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any
         if unit.is_afv and unit.on_map:
             events += _bog(game, unit, target)
             if unit.immobilized:  # 8.43: 'If an AFV ceases its movement all infantry accompanying it must end ...'
-                events += _riders_stop(game, [u for u in units if u is not unit and not u.move_done])
+                riders = [u for u in units if u is not unit and not u.move_done]
+                events += game.stop_moving(riders, "8.43", "its AFV bogged down")
     if any(u.move_done for u in units):
         game.active = tuple(u.id for u in units if not u.move_done)
     game.interrupt = {"hex": game.label(target), "units": [u.id for u in units if u.on_map], "side": units[0].side}
     game.to_act = other(units[0].side)
-    return events
-
-
-def _riders_stop(game: GameState, riders: list[Unit]) -> list[dict[str, Any]]:
-    events = []
-    for unit in riders:
-        unit.move_done = True
-        unit.extra["moving"] = False
-        events.append(
-            {
-                "event": "stopped",
-                "unit": unit.id,
-                "hex": game.label(unit.hex),
-                "why": "its AFV bogged down",
-                "rule": "8.43",
-            }
-        )
     return events
 
 

@@ -193,6 +193,20 @@ class GameState:
             found[h] = self.board.neighbours(h)
         return found[h]
 
+    def stop_moving(self, units: list[Unit], rule: str | None = None, why: str | None = None) -> list[dict[str, Any]]:
+        """The units end their movement for the phase and leave the moving stack (8.0); `rule` says
+        why they must (8.43, 13.18, 19.27). A "stopped" event for each that is still on the map."""
+        events: list[dict[str, Any]] = []
+        for unit in units:
+            unit.move_done = True
+            unit.extra["moving"] = False
+            if unit.on_map:
+                event = {"event": "stopped", "unit": unit.id, "hex": self.label(unit.hex), "mp": unit.mp_spent}
+                events.append({**event, **({"rule": rule} if rule else {}), **({"why": why} if why else {})})
+        stopped = {u.id for u in units}
+        self.active = tuple(i for i in self.active if i not in stopped)
+        return events
+
     def relocate(self, unit: Unit, where: str, h: Hex | None) -> None:
         """Every change of where a unit is goes through here (the index of `at`)."""
         unit.where, unit.hex = where, h
