@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from engine.game import Action, IllegalAction, legal_actions, new_game, play
-from engine.game.dice import Dice
 from engine.game.fire import fire_actions
 from engine.game.firing import ap_dice, may_fire
 from engine.game.shot import ap_shot, at_shot, attenuated, in_frontal_area, may_aim, may_combine
@@ -20,6 +19,7 @@ from engine.geometry.movement import Morale, State
 from engine.geometry.sight import FirerState
 from engine.hexgrid import Hex
 from engine.model.scenario import load_scenario
+from tests.test_engine_rules import with_dice
 
 REPO = Path(__file__).resolve().parent.parent
 FIRE = load_scenario(REPO / "tests" / "fixtures" / "game" / "fire.yaml")
@@ -60,12 +60,6 @@ def away(game: GameState, *keep: str) -> None:
         if unit.id not in keep:
             game.relocate(unit, ON_MAP, game.board.hex(next(spots[unit.side])))
     game.caches = {}
-
-
-def with_dice(game: GameState, *faces: int) -> None:
-    rolled = list(game.dice.rolled)
-    game.dice = Dice.replaying(game.seed, [*rolled, *faces])
-    game.dice.rolled = rolled
 
 
 def do(game: GameState, text: str) -> None:

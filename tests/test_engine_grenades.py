@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from engine.game import Action, IllegalAction, play
-from engine.game.dice import Dice
 from engine.game.flamethrower import flame_actions, flame_legal
 from engine.game.grenades import (
     apply_grenade,
@@ -27,6 +26,7 @@ from engine.game.units import ON_MAP
 from engine.geometry.movement import Morale, State
 from engine.hexgrid import hex_distance
 from engine.model.scenario import load_scenario
+from tests.test_engine_rules import with_dice
 
 REPO = Path(__file__).resolve().parent.parent
 GRENADES = load_scenario(REPO / "tests" / "fixtures" / "game" / "grenades.yaml")
@@ -52,12 +52,6 @@ def put(game: GameState, unit_id: str, label: str, state: str = "up") -> None:
     game.relocate(unit, ON_MAP, game.board.hex(label))
     unit.state = State(state)
     game.caches = {}
-
-
-def with_dice(game: GameState, *faces: int) -> None:
-    rolled = list(game.dice.rolled)
-    game.dice = Dice.replaying(game.seed, [*rolled, *faces])
-    game.dice.rolled = rolled
 
 
 def texts(actions: list[Action]) -> set[str]:

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from engine.game import Action, IllegalAction, legal_actions, play
-from engine.game.dice import Dice
 from engine.game.infiltration import INFILTRATION, modifiers
 from engine.game.play import new_game
 from engine.game.state import MORALE, SUPPORT_FIRE, GameState
@@ -19,6 +18,7 @@ from engine.game.units import ELIMINATED, WAITING
 from engine.geometry.movement import Morale, State
 from engine.hexgrid import hex_distance
 from engine.model.scenario import load_scenario
+from tests.test_engine_rules import with_dice
 
 REPO = Path(__file__).resolve().parent.parent
 INFILTRATION_SCENARIO = load_scenario(REPO / "tests" / "fixtures" / "game" / "infiltration.yaml")
@@ -38,12 +38,6 @@ def start(seed: int = 1) -> GameState:
     play(game, Action("done"))  # the German set-up (the scenario's setup:)
     play(game, Action("done"))  # the Russian set-up: everything enters
     return game
-
-
-def with_dice(game: GameState, *faces: int) -> None:
-    rolled = list(game.dice.rolled)
-    game.dice = Dice.replaying(game.seed, [*rolled, *faces])
-    game.dice.rolled = rolled
 
 
 def texts(game: GameState) -> set[str]:

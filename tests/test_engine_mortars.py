@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from engine.game import Action, IllegalAction, new_game, parse, play
-from engine.game.dice import Dice
 from engine.game.firing import mark_fired
 from engine.game.mortars import (
     apply_mortar,
@@ -30,6 +29,7 @@ from engine.game.units import ON_MAP, WAITING, Unit
 from engine.geometry.movement import Morale, State
 from engine.hexgrid import DIRECTIONS
 from engine.model.scenario import load_scenario
+from tests.test_engine_rules import with_dice
 
 REPO = Path(__file__).resolve().parent.parent
 SCENARIO = load_scenario(REPO / "tests" / "fixtures" / "game" / "mortar.yaml")
@@ -53,13 +53,6 @@ def place(game: GameState, unit_id: str, label: str) -> Unit:
     game.relocate(unit, ON_MAP, game.board.hex(label))
     game.caches = {}
     return unit
-
-
-def with_dice(game: GameState, *faces: int) -> None:
-    """The next rolls are `faces`, and no more."""
-    rolled = list(game.dice.rolled)
-    game.dice = Dice.replaying(game.seed, [*rolled, *faces])
-    game.dice.rolled = rolled
 
 
 def texts(game: GameState) -> list[str]:

@@ -12,12 +12,13 @@ import pytest
 
 from engine.game import Action, IllegalAction, legal_actions, new_game, parse, play
 from engine.game.assault import eligible
-from engine.game.dice import Dice, ReplayMismatch
+from engine.game.dice import ReplayMismatch
 from engine.game.overrun import frontal_shot, infantry_fire_number, overrun_actions
 from engine.game.state import MOVEMENT, REACTION, GameState
 from engine.game.units import Unit
 from engine.geometry.movement import Morale, State
 from engine.model.scenario import load_scenario
+from tests.test_engine_rules import with_dice
 
 REPO = Path(__file__).resolve().parent.parent
 OVERRUN_SCENARIO = load_scenario(REPO / "tests" / "fixtures" / "game" / "overrun.yaml")
@@ -42,13 +43,6 @@ def place(game: GameState, unit_id: str, label: str, facing: int | None = None) 
     game.units_changed()
     game.caches = {}  # a test moves units by hand: what legal_actions kept is stale
     return unit
-
-
-def with_dice(game: GameState, *faces: int) -> None:
-    """The next rolls are exactly `faces`: a roll beyond them fails the test."""
-    rolled = list(game.dice.rolled)
-    game.dice = Dice.replaying(game.seed, [*rolled, *faces])
-    game.dice.rolled = rolled
 
 
 def all_rolled(game: GameState) -> None:
