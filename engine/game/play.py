@@ -158,7 +158,7 @@ def legal_actions(game: GameState) -> list[Action]:
         return assault_actions(game)
     if game.phase in (MOVEMENT, REACTION):
         actions = movement_actions(game) + overrun_actions(game)
-        if not stacking_holds(game, game.to_act) and not _must_move_on(game):
+        if _movement_may_end(game):
             actions.append(Action(DONE))
         return actions
     if game.phase == MORALE:
@@ -167,6 +167,12 @@ def legal_actions(game: GameState) -> list[Action]:
     if game.phase == FREE_STATE:
         return [*_free_state_actions(game), Action(DONE)]
     return [Action(DONE)]
+
+
+def _movement_may_end(game: GameState) -> bool:
+    """`done` in a movement phase: no hex over 8.62's limit that a unit may still leave, the moving
+    stack not bound to move on."""
+    return not stacking_holds(game, game.to_act) and not _must_move_on(game)
 
 
 def _must_move_on(game: GameState) -> bool:
@@ -239,8 +245,10 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
         if still_open:
             raise IllegalAction(f"the {game.phase} phase has a decision open: finish it first", "6.0")
         return _done(game)
-    if action.verb == DONE:
-        if action not in legal_actions(game):
+    if action.verb == DONE:  # checked without listing every move of the phase
+        if game.phase in (MOVEMENT, REACTION) and not _movement_may_end(game):
+            if any(game.unit(i).extra.get("must_exit") == game.player_turns for i in game.active):
+                raise IllegalAction("the AFV that overran must leave the hex", "9.0")
             hexes = ", ".join(game.label_of(h) for h in stacking_problems(game, game.to_act))
             raise IllegalAction(f"more than six men plus one AFV in {hexes}", "8.62")
         return _done(game)
