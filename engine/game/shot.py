@@ -159,18 +159,28 @@ def _opens(game: GameState, unit: Unit, target: Hex, enemies: list[Unit]) -> tup
     (10.2) and for AT an AFV (12.12), the interrupt's limits (13.11, 13.12), the frontal area
     (10.23, 13.14) and the range (11.2, 12.16, 13.2)."""
     assert unit.hex is not None
+    aims, antitanks, frontal_only = _fire_kind(unit)
     distance = hex_distance(unit.hex, target)
-    if not enemies or distance == 0 or distance > _reach(game, unit):
+    if not (aims or antitanks) or not enemies or distance == 0 or distance > _reach(game, unit):
         return False, False
     opportunity = _opportunity(game)
     if opportunity and not _opportunity_kind(game, unit):
         return False, False
-    if (_frontal_only(unit) or (opportunity and unit.is_afv)) and not in_frontal_area(unit.hex, unit.facing, target):
+    if (frontal_only or (opportunity and unit.is_afv)) and not in_frontal_area(unit.hex, unit.facing, target):
         return False, False
-    aims = _ap_factor(unit) > 0 and not is_mortar(unit) and unit.kind != "ft"  # mortars: 14.0, FTs: 16.0
     aim = aims and _factor_at(game, unit, target) > 0
-    antitank = unit.value("at_factor") is not None and any(u.is_afv for u in enemies) and _at_factor(unit, target) > 0
+    antitank = antitanks and any(u.is_afv for u in enemies) and _at_factor(unit, target) > 0
     return aim, antitank
+
+
+def _fire_kind(unit: Unit) -> tuple[bool, bool, bool]:
+    """Whether the unit fires AP (not mortars, 14.0, nor FTs, 16.0), fires AT, and fires only into
+    its frontal area (10.23); kept on the unit (its counter's values never change)."""
+    if "_fire_kind" not in unit.extra:
+        aims = _ap_factor(unit) > 0 and not is_mortar(unit) and unit.kind != "ft"
+        unit.extra["_fire_kind"] = (aims, unit.value("at_factor") is not None, _frontal_only(unit))
+    kind: tuple[bool, bool, bool] = unit.extra["_fire_kind"]
+    return kind
 
 
 def _line(game: GameState, unit: Unit, target: Hex) -> bool:
