@@ -129,15 +129,19 @@ def describe_odds(odds: dict[str, Any]) -> str:
         for target in ap["targets"]:
             p = target["p"]
             lines.append(
-                f"  {target['unit']}: {target['dice']} dice; E {p['E']:.1%}, S {p['S']:.1%}, P {p['P']:.1%}, "
+                f"  {target['unit']}: {_dice(target['dice'])}; E {p['E']:.1%}, S {p['S']:.1%}, P {p['P']:.1%}, "
                 f"no effect {p['none']:.1%} (PCs included)"
             )
     for shot in odds["at"]:
         lines.append(
             f"AT {shot['firers'][0]}: factor {shot['firepower']} against armor {shot['armor']}"
-            f"{' +1 higher' if shot['higher'] else ''}, {shot['targets'][0]['dice']} dice: "
+            f"{' +1 higher' if shot['higher'] else ''}, {_dice(shot['targets'][0]['dice'])}: "
             f"destroyed {shot['p_destroyed']:.1%} (PC {shot['p_fires']:.0%} included)"
         )
     if ap is None and not odds["at"]:
         lines.append("  no unit there may fire at that hex now")
     return "\n".join(lines)
+
+
+def _dice(count: int) -> str:
+    return f"{count} {'die' if count == 1 else 'dice'}"
