@@ -100,3 +100,17 @@ def test_errata_validation_reports_missing_hex_and_no_effect(write) -> None:
     found = {(p.code, p.hex, p.line) for p in problems}
     assert ("erratum-no-effect", "9999", 13) in found  # on none of the maps
     assert ("erratum-no-effect", "1603", 10) in found  # already level 1: changes nothing
+
+
+
+def test_road_links_are_the_road_graph_edges_both_ways(write) -> None:
+    """Movement costs read `road_links` (no graph to build): what the road graph joins, both ways;
+    both follow the roads when an editor replaces them (Board.roads_changed)."""
+    board = assemble([load_map(write("w.yaml", WEST)), load_map(write("e.yaml", EAST))])
+    a, b = parse_label("1302"), parse_label("1402")
+    assert (a, b) in board.road_links and (b, a) in board.road_links
+    assert board.road_links == {link for x, y in board.road_graph.edges for link in ((x, y), (y, x))}
+    board.roads = [chain for chain in board.roads if a not in chain]
+    board.roads_changed()
+    assert (a, b) not in board.road_links and a not in board.road_graph
+    assert board.road_links == {link for x, y in board.road_graph.edges for link in ((x, y), (y, x))}

@@ -11,14 +11,12 @@ from collections.abc import Mapping
 from functools import cached_property
 
 import numpy as np
-from shapely import LineString
 
 from engine.hexgrid import DIRECTIONS, Hex
 from engine.model.board import Board
 
 from .lattice import Contact, Touch, centre, touches
 from .line_table import FOOTPRINT_BIT, Array, DeltaTable, HexArrays, delta_table, symbol_parts
-from .los_reference import building_symbol, cell
 from .sight import FirerState, Sight, SightTerrain, judge
 
 
@@ -59,6 +57,11 @@ class SightKernel:
 
     def _custom_hit(self, source: Hex, target: Hex, h: Hex) -> bool:
         """A hex with its own footprint (not the table's): tested directly, it may be any shape."""
+        # shapely (0.05 s to import, numpy aside) only for a board with such a footprint
+        from shapely import LineString
+
+        from .los_reference import building_symbol, cell
+
         scale = self.terrain.scale
         (ax, ay), (bx, by) = centre(source), centre(target)
         line = LineString([(ax * scale, ay * scale), (bx * scale, by * scale)])

@@ -14,14 +14,15 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import pairwise
-from typing import Final, Literal
-
-import networkx as nx
+from typing import TYPE_CHECKING, Final, Literal
 
 from engine.hexgrid import DIRECTIONS, Hex, neighbours
 from engine.model.board import Board
 from engine.model.tables import TerrainEffects, movement_allowances, terrain_effects
 from engine.model.terrain import Terrain
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 class UnitClass(StrEnum):
@@ -177,7 +178,7 @@ def movement_cost(board: Board, origin: Hex, target: Hex, mover: Mover) -> float
     base = effects.row(terrain_row(terrain, effects)).move_cost(mover.is_afv, mover.is_up)
     if base is None:
         return None  # "P": 8.52 prices a move along the road, it opens no prohibited hex (R34)
-    if board.road_graph.has_edge(origin, target):
+    if (origin, target) in board.road_links:
         # 8.52 'regardless of the terrain': along the road the other terrain of the hex does
         # not count; a unit barred from the road rate pays the Road row (a Bridge: note a) (R34).
         if mover.may_use_road_rate:
@@ -213,46 +214,62 @@ def movement_graph(board: Board, mover: Mover) -> nx.DiGraph:
     the UP state, since a unit that is not NORMAL is DOWN (3.26). Kept with the board and
     patched around the hexes of each terrain edit (Board.set_terrain).
     """
-    graphs: dict[tuple[bool, State], nx.DiGraph] = board.caches.setdefault("movement", {})
-    if not graphs:
-        board.watchers.append(lambda hexes: _patch(board, graphs, hexes))
+    import networkx as nx  # 0.1 s to import: for paths and reach, not for the turn searches of every validation
+
+    _, graphs = _movement_caches(board)
     key = (mover.is_afv, mover.state)
     if key not in graphs:
         graph = nx.DiGraph()
         graph.add_nodes_from(sorted(board.hexes))
-        _add_edges(board, graph, key, sorted(board.hexes))
+        graph.add_weighted_edges_from(_edges(_adjacency(board, mover)), weight="cost")
         graphs[key] = graph
     return graphs[key]
 
 
-def _add_edges(board: Board, graph: nx.DiGraph, key: tuple[bool, State], tails: Iterable[Hex]) -> None:
+_Adjacency = dict[Hex, list[tuple[Hex, float]]]
+
+
+def _movement_caches(board: Board) -> tuple[dict[tuple[bool, State], _Adjacency], dict[tuple[bool, State], nx.DiGraph]]:
+    """The board's movement costs by (AFV, state), as plain lists and as graphs; patched after each terrain edit."""
+    if "adjacency" not in board.caches:
+        board.caches["adjacency"], board.caches["movement"] = {}, {}
+        board.watchers.append(lambda hexes: _patch(board, hexes))
+    return board.caches["adjacency"], board.caches["movement"]
+
+
+def _costs_from(board: Board, key: tuple[bool, State], tails: Iterable[Hex]) -> _Adjacency:
     mover = Mover(UnitClass.AFV if key[0] else UnitClass.INFANTRY, key[1])
+    out: _Adjacency = {}
     for a in tails:
-        for b in board.neighbours(a):
-            cost = movement_cost(board, a, b, mover)
-            if cost is not None:
-                graph.add_edge(a, b, cost=cost)
+        costs = ((b, movement_cost(board, a, b, mover)) for b in board.neighbours(a))
+        out[a] = [(b, cost) for b, cost in costs if cost is not None]
+    return out
 
 
-def _adjacency(board: Board, mover: Mover) -> dict[Hex, list[tuple[Hex, float]]]:
-    """The movement graph as plain lists of (hex, cost) for the turn searches' inner loop."""
-    plain: dict[tuple[bool, State], dict[Hex, list[tuple[Hex, float]]]] = board.caches.setdefault("adjacency", {})
+def _edges(adjacency: _Adjacency) -> list[tuple[Hex, Hex, float]]:
+    return [(a, b, cost) for a, heads in adjacency.items() for b, cost in heads]
+
+
+def _adjacency(board: Board, mover: Mover) -> _Adjacency:
+    """The movement costs as plain lists of (hex, cost) out of each hex: the turn searches' inner loop."""
+    plain, _ = _movement_caches(board)
     key = (mover.is_afv, mover.state)
     if key not in plain:
-        graph = movement_graph(board, mover)
-        plain[key] = {h: [(n, edge["cost"]) for n, edge in graph[h].items()] for h in graph}
+        plain[key] = _costs_from(board, key, sorted(board.hexes))
     return plain[key]
 
 
-def _patch(board: Board, graphs: dict[tuple[bool, State], nx.DiGraph], hexes: frozenset[Hex]) -> None:
+def _patch(board: Board, hexes: frozenset[Hex]) -> None:
     """Re-cost the edges into and out of edited hexes (terrain of the head, uphill from the tail)."""
     tails = sorted({n for h in hexes for n in (h, *board.neighbours(h))})
-    plain = board.caches.get("adjacency", {})
-    for key, graph in graphs.items():
-        graph.remove_edges_from([(a, b) for a in tails for b in list(graph.successors(a)) if a in hexes or b in hexes])
-        _add_edges(board, graph, key, tails)
-        if key in plain:
-            plain[key].update({a: [(n, edge["cost"]) for n, edge in graph[a].items()] for a in tails})
+    plain, graphs = _movement_caches(board)
+    for key, adjacency in plain.items():
+        patched = _costs_from(board, key, tails)
+        adjacency.update(patched)
+        if key in graphs:
+            graph = graphs[key]
+            graph.remove_edges_from([(a, b) for a in tails for b in list(graph.successors(a))])
+            graph.add_weighted_edges_from(_edges(patched), weight="cost")
 
 
 def _passable(
@@ -262,6 +279,8 @@ def _passable(
 
     Infantry, CWs and FTs move through friendly units (8.61) and Wrecks, which are no side's units (8.23).
     """
+    import networkx as nx  # see movement_graph
+
     graph = movement_graph(board, mover)
     if not mover.is_afv:
         return graph
@@ -360,6 +379,8 @@ def reach(board: Board, start: Hex, mover: Mover, *, afvs: Collection[Hex] = (),
     8.14); the costs then show what the terrain would charge (R38). An AFV's costs include its
     turns (8.74), from its facing or, when the mover gives none, the best one (R42).
     """
+    import networkx as nx  # see movement_graph
+
     limit = allowance(mover)
     graph = _passable(board, mover, afvs, wrecks, start)
     if limit == ONE_HEX:
@@ -393,6 +414,8 @@ def cheapest_path(
     board: Board, origin: Hex, goal: Hex, mover: Mover, *, afvs: Collection[Hex] = (), wrecks: Collection[Hex] = ()
 ) -> Path:
     """The cheapest way from origin to goal in MPs, however many phases it takes; NoPathError if there is none."""
+    import networkx as nx  # see movement_graph
+
     graph = _passable(board, mover, afvs, wrecks, origin)
     if mover.is_afv:
         costs, parent = _afv_search(board, origin, mover, _barred(mover, afvs, wrecks, origin), math.inf, goal)
@@ -427,6 +450,7 @@ def _no_path(
 ) -> NoPathError:
     """Why no path joins origin to goal: the goal is closed to the unit, or every hex the unit could
     step to next from the hexes it can reach is."""
+    import networkx as nx  # see movement_graph
 
     def why(h: Hex) -> tuple[str, str, str]:
         """What closes h to the unit ({hexes}: where), why, and the rule."""

@@ -12,17 +12,16 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
-
-from shapely import LineString, Point, Polygon, prepared
-from shapely.geometry import box
-from shapely.ops import split
+from typing import TYPE_CHECKING, Any
 
 from engine.hexgrid import Hex, hex_line, hex_to_offset, hex_to_point, parse_label
 from engine.model.board import Board, NoPathError, UnknownHexError
 from engine.model.mapsheet import MapSheet
 
 from .compass import BEARINGS, Compass, edge_facing
+
+if TYPE_CHECKING:
+    from shapely import LineString, Point
 
 Expr = Mapping[str, Any]
 Path = tuple[str | int, ...]
@@ -296,6 +295,11 @@ def split_side(
     board's bounding box along it. Which piece is the named side: the side the line's
     right-hand normals, summed along its length, point to (or away from).
     """
+    # shapely (0.05 s to import, numpy aside) only for a zone on one side of a line, not at every start
+    from shapely import LineString, Point, Polygon, prepared
+    from shapely.geometry import box
+    from shapely.ops import split
+
     points = [hex_to_point(h) for h in line_hexes]
     points = [p for i, p in enumerate(points) if i == 0 or p != points[i - 1]]
     xs = [hex_to_point(h)[0] for h in board.hexes]

@@ -12,9 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from engine.hexgrid import (
     Hex,
@@ -32,6 +30,9 @@ from .errata import Change, Errata, load_errata
 from .map_folders import MapPathError, allowed_file, extra_folders
 from .mapsheet import MapSheet, load_map
 from .terrain import CLEAR, Terrain
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 @dataclass(frozen=True)
@@ -138,8 +139,23 @@ class Board:
 
     # -- roads and gullies ----------------------------------------------------------------
     @cached_property
+    def road_links(self) -> frozenset[tuple[Hex, Hex]]:
+        """(a, b) and (b, a) for each pair of adjacent hexes a road chain joins: the movement costs
+        ask this for every move, without building the road graph."""
+        return frozenset(
+            link for road in self.roads for a, b in pairwise(road) if are_adjacent(a, b) for link in ((a, b), (b, a))
+        )
+
+    def roads_changed(self) -> None:
+        """Forget what was derived from `roads` (an editor replaced them): it is built again when asked."""
+        for derived in ("road_graph", "road_links"):
+            self.__dict__.pop(derived, None)
+
+    @cached_property
     def road_graph(self) -> nx.Graph:
         """Road hexes joined where a road chain crosses their shared hexside."""
+        import networkx as nx  # 0.1 s to import: only for road paths and the editor, never for a move's cost
+
         graph = nx.Graph()
         for road in self.roads:
             graph.add_nodes_from(road)
@@ -148,6 +164,8 @@ class Board:
 
     @cached_property
     def gully_graph(self) -> nx.Graph:
+        import networkx as nx  # see road_graph
+
         gullies = [h for h, t in self.terrain_map.items() if t.gully]
         graph = nx.Graph()
         graph.add_nodes_from(gullies)
@@ -162,6 +180,8 @@ class Board:
         return self._path(self.gully_graph, waypoints, "gully")
 
     def _path(self, graph: nx.Graph, waypoints: Sequence[str], what: str) -> list[Hex]:
+        import networkx as nx  # see road_graph
+
         hexes = [self.hex(w) for w in waypoints]
         for label, h in zip(waypoints, hexes, strict=True):
             if h not in graph:

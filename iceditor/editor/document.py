@@ -357,7 +357,7 @@ class EditorDocument:
         sheets = [m.sheet for m in self.maps if m.sheet is not None]
         self.board.roads = [chain for sheet in sheets for chain in sheet.roads]
         self.board.bridges = frozenset(b for sheet in sheets for b in sheet.bridges)
-        self.board.__dict__.pop("road_graph", None)  # a cached_property: built again from the new roads
+        self.board.roads_changed()
         changed = {h for link in links_before ^ _links(self.board) for h in link} | bridges_before ^ self.board.bridges
         self.board.set_terrain({h: self._with_roads(h, self.board.terrain(h)) for h in changed & self.board.hexes})
         self._validate_afresh()

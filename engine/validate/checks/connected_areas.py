@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import networkx as nx
-
 from engine.hexgrid import Hex
 from engine.model.board import Board, assemble
 from engine.model.mapsheet import MapSheet
@@ -53,6 +51,8 @@ def check_map(sheet: MapSheet) -> Iterator[Problem]:
 
 def _pieces(board: Board, hexes: frozenset[Hex]) -> list[list[str]]:
     """The connected pieces as sorted labels, largest first (then by first label)."""
+    import networkx as nx  # 0.1 s to import, for a map check: a scenario's validation imports every check module
+
     graph = nx.Graph()
     graph.add_nodes_from(hexes)
     graph.add_edges_from((h, n) for h in hexes for n in board.neighbours(h) if n in hexes)
