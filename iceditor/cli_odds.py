@@ -172,9 +172,9 @@ def _position(path: Path) -> GameState:
 
     if path.suffix == ".jsonl":
         return replayed(path)[0]
-    scenario, _ = load_scenario_arg(path)
+    scenario, board = load_scenario_arg(path)
     try:
-        return new_game(scenario, 0)
+        return new_game(scenario, 0, board=board)  # the maps just read, not read again
     except ScenarioNotPlayable as exc:
         raise BadInput(f"{path}: error: {exc}") from None
 

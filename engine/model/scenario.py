@@ -140,10 +140,13 @@ def _units(data: dict[str, Any]) -> list[UnitRef]:
     return refs
 
 
-def scenario_from_document(doc: SourceDocument) -> Scenario:
-    problems = list(schema_problems(doc, "scenario"))
-    if count_errors(problems):
-        raise LoadError(doc.file, problems)
+def scenario_from_document(doc: SourceDocument, *, checked: bool = False) -> Scenario:
+    """The scenario a document holds; LoadError if it does not meet the schema (`checked`: the
+    caller has just found that it does, as the validator has before its scenario checks)."""
+    if not checked:
+        problems = list(schema_problems(doc, "scenario"))
+        if count_errors(problems):
+            raise LoadError(doc.file, problems)
     d: dict[str, Any] = doc.data
     return Scenario(
         number=d["number"],

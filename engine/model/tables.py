@@ -89,7 +89,10 @@ class Allowances:
         return self.table[kind][morale][f"{phase}_phase"]
 
 
+@cache
 def _load(path: Path) -> SourceDocument:
+    """A table file, parsed and schema-checked once: several loaders read one file (combat.yaml
+    for the set-up limits and the engine's values), and none edits what it reads (`plain` copies)."""
     doc = load_yaml(path)
     problems = list(schema_problems(doc, "table"))
     if count_errors(problems):

@@ -11,5 +11,6 @@ from .registry import runners
 
 
 def scenario_problems(doc: SourceDocument) -> list[Problem]:
-    ctx = ScenarioContext(scenario_from_document(doc))
+    """The problems of a scenario document that meets its schema (runner.validate_document checks that first)."""
+    ctx = ScenarioContext(scenario_from_document(doc, checked=True))
     return [p for check in runners("check_scenario") for p in check(ctx)]
