@@ -122,18 +122,27 @@ def canonical(delta: Hex) -> tuple[int, Hex]:
     return 0, delta
 
 
-def _exit(h: Hex, vx: int, vy: int) -> tuple[Fraction, list[int]]:
-    """Where the line leaves the cell of h (it is inside it), and through which hexsides (two: a corner)."""
-    cx, cy = 3 * h.q, 2 * h.r + h.q
-    hn, hd, tight = 1, 1, []
+def _leaving(vx: int, vy: int) -> list[tuple[int, int, int, int, int, int]]:
+    """The hexsides a line of direction (vx, vy) can leave a cell through (a < 0 in _classify's
+    terms), as (i, ex, ey, kx, ky, -a): the same for every hex of the line, so found once a walk."""
+    out = []
     for i, ((ex, ey), (kx, ky)) in enumerate(_EDGES):
         a = ex * vy - ey * vx
         if a < 0:
-            b = ex * (cy + ky) - ey * (cx + kx)
-            if -b * hd < hn * -a:
-                hn, hd, tight = -b, -a, [i]
-            elif -b * hd == hn * -a:
-                tight.append(i)
+            out.append((i, ex, ey, kx, ky, -a))
+    return out
+
+
+def _exit(h: Hex, leaving: list[tuple[int, int, int, int, int, int]]) -> tuple[Fraction, list[int]]:
+    """Where the line leaves the cell of h (it is inside it), and through which hexsides (two: a corner)."""
+    cx, cy = 3 * h.q, 2 * h.r + h.q
+    hn, hd, tight = 1, 1, []
+    for i, ex, ey, kx, ky, minus_a in leaving:
+        minus_b = ey * (cx + kx) - ex * (cy + ky)
+        if minus_b * hd < hn * minus_a:
+            hn, hd, tight = minus_b, minus_a, [i]
+        elif minus_b * hd == hn * minus_a:
+            tight.append(i)
     return Fraction(hn, hd), tight
 
 
@@ -149,10 +158,11 @@ def _walk(delta: Hex) -> tuple[Touch, ...]:
     then enters the hex beyond that hexside's far corner.
     """
     vx, vy = centre(delta)
+    leaving = _leaving(vx, vy)
     current = Hex(0, 0)
     out = [Touch(current, Contact.INTERIOR, Fraction(0))]
     while current != delta:
-        t_exit, tight = _exit(current, vx, vy)
+        t_exit, tight = _exit(current, leaving)
         if len(tight) == 1:
             current = current + _ACROSS[tight[0]]
             out.append(Touch(current, Contact.INTERIOR, t_exit))
