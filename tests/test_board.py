@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from engine.hexgrid import are_adjacent, parse_label
-from engine.model.board import assemble
+import random
+from itertools import pairwise
+
+import pytest
+
+from engine.hexgrid import Hex, are_adjacent, neighbours, parse_label
+from engine.model.board import NoPathError, assemble, shortest_path
 from engine.model.errata import load_errata
 from engine.model.mapsheet import load_map
 from engine.validate.runner import validate_paths
@@ -102,15 +107,44 @@ def test_errata_validation_reports_missing_hex_and_no_effect(write) -> None:
     assert ("erratum-no-effect", "1603", 10) in found  # already level 1: changes nothing
 
 
-
-def test_road_links_are_the_road_graph_edges_both_ways(write) -> None:
-    """Movement costs read `road_links` (no graph to build): what the road graph joins, both ways;
-    both follow the roads when an editor replaces them (Board.roads_changed)."""
+def test_road_neighbours_follow_the_roads(write) -> None:
+    """Movement costs and road paths read `road_neighbours`: the hexes a chain joins, both ways;
+    they follow the roads when an editor replaces them (Board.roads_changed)."""
     board = assemble([load_map(write("w.yaml", WEST)), load_map(write("e.yaml", EAST))])
     a, b = parse_label("1302"), parse_label("1402")
-    assert (a, b) in board.road_links and (b, a) in board.road_links
-    assert board.road_links == {link for x, y in board.road_graph.edges for link in ((x, y), (y, x))}
+    assert b in board.road_neighbours[a] and a in board.road_neighbours[b]
     board.roads = [chain for chain in board.roads if a not in chain]
     board.roads_changed()
-    assert (a, b) not in board.road_links and a not in board.road_graph
-    assert board.road_links == {link for x, y in board.road_graph.edges for link in ((x, y), (y, x))}
+    assert a not in board.road_neighbours and a not in board.road_neighbours.get(b, {})
+    with pytest.raises(NoPathError, match="hex 1002 is not a road hex"):
+        board.road_path(["1002", "1602"])
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_shortest_path_chooses_as_networkx_does(seed: int) -> None:
+    """Of equally short ways, the one networkx's shortest_path (unweighted) gives: the zones that
+    follow a road through a junction or round a loop keep their hexes."""
+    import networkx as nx
+
+    rng = random.Random(seed)
+    hexes = [Hex(q, r) for q in range(8) for r in range(8)]
+    graph = nx.Graph()
+    joined: dict[Hex, dict[Hex, None]] = {}
+    for _ in range(rng.randrange(1, 8)):  # road chains, as Board.road_neighbours joins them
+        chain = [rng.choice(hexes)]
+        for _ in range(rng.randrange(1, 20)):
+            chain.append(rng.choice([n for n in neighbours(chain[-1]) if n in hexes]))
+        graph.add_nodes_from(chain)
+        graph.add_edges_from(pairwise(chain))
+        for h in chain:
+            joined.setdefault(h, {})
+        for x, y in pairwise(chain):
+            joined[x][y] = joined[y][x] = None
+    nodes = list(joined)
+    for _ in range(30):
+        x, y = rng.choice(nodes), rng.choice(nodes)
+        try:
+            expected = nx.shortest_path(graph, x, y)
+        except nx.NetworkXNoPath:
+            expected = None
+        assert shortest_path(joined, x, y) == expected

@@ -21,6 +21,7 @@ from engine.geometry.movement import (
     cheapest_path,
     entry_cost,
     movement_cost,
+    movement_graph,
     reach,
     turns_needed,
 )
@@ -560,3 +561,26 @@ def test_8_74_only_an_afv_has_a_facing_for_movement() -> None:
         Mover(INFANTRY, facing=0)
     with pytest.raises(MovementError, match="hexsides"):
         Mover(AFV, facing=6)
+
+
+@pytest.mark.parametrize("unit_class", [UnitClass.INFANTRY, UnitClass.FT])
+@pytest.mark.parametrize("state", [State.UP, State.DOWN])
+def test_reach_costs_are_networkx_dijkstra_costs(unit_class: UnitClass, state: State) -> None:
+    """`reach` searches the plain costs itself (no networkx to import): the same hexes and MPs as
+    networkx's Dijkstra on the movement graph, on all three maps with the errata."""
+    import random
+
+    import networkx as nx
+
+    from engine.model.board import load_board
+
+    board = load_board(["map1", "map2", "map3"])
+    mover = Mover(unit_class, state)
+    rng = random.Random(f"{unit_class}{state}")
+    for start in rng.sample(sorted(board.hexes), 25):
+        found = reach(board, start, mover)
+        if found.allowance == ONE_HEX:
+            continue
+        graph = movement_graph(board, mover)
+        expected = nx.single_source_dijkstra_path_length(graph, start, cutoff=found.allowance, weight="cost")
+        assert found.costs == dict(sorted(expected.items()))

@@ -13,7 +13,7 @@ import math
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from itertools import pairwise
+from itertools import count, pairwise
 from typing import TYPE_CHECKING, Final, Literal
 
 from engine.hexgrid import DIRECTIONS, Hex, neighbours
@@ -178,7 +178,7 @@ def movement_cost(board: Board, origin: Hex, target: Hex, mover: Mover) -> float
     base = effects.row(terrain_row(terrain, effects)).move_cost(mover.is_afv, mover.is_up)
     if base is None:
         return None  # "P": 8.52 prices a move along the road, it opens no prohibited hex (R34)
-    if (origin, target) in board.road_links:
+    if target in board.road_neighbours.get(origin, ()):
         # 8.52 'regardless of the terrain': along the road the other terrain of the hex does
         # not count; a unit barred from the road rate pays the Road row (a Bridge: note a) (R34).
         if mover.may_use_road_rate:
@@ -214,7 +214,7 @@ def movement_graph(board: Board, mover: Mover) -> nx.DiGraph:
     the UP state, since a unit that is not NORMAL is DOWN (3.26). Kept with the board and
     patched around the hexes of each terrain edit (Board.set_terrain).
     """
-    import networkx as nx  # 0.1 s to import: for paths and reach, not for the turn searches of every validation
+    import networkx as nx  # 0.1 s to import: for cheapest paths; reach and the turn searches need none
 
     _, graphs = _movement_caches(board)
     key = (mover.is_afv, mover.state)
@@ -379,21 +379,36 @@ def reach(board: Board, start: Hex, mover: Mover, *, afvs: Collection[Hex] = (),
     8.14); the costs then show what the terrain would charge (R38). An AFV's costs include its
     turns (8.74), from its facing or, when the mover gives none, the best one (R42).
     """
-    import networkx as nx  # see movement_graph
-
     limit = allowance(mover)
-    graph = _passable(board, mover, afvs, wrecks, start)
+    barred = _barred(mover, afvs, wrecks, start)
     if limit == ONE_HEX:
-        costs = {start: 0.0} | {h: graph[start][h]["cost"] for h in graph.successors(start)}
+        costs = {start: 0.0} | {h: cost for h, cost in _adjacency(board, mover)[start] if h not in barred}
     elif mover.is_afv:
         costs = {}
-        for (h, _), cost in _afv_search(board, start, mover, _barred(mover, afvs, wrecks, start), limit)[0].items():
+        for (h, _), cost in _afv_search(board, start, mover, barred, limit)[0].items():
             costs[h] = min(cost, costs.get(h, cost))
     else:
-        costs = nx.single_source_dijkstra_path_length(graph, start, cutoff=limit, weight="cost")
+        costs = _cheapest(_adjacency(board, mover), start, limit)
     effects = terrain_effects()
     rolls = [h for h in costs if h != start and terrain_row(board.terrain(h), effects) in ("woods", "marsh")]
     return Reach(start, limit, dict(sorted(costs.items())), frozenset(rolls if mover.is_afv else ()))
+
+
+def _cheapest(adjacency: _Adjacency, start: Hex, limit: float) -> dict[Hex, float]:
+    """The fewest MPs from start to each hex within `limit` (Dijkstra; the minima do not depend
+    on the order of the search, so they are networkx's single_source_dijkstra_path_length's)."""
+    costs: dict[Hex, float] = {}
+    order = count()  # ties in cost go first in, first out: no Hex comparisons
+    heap = [(0.0, next(order), start)]
+    while heap:
+        cost, _, h = heapq.heappop(heap)
+        if h in costs:
+            continue
+        costs[h] = cost
+        for n, step in adjacency[h]:
+            if n not in costs and cost + step <= limit:
+                heapq.heappush(heap, (cost + step, next(order), n))
+    return costs
 
 
 @dataclass(frozen=True)

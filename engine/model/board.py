@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import pairwise
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.hexgrid import (
     Hex,
@@ -30,9 +30,6 @@ from .errata import Change, Errata, load_errata
 from .map_folders import MapPathError, allowed_file, extra_folders
 from .mapsheet import MapSheet, load_map
 from .terrain import CLEAR, Terrain
-
-if TYPE_CHECKING:
-    import networkx as nx
 
 
 @dataclass(frozen=True)
@@ -109,7 +106,7 @@ class Board:
                 self.terrain_map.pop(h, None)
             else:
                 self.terrain_map[h] = t
-        self.__dict__.pop("gully_graph", None)
+        self.__dict__.pop("gully_neighbours", None)
         hexes = frozenset(changes)
         for watch in list(self.watchers):
             watch(hexes)
@@ -139,61 +136,101 @@ class Board:
 
     # -- roads and gullies ----------------------------------------------------------------
     @cached_property
-    def road_links(self) -> frozenset[tuple[Hex, Hex]]:
-        """(a, b) and (b, a) for each pair of adjacent hexes a road chain joins: the movement costs
-        ask this for every move, without building the road graph."""
-        return frozenset(
-            link for road in self.roads for a, b in pairwise(road) if are_adjacent(a, b) for link in ((a, b), (b, a))
-        )
+    def road_neighbours(self) -> dict[Hex, dict[Hex, None]]:
+        """Each road hex and the road hexes a road chain joins it to across their shared hexside
+        (the keys of a dict: in the order the chains give them). Movement costs ask it at every step."""
+        joined: dict[Hex, dict[Hex, None]] = {}
+        for road in self.roads:
+            for h in road:
+                joined.setdefault(h, {})
+            for a, b in pairwise(road):
+                if are_adjacent(a, b):
+                    joined[a][b] = joined[b][a] = None
+        return joined
 
     def roads_changed(self) -> None:
         """Forget what was derived from `roads` (an editor replaced them): it is built again when asked."""
-        for derived in ("road_graph", "road_links"):
-            self.__dict__.pop(derived, None)
+        self.__dict__.pop("road_neighbours", None)
 
     @cached_property
-    def road_graph(self) -> nx.Graph:
-        """Road hexes joined where a road chain crosses their shared hexside."""
-        import networkx as nx  # 0.1 s to import: only for road paths and the editor, never for a move's cost
-
-        graph = nx.Graph()
-        for road in self.roads:
-            graph.add_nodes_from(road)
-            graph.add_edges_from((a, b) for a, b in pairwise(road) if are_adjacent(a, b))
-        return graph
-
-    @cached_property
-    def gully_graph(self) -> nx.Graph:
-        import networkx as nx  # see road_graph
-
-        gullies = [h for h, t in self.terrain_map.items() if t.gully]
-        graph = nx.Graph()
-        graph.add_nodes_from(gullies)
-        graph.add_edges_from((a, b) for a in gullies for b in neighbours(a) if b in graph)
-        return graph
+    def gully_neighbours(self) -> dict[Hex, dict[Hex, None]]:
+        """Each gully hex and the gully hexes next to it."""
+        joined: dict[Hex, dict[Hex, None]] = {h: {} for h, t in self.terrain_map.items() if t.gully}
+        for a in list(joined):
+            for b in neighbours(a):
+                if b in joined:
+                    joined[a][b] = joined[b][a] = None
+        return joined
 
     def road_path(self, waypoints: Sequence[str]) -> list[Hex]:
         """The road hexes from waypoint to waypoint, along the roads (shortest way between each pair)."""
-        return self._path(self.road_graph, waypoints, "road")
+        return self._path(self.road_neighbours, waypoints, "road")
 
     def gully_path(self, waypoints: Sequence[str]) -> list[Hex]:
-        return self._path(self.gully_graph, waypoints, "gully")
+        return self._path(self.gully_neighbours, waypoints, "gully")
 
-    def _path(self, graph: nx.Graph, waypoints: Sequence[str], what: str) -> list[Hex]:
-        import networkx as nx  # see road_graph
-
+    def _path(self, joined: Mapping[Hex, Mapping[Hex, None]], waypoints: Sequence[str], what: str) -> list[Hex]:
         hexes = [self.hex(w) for w in waypoints]
         for label, h in zip(waypoints, hexes, strict=True):
-            if h not in graph:
+            if h not in joined:
                 raise NoPathError(f"hex {label} is not a {what} hex")
         path = [hexes[0]]
         for (la, a), (lb, b) in pairwise(zip(waypoints, hexes, strict=True)):
-            try:
-                leg = nx.shortest_path(graph, a, b)
-            except nx.NetworkXNoPath:
-                raise NoPathError(f"no {what} joins {la} to {lb}") from None
+            leg = shortest_path(joined, a, b)
+            if leg is None:
+                raise NoPathError(f"no {what} joins {la} to {lb}")
             path.extend(leg[1:])
         return path
+
+
+def shortest_path(joined: Mapping[Hex, Mapping[Hex, None]], source: Hex, target: Hex) -> list[Hex] | None:
+    """A path with the fewest steps from source to target (None: there is none), by networkx's
+    bidirectional breadth-first search (its `shortest_path` without weights), step for step: of
+    equally short ways it chooses the same one, and needs no networkx (0.1 s to import)."""
+    if source == target:
+        return [source]
+    before: dict[Hex, Hex | None] = {source: None}  # each hex reached from the source: the hex it came from
+    after: dict[Hex, Hex | None] = {target: None}  # each reached from the target: the hex towards the target
+    forward, backward = [source], [target]
+    meeting = None
+    while forward and backward and meeting is None:
+        if len(forward) <= len(backward):
+            level, forward = forward, []
+            for v in level:
+                for w in joined[v]:
+                    if w not in before:
+                        forward.append(w)
+                        before[w] = v
+                    if w in after:
+                        meeting = w
+                        break
+                if meeting is not None:
+                    break
+        else:
+            level, backward = backward, []
+            for v in level:
+                for w in joined[v]:
+                    if w not in after:
+                        after[w] = v
+                        backward.append(w)
+                    if w in before:
+                        meeting = w
+                        break
+                if meeting is not None:
+                    break
+    if meeting is None:
+        return None
+    path: list[Hex] = []
+    step: Hex | None = meeting
+    while step is not None:
+        path.append(step)
+        step = before[step]
+    path.reverse()
+    step = after[path[-1]]
+    while step is not None:
+        path.append(step)
+        step = after[step]
+    return path
 
 
 class NoPathError(ValueError):

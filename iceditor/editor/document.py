@@ -324,7 +324,7 @@ class EditorDocument:
 
     def _with_roads(self, h: Hex, terrain: Terrain) -> Terrain:
         """Road chains are not painted: a hex's road and bridge flags follow the board's roads (as `assemble`)."""
-        road = h in self.board.road_graph
+        road = h in self.board.road_neighbours
         return replace(terrain, road=road, bridge=road and h in self.board.bridges)
 
     def _with_errata(self, h: Hex, terrain: Terrain) -> Terrain:
@@ -417,8 +417,8 @@ class SaveFailed(Exception):
 
 def _links(board: Board) -> set[frozenset[Hex]]:
     """The board's road links (pairs of hexes joined by a road), and each road hex alone."""
-    graph = board.road_graph
-    return {frozenset(edge) for edge in graph.edges} | {frozenset([h]) for h in graph.nodes}
+    joined = board.road_neighbours
+    return {frozenset((a, b)) for a, heads in joined.items() for b in heads} | {frozenset([h]) for h in joined}
 
 
 def open_document(path: Path, texts: Mapping[Path, str] | None = None) -> EditorDocument:

@@ -140,7 +140,7 @@ class PropertyPanel(QWidget):
                 self._show_flag(box, {getattr(t, key) for t in printed})
         finally:
             self._filling = False
-        road = [h for h in self.hexes if h in board.road_graph]
+        road = [h for h in self.hexes if h in board.road_neighbours]
         bridges = [board.label(h) for h in self.hexes if h in board.bridges]
         self.roads.setText(
             f"{len(road)} of {hexes_text(len(self.hexes))} on a road"

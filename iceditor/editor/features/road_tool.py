@@ -132,7 +132,7 @@ class RoadTool(OptionsTool):
     def _toggle_bridge(self, h: Hex) -> None:
         document = self.window.document
         label = document.board.label(h)
-        if h not in document.board.road_graph:
+        if h not in document.board.road_neighbours:
             self.window.statusBar().showMessage(
                 f"{label} is not a road hex: a bridge is a road hex (chart note a)", 5000
             )
