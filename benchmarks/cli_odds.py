@@ -2,9 +2,11 @@
 
     python benchmarks/cli_odds.py [--repeats N]
 
-ap_s, at_s, fire_s: `python -m iceditor odds ap|at|fire ...` (fire: tests/fixtures/game/fire.yaml
-from 1324 to 1303), wall time from the start of the process to its exit, best of N (5), with the
-bytecode cached (after one warm run, PYTHONDONTWRITEBYTECODE unset): what an installed copy does.
+ap_s, at_s, fire_s, fire_s1_s: `python -m iceditor odds ap|at|fire ...` (fire: the fixture
+tests/fixtures/game/fire.yaml from 1324 to 1303; fire_s1: Scenario 1's set-up, 4307 and 4308 at
+3818, its zones along a road), wall time from the start of the process to its exit, best of N (5),
+with the bytecode cached (after one warm run, PYTHONDONTWRITEBYTECODE unset): what an installed
+copy does.
 ..._compiling_s: the same when every start compiles iceditor's own sources (a copy of engine/ and
 iceditor/ without __pycache__, PYTHONDONTWRITEBYTECODE set: nothing written), as in a checkout
 with PYTHONDONTWRITEBYTECODE set.
@@ -38,6 +40,7 @@ COMMANDS = {
     "ap": ["odds", "ap", "--firepower", "8", "--dice", "2"],
     "at": ["odds", "at", "--factor", "12", "--armor", "3", "--dice", "2", "--higher"],
     "fire": ["odds", "fire", str(FIRE), "--from", "1324", "--to", "1303"],
+    "fire_s1": ["odds", "fire", "s1", "--from", "4307", "--from", "4308", "--to", "3818"],
 }
 FIRE_IMPORTS = "import iceditor.cli, engine.game.fire_odds\nfrom engine.validate.registry import modules\nmodules()\n"
 
