@@ -212,7 +212,7 @@ def _continue(game: GameState, active: list[Unit]) -> list[Action]:
     h = active[0].hex
     if h is None or not active[0].on_map:
         return _continue_now(game, active)
-    key = (tuple(_dynamic(u) for u in active), game.signature(h), _surroundings(game, h))
+    key = (tuple(_dynamic(u) for u in active), game.signature(h), game.around(h))
     cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("continue", {})
     if key not in cache:
         cache[key] = _continue_now(game, active)
@@ -282,7 +282,7 @@ def _starts(game: GameState, side: str, about: Action | None = None) -> list[Act
                     actions += _entry_moves(game, unit)
             continue
         # A hex's choices change only with its units and what stands around it: kept by that key.
-        around = _surroundings(game, h)
+        around = game.around(h)
         key = (h, reached, game.first_shot, tuple(_dynamic(u) for u in units), around)
         if key not in cache:
             cache[key] = _hex_starts(game, units, reached, alike, around)
@@ -312,11 +312,6 @@ def _dynamic(unit: Unit) -> tuple[Any, ...]:
         extra.get("free_hexsides"),
         extra.get("must_exit"),
     )
-
-
-def _surroundings(game: GameState, h: Hex) -> tuple[Any, ...]:
-    """Who stands in each hex next to h, as entering it depends on: side, men, AFVs, CWs, hidden."""
-    return tuple(game.signature(n) for n in game.neighbours(h))
 
 
 def _entry_moves(game: GameState, unit: Unit) -> list[Action]:

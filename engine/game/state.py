@@ -112,6 +112,8 @@ class GameState:
     _at: dict[Hex, list[Unit]] | None = field(default=None, repr=False)
     _totals: dict[tuple[str, Hex], tuple[int, int, int]] = field(default_factory=dict, repr=False)
     _signatures: dict[Hex, tuple[Any, ...]] = field(default_factory=dict, repr=False)
+    _around: dict[Hex, tuple[Any, ...]] = field(default_factory=dict, repr=False)
+    _wrecks_seen: frozenset[Hex] = field(default=frozenset(), repr=False)
     _kept: dict[Any, Any] = field(default_factory=dict, repr=False)
     _board: Board | None = field(default=None, repr=False)
     # what legal_actions worked out this phase, by what it depends on (shared by copies: keys say it all)
@@ -157,13 +159,13 @@ class GameState:
         return self._index()
 
     def _index(self) -> dict[Hex, list[Unit]]:
-        if self._at is None:
+        if self._at is None or self.wrecks != self._wrecks_seen:  # Wrecks are set by hand in tests too
             index: dict[Hex, list[Unit]] = {}
             for u in self.units.values():
                 if u.on_map and u.hex is not None:
                     index.setdefault(u.hex, []).append(u)
-            self._at = index
-            self._totals, self._signatures, self._kept = {}, {}, {}
+            self._at, self._wrecks_seen = index, frozenset(self.wrecks)
+            self._totals, self._signatures, self._around, self._kept = {}, {}, {}, {}
         return self._at
 
     def totals(self, side: str, h: Hex) -> tuple[int, int, int]:
@@ -183,8 +185,16 @@ class GameState:
         """Who stands in h as a move into it sees them (side, men, kind, hidden) and a Wreck; kept with the index."""
         index = self._index()
         if h not in self._signatures:
-            self._signatures[h] = tuple((u.side, u.men, u.kind, u.hidden) for u in index.get(h, ()))
-        return (*self._signatures[h], h in self.wrecks)  # Wrecks are set by hand in tests: never kept
+            units = index.get(h, ())
+            self._signatures[h] = (*((u.side, u.men, u.kind, u.hidden) for u in units), h in self.wrecks)
+        return self._signatures[h]
+
+    def around(self, h: Hex) -> tuple[Any, ...]:
+        """The signatures of the hexes next to h (what entering them depends on), kept with the index."""
+        self._index()
+        if h not in self._around:
+            self._around[h] = tuple(self.signature(n) for n in self.neighbours(h))
+        return self._around[h]
 
     def neighbours(self, h: Hex) -> list[Hex]:
         """The board's neighbours of h, kept per board (the game never edits the terrain)."""
@@ -208,9 +218,40 @@ class GameState:
         return events
 
     def relocate(self, unit: Unit, where: str, h: Hex | None) -> None:
-        """Every change of where a unit is goes through here (the index of `at`)."""
+        """Every change of where a unit is goes through here: the index of `at` follows it (a new
+        dict and lists, as whoever reads the old one expects), and what is kept of the hexes it left
+        and entered and of their neighbours is dropped."""
+        before = unit.hex if unit.on_map else None
         unit.where, unit.hex = where, h
-        self.units_changed()
+        after = unit.hex if unit.on_map else None
+        self._kept = {}
+        if self._at is None or before == after:
+            return
+        index = dict(self._at)
+        if before is not None:
+            index[before] = [u for u in index[before] if u is not unit]
+            if not index[before]:
+                del index[before]
+        if after is not None:  # in the order of `units`, as a rebuilt index has them
+            rank = self._ranks()
+            here = index.get(after, [])
+            at = next((i for i, u in enumerate(here) if rank[u.id] > rank[unit.id]), len(here))
+            index[after] = [*here[:at], unit, *here[at:]]
+        self._at = index
+        for changed in (before, after):
+            if changed is not None:
+                self._signatures.pop(changed, None)
+                for side in SIDES:
+                    self._totals.pop((side, changed), None)
+                for n in self.neighbours(changed):
+                    self._around.pop(n, None)
+
+    def _ranks(self) -> dict[str, int]:
+        """Each unit's place in `units` (which never gains or loses a unit in play)."""
+        ranks: dict[str, int] | None = self.caches.get("unit_ranks")
+        if ranks is None or len(ranks) != len(self.units):
+            ranks = self.caches["unit_ranks"] = {u: i for i, u in enumerate(self.units)}
+        return ranks
 
     def units_changed(self) -> None:
         """A unit moved, was hidden or revealed, or lost men: the index of `at` is built again."""
@@ -249,7 +290,7 @@ class GameState:
         twin.assault = deepcopy(self.assault) if self.assault else {}
         twin.overrun = deepcopy(self.overrun) if self.overrun else {}
         twin.log = list(self.log)
-        twin._at, twin._totals, twin._signatures, twin._kept = None, {}, {}, {}
+        twin._at, twin._totals, twin._signatures, twin._around, twin._kept = None, {}, {}, {}, {}
         return twin
 
     # -- what a side may know (24.2, 19.11) --------------------------------------------------------
