@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
 class IllegalAction(ValueError):
@@ -18,9 +18,9 @@ class IllegalAction(ValueError):
         self.rule = rule
 
 
-@dataclass(frozen=True, order=True)
-class Action:
-    """verb, the units it moves or changes (ids), and its argument (a hex label, a state, a facing...)."""
+class Action(NamedTuple):
+    """verb, the units it moves or changes (ids), and its argument (a hex label, a state, a facing...).
+    A named tuple: listing the choices makes and compares thousands of them a game."""
 
     verb: str
     units: tuple[str, ...] = ()

@@ -116,7 +116,14 @@ def turns_only(game: GameState, unit: Unit) -> bool:
 
 def restricted(game: GameState, unit: Unit) -> bool:
     """A scenario restriction (24.1): the unit may not move before that side's Player Turn of that
-    Game Turn ("they may not move until Russian Player Turn 2")."""
+    Game Turn ("they may not move until Russian Player Turn 2"); kept for the phase."""
+    found: dict[str, bool] = game.caches.setdefault("restricted", {})
+    if unit.id not in found:
+        found[unit.id] = _restricted(game, unit)
+    return found[unit.id]
+
+
+def _restricted(game: GameState, unit: Unit) -> bool:
     for item in game.scenario.data.get("restrictions") or []:
         if item.get("side", unit.side) != unit.side or not game.names(item, unit):
             continue
@@ -477,19 +484,30 @@ def _steps(game: GameState, group: list[Unit]) -> list[Hex]:
         return []
     afv = next((u for u in group if u.is_afv), None)
     front = None if afv is None or afv.facing is None else origin + DIRECTIONS[afv.facing]
-    movers = [(u, u.mover(game.phase), budget(game, u) == ONE_HEX, left(game, u)) for u in group]
+    movers = [
+        (u, _step_costs(game, origin, u.mover(game.phase)), budget(game, u) == ONE_HEX, left(game, u)) for u in group
+    ]
     targets = []
-    for t in game.neighbours(origin):
+    for i, t in enumerate(game.neighbours(origin)):
         if afv is not None and t != front:
             continue  # 8.74: an AFV moves out of its hex through its frontal hexside (R42)
-        for unit, mover, one_hex, rest in movers:
-            cost = _movement_cost(game, origin, t, mover)
+        for unit, costs, one_hex, rest in movers:
+            cost = costs[i]
             if cost is None or (unit.extra.get("hexes_entered", 0) if one_hex else cost > rest + 1e-9):
                 break  # 8.11: a ONE_HEX unit enters one hex regardless; else the MPs it has left
         else:
             if _may_enter(game, group, t):
                 targets.append(t)
     return targets
+
+
+def _step_costs(game: GameState, origin: Hex, mover: Any) -> list[float | None]:
+    """`_movement_cost` into each of origin's neighbours (in `neighbours` order), kept per board."""
+    costs: dict[tuple[Hex, Any], list[float | None]] = game.board.caches.setdefault("game_step_costs", {})
+    key = (origin, mover)
+    if key not in costs:
+        costs[key] = [_movement_cost(game, origin, t, mover) for t in game.neighbours(origin)]
+    return costs[key]
 
 
 def _movement_cost(game: GameState, origin: Hex, target: Hex, mover: Any) -> float | None:
@@ -555,7 +573,15 @@ def _entries(game: GameState, unit: Unit) -> list[Hex]:
             and (value == ONE_HEX or cost <= float(value))
         ]
     occupied = game.occupied()
-    return [h for h in candidates[key] if h not in occupied or _may_enter(game, [unit], h)]
+    taken = tuple((h, game.signature(h)) for h in candidates[key] if h in occupied)
+    if not taken:
+        return candidates[key]
+    open_now: dict[Any, list[Hex]] = game.caches.setdefault("entries_open", {})
+    where = (key, taken)  # an occupied entry hex is open by who stands there (`_may_enter`)
+    if where not in open_now:
+        barred = {h for h, _ in taken if not _may_enter(game, [unit], h)}
+        open_now[where] = [h for h in candidates[key] if h not in barred]
+    return open_now[where]
 
 
 def open_entry_hexes(game: GameState, unit: Unit) -> frozenset[Hex]:
@@ -626,12 +652,18 @@ def _turn_cost(afv: Unit, facing: int) -> float:
 
 def _may_turn(unit: Unit) -> bool:
     """8.72: ATGs with a crew of 3 or 4 may turn, of 1 or 2 never; 8.73: MGs always."""
-    rules = table_values("movement-allowances")["facing"]
+    mg_turns, atg_crew = _turning_rules()
     if unit.type in ("MMG", "LMG"):
-        return bool(rules["mg_turns_any_crew"])
+        return mg_turns
     if unit.type.endswith("AT"):
-        return unit.men >= int(rules["atg_turns_with_crew_at_least"])
+        return unit.men >= atg_crew
     return True
+
+
+@cache
+def _turning_rules() -> tuple[bool, int]:
+    rules = table_values("movement-allowances")["facing"]
+    return bool(rules["mg_turns_any_crew"]), int(rules["atg_turns_with_crew_at_least"])
 
 
 def _facing_hexes(game: GameState, unit: Unit) -> list[Hex]:
@@ -647,8 +679,13 @@ def facing_index(h: Hex, toward: Hex) -> int | None:
 
 def _state_change_cost(unit: Unit) -> float:
     """3.13: 2 MPs for infantry and CWs, 5 for AFVs."""
+    return _state_change_costs()[unit.is_afv]
+
+
+@cache
+def _state_change_costs() -> tuple[float, float]:
     costs = table_values("terrain-effects")["movement"]["state_change_mp"]
-    return float(costs["afv"] if unit.is_afv else costs["infantry_cw"])
+    return float(costs["infantry_cw"]), float(costs["afv"])
 
 
 # -- applying -------------------------------------------------------------------------------
