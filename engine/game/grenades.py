@@ -101,16 +101,27 @@ def grenade_actions(game: GameState) -> list[Action]:
     throwers = sorted((u for u in game.side_units(side) if may_throw(game, u)), key=lambda u: u.id)
     if not throwers:
         return []
-    targets = {h for h in game.occupied() if is_target(game, h, other(side))}
-    reach = max(int(_table()[line]["max_range"]) for line in ("building", "non_building"))
     actions = []
-    for unit in throwers:
-        assert unit.hex is not None
-        state = FirerState(str(unit.state))
-        for h in _within(game, unit.hex, reach):  # 15.4: no throw reaches further
-            if h in targets and in_range(game, unit.hex, h) and line_open(game, unit.hex, h, state):
-                actions.append(Action(GRENADE, (unit.id,), game.label_of(h)))
+    for unit in throwers:  # kept until units move (`GameState.kept`): targets and lines do not change
+        actions += game.kept(("grenades", unit.id, unit.hex, unit.state), lambda unit=unit: _throws(game, unit))
     return actions
+
+
+def _throws(game: GameState, unit: Unit) -> list[Action]:
+    """`grenade UNIT HEX` for every target hex the unit's throw reaches (15.4) with an open line."""
+    assert unit.hex is not None
+    targets = game.kept(("grenade_targets", unit.side), lambda: _targets(game, other(unit.side)))
+    reach = max(int(_table()[line]["max_range"]) for line in ("building", "non_building"))
+    state = FirerState(str(unit.state))
+    return [
+        Action(GRENADE, (unit.id,), game.label_of(h))
+        for h in _within(game, unit.hex, reach)  # 15.4: no throw reaches further
+        if h in targets and in_range(game, unit.hex, h) and line_open(game, unit.hex, h, state)
+    ]
+
+
+def _targets(game: GameState, attacked: str) -> frozenset[Hex]:
+    return frozenset(h for h in game.occupied() if is_target(game, h, attacked))
 
 
 def _within(game: GameState, h: Hex, reach: int) -> list[Hex]:

@@ -230,14 +230,22 @@ def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, H
 def _openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
     """may_aim and may_antitank for every unit and hex: each unit's eligibility asked once, and only
     of a unit in reach of a hex (at an interrupt most are not); the lines as one array."""
-    targets = [(h, enemies) for h in hexes if (enemies := visible_enemies(game, side, h))]
+    targets = [
+        (h, enemies, any(u.is_afv for u in enemies)) for h in hexes if (enemies := visible_enemies(game, side, h))
+    ]
+    # _opens by all it depends on, for the phase (in fire phases nobody moves)
+    kept: dict[tuple[Any, ...], tuple[bool, bool]] = game.caches.setdefault("opens", {})
+    opportunity = _opportunity(game)
     wanted = []
     for unit in game.side_units(side):
         if not unit.on_map or unit.hex is None:
             continue
         eligible = None
-        for h, enemies in targets:
-            aim, antitank = _opens(game, unit, h, enemies)
+        for h, enemies, afv in targets:
+            key = (unit.id, unit.hex, unit.facing, h, afv, opportunity)
+            if key not in kept:
+                kept[key] = _opens(game, unit, h, enemies)
+            aim, antitank = kept[key]
             if not (aim or antitank):
                 continue
             if eligible is None:
