@@ -71,11 +71,21 @@ def _blockers(game: GameState) -> dict[Hex, int]:
 
 
 def open_lines(game: GameState, pairs: list[tuple[Hex, Hex]], firer: FirerState) -> list[bool]:
-    """For each (firer hex, target hex): whether the LOS is unblocked now (10.3)."""
+    """For each (firer hex, target hex): whether the LOS is unblocked now (10.3); kept for the
+    phase by where the AFVs and Wrecks stand (a fire phase asks the same lines after every shot)."""
     if not pairs:
         return []
     if "sight_matrix" not in game.board.caches and len(pairs) <= FEW:  # an editor's one shot: no matrix yet
         return [not sight(game, a, b, firer).blocked for a, b in pairs]
+    where = game.kept(("sight_blockers_key",), lambda: tuple(sorted(blockers(game).items())))
+    lines: dict[tuple[Hex, Hex], bool] = game.caches.setdefault("open_lines", {}).setdefault((firer, where), {})
+    missing = [p for p in pairs if p not in lines]
+    if missing:
+        lines.update(zip(missing, _open_now(game, missing, firer), strict=True))
+    return [lines[p] for p in pairs]
+
+
+def _open_now(game: GameState, pairs: list[tuple[Hex, Hex]], firer: FirerState) -> list[bool]:
     kernel = _kernel(game)
     index = kernel.index
     sources = np.fromiter((index[a] for a, _ in pairs), dtype=np.int64, count=len(pairs))
