@@ -14,7 +14,7 @@ enemy unit the thrower's side sees, and every enemy unit in it is attacked, hidd
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from engine.geometry.sight import FirerState
@@ -103,7 +103,7 @@ def grenade_actions(game: GameState) -> list[Action]:
         return []
     actions = []
     for unit in throwers:  # kept until units move (`GameState.kept`): targets and lines do not change
-        actions += game.kept(("grenades", unit.id, unit.hex, unit.state), lambda unit=unit: _throws(game, unit))
+        actions += game.kept(("grenades", unit.id, unit.hex, unit.state), partial(_throws, game, unit))
     return actions
 
 

@@ -271,7 +271,7 @@ def _starts(game: GameState, side: str, about: Action | None = None) -> list[Act
     actions: list[Action] = []
     reached = game.stage.get(side, AFV_ALONE)
     by_hex: dict[Hex | None, list[Unit]] = {}
-    units = game.side_units(side)
+    units: Sequence[Unit] = game.side_units(side)
     if about is not None and about.units and about.units[0] in game.units:
         first = game.unit(about.units[0])
         units = [u for u in units if (u.hex, u.where) == (first.hex, first.where)]
@@ -533,7 +533,10 @@ def _may_enter(game: GameState, group: list[Unit], t: Hex) -> bool:
     """No visible enemy unit (8.23: only an overrun enters one, 9.0), no second AFV or a Wreck for
     an AFV (8.61); an over-full hex only on the way through (8.62 counts at the phase's end)."""
     side = group[0].side
-    there = game.occupied().get(t, ())
+    there = game.occupied().get(t)
+    if there is None and len(group) == 1 and t not in game.wrecks:  # an empty hex: only its own stacking
+        return not over_stacked(game, side, t, group) or _cost_beyond(game, group[0], t)
+    there = there or []
     if any(u.side != side and not u.hidden for u in there):
         return False
     if any(u.is_afv for u in group) and (any(u.is_afv for u in there) or t in game.wrecks):

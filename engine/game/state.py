@@ -116,6 +116,8 @@ class GameState:
     _wrecks_seen: frozenset[Hex] = field(default=frozenset(), repr=False)
     _kept: dict[Any, Any] = field(default_factory=dict, repr=False)
     _board: Board | None = field(default=None, repr=False)
+    _labels: dict[Hex, str] | None = field(default=None, repr=False)
+    _sides: dict[str, tuple[Unit, ...]] = field(default_factory=dict, repr=False)
     # what legal_actions worked out this phase, by what it depends on (shared by copies: keys say it all)
     caches: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -257,18 +259,23 @@ class GameState:
         """A unit moved, was hidden or revealed, or lost men: the index of `at` is built again."""
         self._at = None
 
-    def side_units(self, side: str) -> list[Unit]:
-        return [u for u in self.units.values() if u.side == side]
+    def side_units(self, side: str) -> tuple[Unit, ...]:
+        """The side's units in the order of `units` (kept: no unit joins or leaves a game, or changes side)."""
+        if side not in self._sides:
+            self._sides[side] = tuple(u for u in self.units.values() if u.side == side)
+        return self._sides[side]
 
     def label(self, h: Hex | None) -> str | None:
         return self.label_of(h) if h is not None else None
 
     def label_of(self, h: Hex) -> str:
         """A hex's printed label (kept per board: actions name hexes by label)."""
-        labels: dict[Hex, str] = self.board.caches.setdefault("game_labels", {})
-        if h not in labels:
-            labels[h] = self.board.label(h)
-        return labels[h]
+        if self._labels is None:
+            self._labels = self.board.caches.setdefault("game_labels", {})
+        label = self._labels.get(h)
+        if label is None:
+            label = self._labels[h] = self.board.label(h)
+        return label
 
     def copy(self) -> GameState:
         twin = GameState(**{k: getattr(self, k) for k in self.__dataclass_fields__})
@@ -291,6 +298,7 @@ class GameState:
         twin.overrun = deepcopy(self.overrun) if self.overrun else {}
         twin.log = list(self.log)
         twin._at, twin._totals, twin._signatures, twin._around, twin._kept = None, {}, {}, {}, {}
+        twin._sides = {}
         return twin
 
     # -- what a side may know (24.2, 19.11) --------------------------------------------------------
