@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.geometry.movement import Morale
+from engine.hexgrid import Hex
 from engine.model.tables import table_values
 from engine.odds import ap_result, at_destroyed
 
@@ -37,6 +38,7 @@ from .shot import (
     may_antitank,
     may_combine,
     openings,
+    openings_key,
     target_hexes,
 )
 from .state import GameState
@@ -143,6 +145,11 @@ def _openings(game: GameState, only: Any) -> list[Action]:
     target hex (10.2), `only` that hex at an interrupt (13.13); by unit, then hex."""
     side = firing_side(game)
     hexes = [only] if only is not None else target_hexes(game, side)
+    actions: list[Action] = game.kept(("actions", *openings_key(game, side, hexes)), lambda: _aims(game, side, hexes))
+    return actions
+
+
+def _aims(game: GameState, side: str, hexes: list[Hex]) -> list[Action]:
     actions: list[Action] = []
     for unit, h, aim, antitank in openings(game, side, hexes):
         if aim:

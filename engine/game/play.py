@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from engine.geometry.movement import State
@@ -271,10 +272,15 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
 def _free_state_actions(game: GameState) -> list[Action]:
     """6.0 H / 3.13: a NORMAL unit's UP/DOWN state, free (3.27: only NORMAL units change it)."""
     return [
-        Action(STATE, (u.id,), "down" if u.state == State.UP else "up")
+        _state_action(u.id, "down" if u.state == State.UP else "up")
         for u in game.side_units(game.to_act)
         if u.on_map and u.may_change_state and not u.extra.get("state_changed")
     ]
+
+
+@cache
+def _state_action(unit_id: str, state: str) -> Action:
+    return Action(STATE, (unit_id,), state)
 
 
 # -- the sequence of play (6.0) ----------------------------------------------------------------

@@ -207,6 +207,14 @@ def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, H
     `hexes` now: may_aim and may_antitank for them all, their lines checked as one array (10.3).
     Kept until units move (`GameState.kept`) by all else they depend on: the phase, the hexes,
     and each unit's fire, morale, state, facing and move."""
+    found: list[tuple[Unit, Hex, bool, bool]] = game.kept(
+        openings_key(game, side, hexes), lambda: _openings(game, side, hexes)
+    )
+    return found
+
+
+def openings_key(game: GameState, side: str, hexes: list[Hex]) -> tuple[Any, ...]:
+    """What `openings` depends on besides where the units stand."""
     shooters = tuple(
         (
             u.id,
@@ -222,9 +230,7 @@ def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, H
         for u in game.side_units(side)
         if u.on_map
     )
-    key = ("openings", side, game.phase, game.interrupt is not None, game.player_turns, tuple(hexes), shooters)
-    found: list[tuple[Unit, Hex, bool, bool]] = game.kept(key, lambda: _openings(game, side, hexes))
-    return found
+    return ("openings", side, game.phase, game.interrupt is not None, game.player_turns, tuple(hexes), shooters)
 
 
 def _openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:

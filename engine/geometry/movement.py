@@ -87,8 +87,16 @@ class Mover:
     mp: float | None = None
     facing: int | None = None
     """An AFV's frontal hexside, an index into DIRECTIONS (8.7); None: whichever suits the move best."""
+    _hash: int = field(init=False, repr=False, compare=False, default=0)
+
+    def __hash__(self) -> int:  # worked out once: the game looks movement costs up by mover millions of times
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Mover], tuple[object, ...]]:  # a copy or an unpickled one hashes anew
+        return Mover, (self.unit, self.state, self.morale, self.phase, self.mp, self.facing)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.unit, self.state, self.morale, self.phase, self.mp, self.facing)))
         if self.facing is not None and self.unit is not UnitClass.AFV:
             raise MovementError(f"only an AFV's facing changes how it moves (8.74); a {self.unit} needs none")
         if self.facing is not None and self.facing not in range(len(DIRECTIONS)):
