@@ -215,56 +215,72 @@ def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, H
 
 def openings_key(game: GameState, side: str, hexes: list[Hex]) -> tuple[Any, ...]:
     """What `openings` depends on besides where the units stand."""
-    shooters = tuple(
-        (
-            u.id,
-            u.fired,
-            u.morale,
-            u.state,
-            u.facing,
-            u.moved,
-            u.men,
-            u.extra.get("may_not_fire_until"),
-            u.extra.get("spot_failed"),
-        )
-        for u in game.side_units(side)
-        if u.on_map
-    )
+    shooters = tuple(_shooter(u) for u in game.side_units(side) if u.on_map)
     return ("openings", side, game.phase, game.interrupt is not None, game.player_turns, tuple(hexes), shooters)
 
 
+def _shooter(unit: Unit) -> tuple[Any, ...]:
+    """What may_fire reads of a unit (with its hex)."""
+    extra = unit.extra
+    return (
+        unit.id,
+        unit.fired,
+        unit.morale,
+        unit.state,
+        unit.facing,
+        unit.moved,
+        unit.men,
+        extra.get("may_not_fire_until"),
+        extra.get("spot_failed"),
+        extra.get("left_hex_turn"),
+        extra.get("fired_game_turn"),
+    )
+
+
 def _openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
-    """may_aim and may_antitank for every unit and hex: each unit's eligibility asked once, and only
-    of a unit in reach of a hex (at an interrupt most are not); the lines as one array."""
+    """may_aim and may_antitank for every unit and hex, each unit's kept for the phase by all it
+    depends on (a shot changes one firer and perhaps a target); the lines as one array."""
     targets = [
         (h, enemies, any(u.is_afv for u in enemies)) for h in hexes if (enemies := visible_enemies(game, side, h))
     ]
-    # _opens by all it depends on, for the phase (in fire phases nobody moves)
-    kept: dict[tuple[Any, ...], tuple[bool, bool]] = game.caches.setdefault("opens", {})
-    opportunity = _opportunity(game)
+    targets_key = tuple((h, afv) for h, _, afv in targets)
+    kept: dict[tuple[Any, ...], list[tuple[Hex, bool, bool]]] = game.caches.setdefault("unit_openings", {})
+    now = (targets_key, game.interrupt is not None, game.player_turns, game.turn)
     wanted = []
     for unit in game.side_units(side):
         if not unit.on_map or unit.hex is None:
             continue
-        eligible = None
-        for h, enemies, afv in targets:
-            key = (unit.id, unit.hex, unit.facing, h, afv, opportunity)
-            if key not in kept:
-                kept[key] = _opens(game, unit, h, enemies)
-            aim, antitank = kept[key]
-            if not (aim or antitank):
-                continue
-            if eligible is None:
-                eligible = may_fire(game, unit)
-            if not eligible:
-                break
-            wanted.append((unit, h, aim, antitank))
+        key = (_shooter(unit), unit.hex, now)
+        if key not in kept:
+            kept[key] = _unit_openings(game, unit, targets)
+        wanted += [(unit, h, aim, antitank) for h, aim, antitank in kept[key]]
     found = []
     for state in (FirerState.UP, FirerState.DOWN):
         some = [w for w in wanted if w[0].state == state]
         pairs = [(w[0].hex, w[1]) for w in some]
         found += [w for w, ok in zip(some, open_lines(game, pairs, state), strict=True) if ok]  # type: ignore[arg-type]
     return sorted(found, key=lambda w: (w[0].id, w[1]))
+
+
+def _unit_openings(
+    game: GameState, unit: Unit, targets: list[tuple[Hex, list[Unit], bool]]
+) -> list[tuple[Hex, bool, bool]]:
+    """(hex, may aim, may fire AT) for the unit at each target but for the line; its eligibility
+    asked only of a unit in reach of a hex (at an interrupt most are not)."""
+    kept: dict[tuple[Any, ...], tuple[bool, bool]] = game.caches.setdefault("opens", {})
+    opportunity = _opportunity(game)
+    found = []
+    for h, enemies, afv in targets:
+        key = (unit.id, unit.hex, unit.facing, h, afv, opportunity)  # all _opens depends on
+        if key not in kept:
+            kept[key] = _opens(game, unit, h, enemies)
+        aim, antitank = kept[key]
+        if not (aim or antitank):
+            continue
+        if not may_fire(game, unit):
+            return []
+        found.append((h, aim, antitank))
+    return found
 
 
 def _reach(game: GameState, unit: Unit) -> float:
