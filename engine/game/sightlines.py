@@ -126,7 +126,7 @@ def along(game: GameState, source: Hex, target: Hex, firer: FirerState) -> Sight
     only blocks, and the line is open)."""
     found = blockers(game)
     key = (source, target, firer, tuple(sorted(found.items())))
-    kept: dict[Any, Sight] = game.board.caches.setdefault("game_lines_along", {})
+    kept: dict[Any, Sight] = game.caches.setdefault("lines_along", {})  # for the phase: AFVs move
     if key not in kept:
         kernel = _kernel(game)
         touched = [Touch(source + t.offset, t.contact, t.t) for t in touches(target - source)]
@@ -139,7 +139,7 @@ def sight(game: GameState, source: Hex, target: Hex, firer: FirerState) -> Sight
     11.16 c and 12.31), with the AFVs and Wrecks now on the map."""
     found = blockers(game)
     key = (source, target, firer, tuple(sorted(found.items())))
-    kept: dict[Any, Sight] = game.board.caches.setdefault("game_sights", {})
+    kept: dict[Any, Sight] = game.caches.setdefault("sights", {})  # for the phase: AFVs move
     if key not in kept:
         kept[key] = _kernel(game).sight(source, target, firer, found)
     return kept[key]
