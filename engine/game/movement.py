@@ -221,9 +221,10 @@ def _continue(game: GameState, active: list[Unit]) -> list[Action]:
         return _continue_now(game, active)
     key = (tuple(_dynamic(u) for u in active), game.signature(h), game.around(h))
     cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("continue", {})
-    if key not in cache:
-        cache[key] = _continue_now(game, active)
-    return cache[key]
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _continue_now(game, active)
+    return found
 
 
 def _continue_now(game: GameState, active: list[Unit]) -> list[Action]:
@@ -291,9 +292,10 @@ def _starts(game: GameState, side: str, about: Action | None = None) -> list[Act
         # A hex's choices change only with its units and what stands around it: kept by that key.
         around = game.around(h)
         key = (h, reached, game.first_shot, tuple(_dynamic(u) for u in units), around)
-        if key not in cache:
-            cache[key] = _hex_starts(game, units, reached, alike, around)
-        actions += cache[key]
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = _hex_starts(game, units, reached, alike, around)
+        actions += found
     return actions
 
 
@@ -348,9 +350,9 @@ def _hex_starts(
             continue  # a stack moves without PCs only once its leader has passed (8.3 B)
         if len(group) == 1:  # a lone unit's steps depend on how it moves and what stands around it
             key = (_mover_key(game, group[0]), group[0].side, around)
-            if key not in alike:
-                alike[key] = _steps(game, group)
-            steps = alike[key]
+            steps = alike.get(key)
+            if steps is None:
+                steps = alike[key] = _steps(game, group)
         else:
             steps = _steps(game, group)
         actions += _hex_actions(game, MOVE, ids, steps)
@@ -504,10 +506,10 @@ def _steps(game: GameState, group: list[Unit]) -> list[Hex]:
 def _step_costs(game: GameState, origin: Hex, mover: Any) -> list[float | None]:
     """`_movement_cost` into each of origin's neighbours (in `neighbours` order), kept per board."""
     costs: dict[tuple[Hex, Any], list[float | None]] = game.board.caches.setdefault("game_step_costs", {})
-    key = (origin, mover)
-    if key not in costs:
-        costs[key] = [_movement_cost(game, origin, t, mover) for t in game.neighbours(origin)]
-    return costs[key]
+    found = costs.get((origin, mover))
+    if found is None:
+        found = costs[(origin, mover)] = [_movement_cost(game, origin, t, mover) for t in game.neighbours(origin)]
+    return found
 
 
 def _movement_cost(game: GameState, origin: Hex, target: Hex, mover: Any) -> float | None:

@@ -251,9 +251,10 @@ def _openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, 
         if not unit.on_map or unit.hex is None:
             continue
         key = (_shooter(unit), unit.hex, now)
-        if key not in kept:
-            kept[key] = _unit_openings(game, unit, targets)
-        wanted += [(unit, h, aim, antitank) for h, aim, antitank in kept[key]]
+        its = kept.get(key)
+        if its is None:
+            its = kept[key] = _unit_openings(game, unit, targets)
+        wanted += [(unit, h, aim, antitank) for h, aim, antitank in its]
     found = []
     for state in (FirerState.UP, FirerState.DOWN):
         some = [w for w in wanted if w[0].state == state]

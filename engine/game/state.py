@@ -52,6 +52,9 @@ class View:
         return self._game.view(self.side)
 
 
+_MISSING = object()
+
+
 def other(side: str) -> str:
     return SIDES[1] if side == SIDES[0] else SIDES[0]
 
@@ -152,9 +155,10 @@ class GameState:
     def kept(self, key: Any, work: Callable[[], Any]) -> Any:
         """`work()`, kept until units move, hide or are revealed (with the index of `at`)."""
         self._index()
-        if key not in self._kept:
-            self._kept[key] = work()
-        return self._kept[key]
+        found = self._kept.get(key, _MISSING)  # one look-up: the keys are long tuples, hashed anew each time
+        if found is _MISSING:
+            found = self._kept[key] = work()
+        return found
 
     def occupied(self) -> dict[Hex, list[Unit]]:
         """Every hex with units on the map in it (the index of `at`; not to be changed)."""
