@@ -73,7 +73,7 @@ def _marks(game: GameState, h: Hex, unit: Unit) -> list[Action]:
     key = (h, mover, unit.id)
     if key not in found:
         near = [n for n in game.neighbours(h) if _movement_cost(game, h, n, mover) is not None]
-        found[key] = [Action(MARK, (unit.id,), label) for label in sorted(game.label_of(n) for n in near)]
+        found[key] = game.hex_actions(MARK, (unit.id,), sorted(near, key=game.label_of))
     return found[key]
 
 

@@ -153,9 +153,9 @@ def _aims(game: GameState, side: str, hexes: list[Hex]) -> list[Action]:
     actions: list[Action] = []
     for unit, h, aim, antitank in openings(game, side, hexes):
         if aim:
-            actions.append(Action(AIM, (unit.id,), game.label_of(h)))
+            actions += game.hex_actions(AIM, (unit.id,), (h,))
         if antitank:
-            actions.append(Action(ANTITANK, (unit.id,), game.label_of(h)))
+            actions += game.hex_actions(ANTITANK, (unit.id,), (h,))
     return actions
 
 

@@ -10,7 +10,7 @@ opportunity fire, 13.0).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import Any
 
@@ -229,7 +229,7 @@ def _continue(game: GameState, active: list[Unit]) -> list[Action]:
 
 def _continue_now(game: GameState, active: list[Unit]) -> list[Action]:
     ids = tuple(u.id for u in active)
-    actions = _hex_actions(game, MOVE, ids, _steps(game, active))
+    actions = game.hex_actions(MOVE, ids, _steps(game, active))
     if _stuck_over_full(game, active):  # R89: it moves on, and spends no MPs it needs for that
         turns = _turns_leading_on(game, active)
         if actions or turns:
@@ -237,16 +237,16 @@ def _continue_now(game: GameState, active: list[Unit]) -> list[Action]:
         return [Action(STOP, ids)]  # every way out barred since it entered (24.23): 8.62 then holds the phase
     lead = active[0]
     if len(active) == 1 and lead.is_afv and not lead.immobilized:
-        actions += _hex_actions(game, FACE, ids, _turns(game, lead))
+        actions += game.hex_actions(FACE, ids, _turns(game, lead))
     if len(active) == 1 and lead.faces_hexside and not lead.is_afv and _may_turn(lead):
-        actions += _hex_actions(game, FACE, ids, _facing_hexes(game, lead))
+        actions += game.hex_actions(FACE, ids, _facing_hexes(game, lead))
     if len(active) == 1 and _state_change_cost(lead) <= left(game, lead) and lead.may_change_state:
         actions.append(Action(STATE, ids, "down" if lead.state == State.UP else "up"))
     actions.append(Action(STOP, ids))
     if len(active) > 1:
         afv = next((u for u in active if u.is_afv), None)
         if afv is not None and not afv.immobilized:  # the AFV turns; the infantry rides along (8.43)
-            actions += _hex_actions(game, FACE, (afv.id,), _turns(game, afv))
+            actions += game.hex_actions(FACE, (afv.id,), _turns(game, afv))
         for unit in active:  # 8.43: 'The infantry units may cease movement in any hex', but not
             if not unit.is_afv and unit.led_by is None:  # those led, who 'remain with the leader' (8.3 B)
                 actions.append(Action(STOP, (unit.id,)))
@@ -280,7 +280,7 @@ def _starts(game: GameState, side: str, about: Action | None = None) -> list[Act
         if may_start(game, unit):
             by_hex.setdefault(unit.hex if unit.on_map else None, []).append(unit)
         elif unit.kind == "cw" and turns_only(game, unit):
-            actions += _hex_actions(game, FACE, (unit.id,), _facing_hexes(game, unit))
+            actions += game.hex_actions(FACE, (unit.id,), _facing_hexes(game, unit))
     alike: dict[tuple[Any, ...], list[Hex]] = game.caches.setdefault("steps", {})  # units alike step alike
     cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("starts", {})
     for h, units in by_hex.items():
@@ -329,7 +329,7 @@ def _entry_moves(game: GameState, unit: Unit) -> list[Action]:
     cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("entry_moves", {})
     key = (unit.id, hexes)
     if key not in cache:
-        cache[key] = _hex_actions(game, MOVE, (unit.id,), hexes)
+        cache[key] = game.hex_actions(MOVE, (unit.id,), hexes)
     return cache[key]
 
 
@@ -355,13 +355,13 @@ def _hex_starts(
                 steps = alike[key] = _steps(game, group)
         else:
             steps = _steps(game, group)
-        actions += _hex_actions(game, MOVE, ids, steps)
+        actions += game.hex_actions(MOVE, ids, steps)
         if len(group) == 1:
             unit = group[0]
             if unit.is_afv:
-                actions += _hex_actions(game, FACE, ids, _turns(game, unit))
+                actions += game.hex_actions(FACE, ids, _turns(game, unit))
             elif unit.faces_hexside and _may_turn(unit):
-                actions += _hex_actions(game, FACE, ids, _facing_hexes(game, unit))
+                actions += game.hex_actions(FACE, ids, _facing_hexes(game, unit))
             if unit.may_change_state and _state_change_cost(unit) <= left(game, unit):
                 actions.append(Action(STATE, ids, "down" if unit.state == State.UP else "up"))
     if game.first_shot:
@@ -679,18 +679,6 @@ def _facing_hexes(game: GameState, unit: Unit) -> list[Hex]:
     if key not in kept:
         kept[key] = [unit.hex + d for i, d in enumerate(DIRECTIONS) if i != unit.facing]
     return kept[key]
-
-
-def _hex_actions(game: GameState, verb: str, ids: tuple[str, ...], hexes: Iterable[Hex]) -> list[Action]:
-    """`verb IDS HEX` for each hex, each made once a phase (listing the choices makes thousands)."""
-    made: dict[tuple[str, tuple[str, ...], Hex], Action] = game.caches.setdefault("hex_actions", {})
-    actions = []
-    for t in hexes:
-        action = made.get((verb, ids, t))
-        if action is None:
-            action = made[(verb, ids, t)] = Action(verb, ids, game.label_of(t))
-        actions.append(action)
-    return actions
 
 
 def facing_index(h: Hex, toward: Hex) -> int | None:

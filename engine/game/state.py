@@ -9,7 +9,7 @@ those choices.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from copy import deepcopy
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -22,6 +22,7 @@ from engine.model.scenario import Scenario
 from engine.validate.context import ScenarioContext
 from engine.validate.placements import zone_hexes
 
+from .actions import Action
 from .dice import Dice
 from .units import ON_MAP, Unit
 
@@ -268,6 +269,17 @@ class GameState:
         if side not in self._sides:
             self._sides[side] = tuple(u for u in self.units.values() if u.side == side)
         return self._sides[side]
+
+    def hex_actions(self, verb: str, ids: tuple[str, ...], hexes: Iterable[Hex]) -> list[Action]:
+        """`verb IDS HEX` for each hex, each made once a phase (listing the choices makes thousands)."""
+        made: dict[tuple[str, tuple[str, ...], Hex], Action] = self.caches.setdefault("hex_actions", {})
+        actions = []
+        for h in hexes:
+            action = made.get((verb, ids, h))
+            if action is None:
+                action = made[(verb, ids, h)] = Action(verb, ids, self.label_of(h))
+            actions.append(action)
+        return actions
 
     def label(self, h: Hex | None) -> str | None:
         return self.label_of(h) if h is not None else None
