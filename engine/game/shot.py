@@ -269,9 +269,12 @@ def _unit_openings(
     """(hex, may aim, may fire AT) for the unit at each target but for the line; its eligibility
     asked only of a unit in reach of a hex (at an interrupt most are not)."""
     kept: dict[tuple[Any, ...], tuple[bool, bool]] = game.caches.setdefault("opens", {})
-    opportunity = _opportunity(game)
+    assert unit.hex is not None
+    opportunity, reach = _opportunity(game), _reach(game, unit)
     found = []
     for h, enemies, afv in targets:
+        if hex_distance(unit.hex, h) > reach:  # most units at an interrupt: asked before anything else
+            continue
         key = (unit.id, unit.hex, unit.facing, h, afv, opportunity)  # all _opens depends on
         if key not in kept:
             kept[key] = _opens(game, unit, h, enemies)
