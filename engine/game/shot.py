@@ -266,8 +266,9 @@ def _openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, 
 def _unit_openings(
     game: GameState, unit: Unit, targets: list[tuple[Hex, list[Unit], bool]]
 ) -> list[tuple[Hex, bool, bool]]:
-    """(hex, may aim, may fire AT) for the unit at each target but for the line; its eligibility
-    asked only of a unit in reach of a hex (at an interrupt most are not)."""
+    """(hex, may aim, may fire AT) for the unit at each target but for the line (10.1, 10.2)."""
+    if not may_fire(game, unit):
+        return []
     kept: dict[tuple[Any, ...], tuple[bool, bool]] = game.caches.setdefault("opens", {})
     assert unit.hex is not None
     opportunity, reach = _opportunity(game), _reach(game, unit)
@@ -279,11 +280,8 @@ def _unit_openings(
         if key not in kept:
             kept[key] = _opens(game, unit, h, enemies)
         aim, antitank = kept[key]
-        if not (aim or antitank):
-            continue
-        if not may_fire(game, unit):
-            return []
-        found.append((h, aim, antitank))
+        if aim or antitank:
+            found.append((h, aim, antitank))
     return found
 
 
