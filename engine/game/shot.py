@@ -243,17 +243,20 @@ def _openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, 
     targets = [
         (h, enemies, any(u.is_afv for u in enemies)) for h in hexes if (enemies := visible_enemies(game, side, h))
     ]
-    targets_key = tuple((h, afv) for h, _, afv in targets)
     kept: dict[tuple[Any, ...], list[tuple[Hex, bool, bool]]] = game.caches.setdefault("unit_openings", {})
-    now = (targets_key, game.interrupt is not None, game.player_turns, game.turn)
+    now = (game.interrupt is not None, game.player_turns, game.turn)
     wanted = []
     for unit in game.side_units(side):
         if not unit.on_map or unit.hex is None:
             continue
-        key = (_shooter(unit), unit.hex, now)
+        reach = _reach(game, unit)  # most units at an interrupt reach no target: asked first
+        near = [t for t in targets if hex_distance(unit.hex, t[0]) <= reach]
+        if not near:
+            continue
+        key = (_shooter(unit), unit.hex, now, tuple((h, afv) for h, _, afv in near))
         its = kept.get(key)
         if its is None:
-            its = kept[key] = _unit_openings(game, unit, targets)
+            its = kept[key] = _unit_openings(game, unit, near)
         wanted += [(unit, h, aim, antitank) for h, aim, antitank in its]
     found = []
     for state in (FirerState.UP, FirerState.DOWN):
@@ -270,12 +273,9 @@ def _unit_openings(
     if not may_fire(game, unit):
         return []
     kept: dict[tuple[Any, ...], tuple[bool, bool]] = game.caches.setdefault("opens", {})
-    assert unit.hex is not None
-    opportunity, reach = _opportunity(game), _reach(game, unit)
+    opportunity = _opportunity(game)
     found = []
     for h, enemies, afv in targets:
-        if hex_distance(unit.hex, h) > reach:  # most units at an interrupt: asked before anything else
-            continue
         key = (unit.id, unit.hex, unit.facing, h, afv, opportunity)  # all _opens depends on
         if key not in kept:
             kept[key] = _opens(game, unit, h, enemies)
