@@ -145,13 +145,16 @@ def _openings(game: GameState, only: Any) -> list[Action]:
     target hex (10.2), `only` that hex at an interrupt (13.13); by unit, then hex."""
     side = firing_side(game)
     hexes = [only] if only is not None else target_hexes(game, side)
-    actions: list[Action] = game.kept(("actions", *openings_key(game, side, hexes)), lambda: _aims(game, side, hexes))
+    if only is not None:  # an interrupt: a new hex at each step, nothing worth keeping
+        return _aims(game, openings(game, side, hexes))
+    key = openings_key(game, side, hexes)
+    actions: list[Action] = game.kept(("actions", key), lambda: _aims(game, openings(game, side, hexes, key)))
     return actions
 
 
-def _aims(game: GameState, side: str, hexes: list[Hex]) -> list[Action]:
+def _aims(game: GameState, found: list[tuple[Unit, Hex, bool, bool]]) -> list[Action]:
     actions: list[Action] = []
-    for unit, h, aim, antitank in openings(game, side, hexes):
+    for unit, h, aim, antitank in found:
         if aim:
             actions += game.hex_actions(AIM, (unit.id,), (h,))
         if antitank:

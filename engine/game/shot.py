@@ -202,13 +202,18 @@ def may_antitank(game: GameState, unit: Unit, target: Hex) -> bool:
     return _opens(game, unit, target, visible_enemies(game, unit.side, target))[1] and _line(game, unit, target)
 
 
-def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
+def openings(
+    game: GameState, side: str, hexes: list[Hex], key: tuple[Any, ...] | None = None
+) -> list[tuple[Unit, Hex, bool, bool]]:
     """(unit, hex, may aim, may fire AT) for every unit of `side` that may open fire at one of
     `hexes` now: may_aim and may_antitank for them all, their lines checked as one array (10.3).
-    Kept until units move (`GameState.kept`) by all else they depend on: the phase, the hexes,
-    and each unit's fire, morale, state, facing and move."""
+    Kept until units move (`GameState.kept`) by all else they depend on (`openings_key`, which
+    a caller that has it already passes): the phase, the hexes, and each unit's fire, morale,
+    state, facing and move."""
+    if game.interrupt is not None and key is None:  # a new hex at each step: nothing worth keeping
+        return _openings(game, side, hexes)
     found: list[tuple[Unit, Hex, bool, bool]] = game.kept(
-        openings_key(game, side, hexes), lambda: _openings(game, side, hexes)
+        key or openings_key(game, side, hexes), lambda: _openings(game, side, hexes)
     )
     return found
 
