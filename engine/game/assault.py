@@ -66,15 +66,15 @@ def mark_actions(game: GameState) -> list[Action]:
 
 
 def _marks(game: GameState, h: Hex, unit: Unit) -> list[Action]:
-    """The unit's `mark` actions toward the hexes next to h its mover may enter, in order; kept per
-    board (the game never edits the terrain; actions are values)."""
+    """The unit's `mark` actions toward the hexes next to h its mover may enter, in order (those
+    hexes kept per board: the game never edits the terrain)."""
     mover = unit.mover(MOVEMENT)
-    found: dict[tuple[Hex, Any, str], list[Action]] = game.board.caches.setdefault("assault_marks", {})
-    key = (h, mover, unit.id)
-    if key not in found:
+    found: dict[tuple[Hex, Any], list[Hex]] = game.board.caches.setdefault("assault_marks", {})
+    near = found.get((h, mover))
+    if near is None:
         near = [n for n in game.neighbours(h) if _movement_cost(game, h, n, mover) is not None]
-        found[key] = game.hex_actions(MARK, (unit.id,), sorted(near, key=game.label_of))
-    return found[key]
+        near = found[(h, mover)] = sorted(near, key=game.label_of)
+    return game.hex_actions(MARK, (unit.id,), near)
 
 
 def apply_mark(game: GameState, action: Action) -> Events:

@@ -326,6 +326,12 @@ def _start_player_turn(game: GameState, phase: str = MORALE) -> list[dict[str, A
     return _enter_phase(game, phase)
 
 
+# what a unit's extra holds for one phase only (8.0, 8.3, 8.74; 6.0 H)
+_FOR_THE_PHASE = frozenset(
+    ("moving", "pc_passed", "hexes_entered", "lead_pc", "lead_passed", "free_hexsides", "state_changed")
+)
+
+
 def _enter_phase(game: GameState, phase: str) -> list[dict[str, Any]]:
     game.phase = phase
     game.caches = {}
@@ -333,8 +339,9 @@ def _enter_phase(game: GameState, phase: str) -> list[dict[str, Any]]:
     game.stage = {}
     for unit in game.units.values():
         unit.mp_spent, unit.move_done, unit.allowance_cap, unit.led_by = 0.0, False, None, None
-        for key in ("moving", "pc_passed", "hexes_entered", "lead_pc", "lead_passed", "free_hexsides", "state_changed"):
-            unit.extra.pop(key, None)
+        if not _FOR_THE_PHASE.isdisjoint(unit.extra):
+            for key in _FOR_THE_PHASE:
+                unit.extra.pop(key, None)
     game.to_act = other(game.phasing) if phase in (REACTION, DEFENSIVE_FIRE) else game.phasing  # 6.0 D, E
     events: list[dict[str, Any]] = [{"event": "phase", "turn": game.turn, "phase": phase, "phasing": game.phasing}]
     if phase == MORALE:
