@@ -70,7 +70,9 @@ def _play(args: argparse.Namespace) -> int:
             side: make_player(name, args.seed * 2 + i) for i, (side, name) in enumerate(zip(SIDES, names, strict=True))
         }
         game = new_game(scenario, args.seed)
-    except (ValueError, ScenarioNotPlayable) as exc:
+    except ScenarioNotPlayable as exc:  # its errors name their file, line and rule
+        raise BadInput(str(exc)) from None
+    except ValueError as exc:
         raise BadInput(f"iceditor play: error: {exc}") from None
     play_out(game, players)
     if args.log is not None:
@@ -129,8 +131,8 @@ def replayed(path: Path, **how: Any) -> tuple[GameState, Log]:
         return replay(log, scenario, **how), log
     except LogError as exc:
         raise BadInput(f"{path}:{exc.line}: error: {exc}") from None
-    except ScenarioNotPlayable as exc:
-        raise BadInput(f"{path}: error: {exc}") from None
+    except ScenarioNotPlayable as exc:  # the log's scenario: its errors name their file, line and rule
+        raise BadInput(str(exc)) from None
 
 
 def _scenario_of(log_path: Path, named: str) -> Path:

@@ -175,8 +175,8 @@ def _position(path: Path) -> GameState:
     scenario, board = load_scenario_arg(path)
     try:
         return new_game(scenario, 0, board=board)  # the maps just read, not read again
-    except ScenarioNotPlayable as exc:
-        raise BadInput(f"{path}: error: {exc}") from None
+    except ScenarioNotPlayable as exc:  # its errors name their file, line and rule
+        raise BadInput(str(exc)) from None
 
 
 RUNNERS = {"ap": _ap, "at": _at, "fire": _fire}

@@ -32,8 +32,11 @@ def test_odds_fire_refuses_a_set_up_the_validator_refuses(tmp_path: Path, capsys
     assert main(["odds", "fire", str(path), "--from", "1315", "--to", "1303"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert f"{path}:52:" in captured.err and "1315 is outside its deployment area" in captured.err
-    assert "(24.1) [setup-outside-deployment]" in captured.err and "Traceback" not in captured.err
+    assert captured.err.splitlines()[0] == (
+        f"{path}:52:44: error: German MMG #1 in 1315 is outside its deployment area (german-area) (24.1) "
+        "[setup-outside-deployment]"
+    )
+    assert captured.err.count(str(path)) == 1 and "Traceback" not in captured.err
 
 
 def test_odds_fire_refuses_a_scenario_against_its_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

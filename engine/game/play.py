@@ -86,7 +86,9 @@ FIRE_PHASES = (SUPPORT_FIRE, DEFENSIVE_FIRE, MOVING_FIRE)  # 6.0 B, E, F (10.13)
 
 
 class ScenarioNotPlayable(ValueError):
-    """A scenario with errors the validator reports: the engine plays only what the rules allow."""
+    """A scenario with errors the validator reports: the engine plays only what the rules allow.
+    Its text is those errors as `iceditor validate` prints them, one a line, each naming its file,
+    line, rule and check once: a command prints it as it is."""
 
 
 def new_game(
@@ -132,7 +134,7 @@ def _check_playable(scenario: Scenario) -> None:
         return
     errors = [p for p in validate_document(scenario.doc) if p.severity.value == "error"]
     if count_errors(errors):
-        raise ScenarioNotPlayable(f"{scenario.file}: {errors[0].text()}")
+        raise ScenarioNotPlayable("\n".join(replace(p, file=p.file or str(scenario.file)).text() for p in errors))
     _PLAYABLE[id(scenario)] = scenario
 
 

@@ -364,8 +364,9 @@ def fire_pc_modifier(game: GameState, unit: Unit) -> int:
 def combinable(game: GameState, firers: list[Unit], target: Hex) -> list[Unit]:
     """The units that may join the declared attack: each may fire at the target itself and the
     whole may combine (11.12-11.14)."""
-    ids = {u.id for u in firers}
-    able = [u for u, _, aim, _ in openings(game, firers[0].side, [target]) if aim and u.id not in ids]
+    ids, side = {u.id for u in firers}, firers[0].side
+    hexes = [target] if game.interrupt is not None else target_hexes(game, side)  # those the listing kept
+    able = [u for u, h, aim, _ in openings(game, side, hexes) if aim and h == target and u.id not in ids]
     return [u for u in able if may_combine(game, [*firers, u])]
 
 
