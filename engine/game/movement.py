@@ -324,13 +324,10 @@ def _dynamic(unit: Unit) -> tuple[Any, ...]:
 
 
 def _entry_moves(game: GameState, unit: Unit) -> list[Action]:
-    """The unit's moves onto the map, kept for the phase by the entry hexes open to it now."""
-    hexes = tuple(_entries(game, unit))
-    cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("entry_moves", {})
-    key = (unit.id, hexes)
-    if key not in cache:
-        cache[key] = game.hex_actions(MOVE, (unit.id,), hexes)
-    return cache[key]
+    """The unit's moves onto the map (24.1), kept until units move (by how it moves: `_entries`)."""
+    key = (unit.id, unit.id in game.held, unit.mover(game.phase), budget(game, unit))
+    moves: list[Action] = game.kept(("entry_moves", key), lambda: _entries(game, unit, key))
+    return moves
 
 
 def _hex_starts(
@@ -541,7 +538,7 @@ def _may_enter(game: GameState, group: list[Unit], t: Hex) -> bool:
     there = there or []
     if any(u.side != side and not u.hidden for u in there):
         return False
-    if any(u.is_afv for u in group) and (any(u.is_afv for u in there) or t in game.wrecks):
+    if (t in game.wrecks or any(u.is_afv for u in there)) and any(u.is_afv for u in group):
         return False
     if over_stacked(game, side, t, group):
         return all(_cost_beyond(game, u, t) for u in group)
@@ -565,9 +562,9 @@ def _cost_beyond(game: GameState, unit: Unit, t: Hex) -> bool:
     )
 
 
-def _entries(game: GameState, unit: Unit) -> list[Hex]:
-    """The entry hexes the unit may enter the map on now (24.1; R44: the hex's own terrain cost)."""
-    key = (unit.id, unit.id in game.held, unit.mover(game.phase), budget(game, unit))
+def _entries(game: GameState, unit: Unit, key: tuple[Any, ...]) -> list[Action]:
+    """The moves onto the entry hexes the unit may enter now (R44: the hex's own terrain cost),
+    kept for the phase by how it moves and who stands on them."""
     candidates: dict[Any, list[Hex]] = game.caches.setdefault("entries", {})
     if key not in candidates:
         value = budget(game, unit)
@@ -579,13 +576,11 @@ def _entries(game: GameState, unit: Unit) -> list[Hex]:
         ]
     occupied = game.occupied()
     taken = tuple((h, game.signature(h)) for h in candidates[key] if h in occupied)
-    if not taken:
-        return candidates[key]
-    open_now: dict[Any, list[Hex]] = game.caches.setdefault("entries_open", {})
+    open_now: dict[Any, list[Action]] = game.caches.setdefault("entries_open", {})
     where = (key, taken)  # an occupied entry hex is open by who stands there (`_may_enter`)
     if where not in open_now:
         barred = {h for h, _ in taken if not _may_enter(game, [unit], h)}
-        open_now[where] = [h for h in candidates[key] if h not in barred]
+        open_now[where] = game.hex_actions(MOVE, (unit.id,), [h for h in candidates[key] if h not in barred])
     return open_now[where]
 
 

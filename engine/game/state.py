@@ -54,6 +54,7 @@ class View:
 
 
 _MISSING = object()
+_NOBODY = (0, 0, 0)
 
 
 def other(side: str) -> str:
@@ -177,16 +178,18 @@ class GameState:
 
     def totals(self, side: str, h: Hex) -> tuple[int, int, int]:
         """Men, AFVs and CWs of `side` in h (8.62, 8.63), kept with the index of `at`."""
-        index = self._index()
-        key = (side, h)
-        if key not in self._totals:
-            units = [u for u in index.get(h, ()) if u.side == side]
-            self._totals[key] = (
+        there = self._index().get(h)
+        if there is None:
+            return _NOBODY
+        found = self._totals.get((side, h))
+        if found is None:
+            units = [u for u in there if u.side == side]
+            found = self._totals[(side, h)] = (
                 sum(u.men for u in units if not u.is_afv),
                 sum(1 for u in units if u.is_afv),
                 sum(1 for u in units if u.kind == "cw"),
             )
-        return self._totals[key]
+        return found
 
     def signature(self, h: Hex) -> tuple[Any, ...]:
         """Who stands in h as a move into it sees them (side, men, kind, hidden) and a Wreck; kept with the index."""

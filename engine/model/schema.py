@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
@@ -106,7 +107,18 @@ def _ascending(validator: Any, wanted: bool, instance: Any, schema: dict[str, An
             yield ValidationError(f"{excerpt(instance)} is out of order: list the values from lowest to highest")
 
 
-_Validator = validators.extend(Draft202012Validator, {"x-ascending": _ascending})
+def _multiple_of(validator: Any, step: Any, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """`multipleOf`, exact for an integer and a fractional step (`within_mp`'s 0.5): jsonschema
+    divides the integer by the float first, which for one beyond a float's range (10**400) ended
+    validation in an OverflowError instead of a problem."""
+    if isinstance(instance, int) and isinstance(step, float) and validator.is_type(instance, "number"):
+        if (Fraction(instance) / Fraction(step)).denominator != 1:
+            yield ValidationError(f"{instance!r} is not a multiple of {step}")
+        return
+    yield from Draft202012Validator.VALIDATORS["multipleOf"](validator, step, instance, schema)
+
+
+_Validator = validators.extend(Draft202012Validator, {"x-ascending": _ascending, "multipleOf": _multiple_of})
 
 
 @cache
