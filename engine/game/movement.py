@@ -180,6 +180,8 @@ def _stacking_problems(game: GameState, side: str) -> list[Hex]:
     most = _stacking_limits()
     found = []
     for h, units in game.occupied().items():
+        if len(units) == 1 and units[0].men <= most[0]:
+            continue  # one unit: over no limit unless it alone has too many men
         if any(u.side == side for u in units):
             men, afvs, cws = game.totals(side, h)
             if men > most[0] or afvs > most[1] or cws > most[2]:

@@ -10,7 +10,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
-from referencing import Registry, Resource
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
 
 from engine.problems import Problem, Severity
 from engine.resources import data_path
@@ -92,7 +93,12 @@ def _inlined_schemas() -> dict[str, dict[str, Any]]:
 
 @cache
 def _registry() -> Registry:
-    resources = [(s["$id"], Resource.from_contents(s)) for s in _inlined_schemas().values()]
+    # Each without its `$schema`: jsonschema picks the validator class of a schema another one refers
+    # to by its `$schema`, and that plain Draft202012Validator knew none of the keywords below.
+    resources = [
+        (s["$id"], DRAFT202012.create_resource({k: v for k, v in s.items() if k != "$schema"}))
+        for s in _inlined_schemas().values()
+    ]
     return Registry().with_resources(resources)
 
 
