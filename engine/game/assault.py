@@ -124,10 +124,30 @@ def assault_actions(game: GameState) -> list[Action]:
 
 def _phase_actions(game: GameState) -> list[Action]:
     actions: list[Action] = []
+    kept: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("designations", {})
     for h, (side, target) in sorted(game.assault_markers.items()):
         if side == game.to_act:
-            actions += _designations(game, h, target)
+            # a marker's choices for the phase, by who stands in its hex and in the target hex
+            cleared = game.assault.get("cleared", {}).get(game.label_of(target))  # 17.32
+            key = (h, target, side, tuple(_assaulter(u) for u in game.at(h)), game.signature(target), cleared)
+            found = kept.get(key)
+            if found is None:
+                found = kept[key] = _designations(game, h, target)
+            actions += found
     return [*actions, Action(DONE)]
+
+
+def _assaulter(unit: Unit) -> tuple[Any, ...]:
+    """What `eligible` reads of a unit."""
+    extra = unit.extra
+    return (
+        unit.id,
+        unit.morale,
+        unit.fired,
+        extra.get("assaulted"),
+        extra.get("fired_phase"),
+        extra.get("grenade_target"),
+    )
 
 
 def eligible(game: GameState, unit: Unit, target: Hex) -> bool:
