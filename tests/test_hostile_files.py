@@ -114,6 +114,33 @@ def test_a_game_length_of_10_to_the_400_is_an_error(capsys, write) -> None:
     assert "/game_length: 100000... (401 digits) is out of range: at most 99 (24.1) [schema]" in out
 
 
+@pytest.mark.parametrize(
+    ("number", "message"),
+    [
+        ("1" + "0" * 400, "100000... (401 digits) is out of range: at most 999"),
+        ("-1" + "0" * 400, "-10000... (401 digits) is less than or equal to the minimum of 0"),
+        (str(2**63), f"{2**63} is out of range: at most 999"),
+        ("4.25", "4.25 is not a multiple of 0.5"),
+    ],
+)
+def test_a_huge_or_odd_assertion_mp_is_a_schema_error(capsys, write, number: str, message: str) -> None:
+    """`within_mp` is a multiple of 0.5 (schemas/assertions.schema.json): jsonschema's own check
+    divided 10**400 by 0.5 as floats and ended in an OverflowError (exit 3)."""
+    text = S1.replace("within_mp: 4}", f"within_mp: {number}}}")
+    code, out = run(capsys, "validate", str(write("s1.yaml", text)))
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if "within_mp" in t)
+    assert code == 1 and "internal error" not in out
+    assert f"s1.yaml:{line}:66: error: /assertions/2/reach/within_mp: {message} [schema]" in out
+
+
+def test_multiple_of_is_exact_for_an_integer_beyond_a_float() -> None:
+    from engine.model.schema import _Validator
+
+    assert list(_Validator({"multipleOf": 0.5}).iter_errors(10**400)) == []
+    (error,) = _Validator({"multipleOf": 0.75}).iter_errors(10**400)
+    assert error.message.endswith(" is not a multiple of 0.75")
+
+
 def test_a_grid_with_reversed_ranges_is_an_error(capsys, write) -> None:
     text = MAP2.replace("columns: [30, 50]", "columns: [50, 30]")
     assert text != MAP2
