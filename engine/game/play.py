@@ -132,7 +132,7 @@ def _check_playable(scenario: Scenario) -> None:
     """The validator's errors refuse a scenario; checked once per scenario object (a batch plays many games)."""
     if scenario.doc is None or _PLAYABLE.get(id(scenario)) is scenario:
         return
-    errors = [p for p in validate_document(scenario.doc) if p.severity.value == "error"]
+    errors = [p for p in validate_document(scenario.doc, errors_only=True) if p.severity.value == "error"]
     if count_errors(errors):
         raise ScenarioNotPlayable("\n".join(replace(p, file=p.file or str(scenario.file)).text() for p in errors))
     _PLAYABLE[id(scenario)] = scenario

@@ -9,6 +9,8 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
+from engine.problems import Severity
+
 from . import checks
 from .check import Check
 
@@ -21,9 +23,15 @@ def modules() -> tuple[ModuleType, ...]:
     return tuple(sorted(found, key=lambda m: m.__name__))
 
 
-def runners(kind: str) -> list[Callable[..., Iterator[Any]]]:
-    """The `kind` functions of every check module (kind: one of KINDS)."""
-    return [getattr(m, kind) for m in modules() if hasattr(m, kind)]
+def runners(kind: str, *, errors_only: bool = False) -> list[Callable[..., Iterator[Any]]]:
+    """The `kind` functions of every check module (kind: one of KINDS); `errors_only`: of the
+    modules with a check that reports errors only (all that refuses a game: play.py)."""
+    return [getattr(m, kind) for m in modules() if hasattr(m, kind) and (not errors_only or _reports_errors(m))]
+
+
+@cache
+def _reports_errors(module: ModuleType) -> bool:
+    return any(isinstance(c, Check) and c.severity is Severity.ERROR for c in vars(module).values())
 
 
 def all_checks() -> list[Check]:

@@ -36,7 +36,9 @@ def validate_paths(paths: Iterable[Path]) -> list[Problem]:
     return problems
 
 
-def validate_document(doc: SourceDocument) -> list[Problem]:
+def validate_document(doc: SourceDocument, *, errors_only: bool = False) -> list[Problem]:
+    """The file's problems; `errors_only`: leave out the checks that only inform or warn (what
+    decides whether a game may start: play.py)."""
     problems = list(schema_problems(doc))
     if count_errors(problems):
         return problems
@@ -47,8 +49,8 @@ def validate_document(doc: SourceDocument) -> list[Problem]:
         errata, maps = errata_from_document(doc), _mapsheet_beside(Path(doc.file))
         problems += [p for check in runners("check_errata") for p in check(errata, maps)]
     elif name == "scenario":
-        problems += scenario_problems(doc)
-    problems += [p for check in runners("check_document") for p in check(doc)]
+        problems += scenario_problems(doc, errors_only=errors_only)
+    problems += [p for check in runners("check_document", errors_only=errors_only) for p in check(doc)]
     return problems
 
 

@@ -10,7 +10,8 @@ from .context import ScenarioContext
 from .registry import runners
 
 
-def scenario_problems(doc: SourceDocument) -> list[Problem]:
-    """The problems of a scenario document that meets its schema (runner.validate_document checks that first)."""
+def scenario_problems(doc: SourceDocument, *, errors_only: bool = False) -> list[Problem]:
+    """The problems of a scenario document that meets its schema (runner.validate_document checks
+    that first); `errors_only`: the checks that report errors only (`registry.runners`)."""
     ctx = ScenarioContext(scenario_from_document(doc, checked=True))
-    return [p for check in runners("check_scenario") for p in check(ctx)]
+    return [p for check in runners("check_scenario", errors_only=errors_only) for p in check(ctx)]
