@@ -138,10 +138,11 @@ def _phase_actions(game: GameState) -> list[Action]:
 
 
 def _assaulter(unit: Unit) -> tuple[Any, ...]:
-    """What `eligible` reads of a unit."""
+    """What `eligible` and the stacking of `_stack` read of a unit."""
     extra = unit.extra
     return (
         unit.id,
+        unit.men,
         unit.morale,
         unit.fired,
         extra.get("assaulted"),

@@ -221,7 +221,7 @@ def _continue(game: GameState, active: list[Unit]) -> list[Action]:
     h = active[0].hex
     if h is None or not active[0].on_map:
         return _continue_now(game, active)
-    key = (tuple(_dynamic(u) for u in active), game.signature(h), game.around(h))
+    key = (h, tuple(_dynamic(u) for u in active), game.signature(h), game.around(h))
     cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("continue", {})
     found = cache.get(key)
     if found is None:
@@ -322,6 +322,8 @@ def _dynamic(unit: Unit) -> tuple[Any, ...]:
         extra.get("lead_passed"),
         extra.get("free_hexsides"),
         extra.get("must_exit"),
+        unit.immobilized,
+        extra.get("commander_killed"),  # 11.43: no more state changes (Unit.may_change_state)
     )
 
 

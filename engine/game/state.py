@@ -300,7 +300,9 @@ class GameState:
         twin = GameState(**{k: getattr(self, k) for k in self.__dataclass_fields__})
         twin.dice = self.dice.copy()
         twin.units = {k: u.copy() for k, u in self.units.items()}
-        twin.secrets = {s: Secrets(dict(v.mines), set(v.hidden_hexes)) for s, v in self.secrets.items()}
+        twin.secrets = {
+            s: Secrets({h: dict(m) for h, m in v.mines.items()}, set(v.hidden_hexes)) for s, v in self.secrets.items()
+        }  # a hex's factors are counted up in place (19.12): each copy its own
         for name in ("improved_positions", "control", "entry_choice", "stage", "options"):
             setattr(twin, name, dict(getattr(self, name)))
         twin.ips_used = {side: list(points) for side, points in self.ips_used.items()}

@@ -1,0 +1,64 @@
+"""What the engine keeps to list the choices fast (docs/engine.md, Speed) never changes a game.
+
+Copies of a state share the phase's caches (`GameState.caches`: each key says all its value
+depends on), so a copy that goes another way must not change what the original is offered
+next; and the copying `apply` plays the same game as `play` in place."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from engine.game import apply, legal_actions, new_game, play
+from engine.game.state import GameState
+from engine.model.scenario import load_scenario
+
+REPO = Path(__file__).resolve().parent.parent
+S1 = load_scenario(REPO / "scenarios" / "s1-demyansk-pocket.yaml")
+SCENARIOS = {p.stem: load_scenario(p) for p in sorted((REPO / "scenarios").glob("*.yaml"))}
+
+
+def _choices(game: GameState) -> list[str]:
+    return [a.text() for a in legal_actions(game)]
+
+
+@pytest.mark.parametrize(
+    ("scenario", "seed"), [("s1-demyansk-pocket", 3), ("s1-demyansk-pocket", 11), ("s6-spartakovka", 2)]
+)
+def test_copies_that_go_another_way_do_not_change_what_the_game_is_offered(scenario: str, seed: int) -> None:
+    """A game played in place while, every few decisions, a copy takes another choice and plays
+    on for a while (filling the shared caches with its own states) is offered at every step
+    exactly what a fresh game of the same actions is offered (the first 2,000 decisions)."""
+    played = SCENARIOS[scenario]
+    rng, game, offered, taken = random.Random(seed), new_game(played, seed), [], []
+    while not game.is_over and len(taken) < 2000:
+        choices = legal_actions(game)
+        offered.append([a.text() for a in choices])
+        if len(choices) > 1 and rng.random() < 0.2:
+            twin = game.copy()
+            for _ in range(rng.randint(1, 8)):
+                if twin.is_over:
+                    break
+                play(twin, rng.choice(legal_actions(twin)))
+        action = rng.choice(choices)
+        taken.append(action)
+        play(game, action)
+    fresh = new_game(played, seed)
+    for n, action in enumerate(taken):
+        assert _choices(fresh) == offered[n], f"decision {n}: {action.text()}"
+        play(fresh, action)
+    assert fresh.log == game.log
+
+
+def test_the_copying_apply_plays_the_same_game_as_play_in_place() -> None:
+    """Scenario 1, seed 5: the same choices at every step and the same log (digests included)."""
+    rng_a, rng_b = random.Random(5), random.Random(5)
+    in_place, copied = new_game(S1, 5), new_game(S1, 5)
+    while not in_place.is_over:
+        a, b = legal_actions(in_place), legal_actions(copied)
+        assert a == b
+        play(in_place, rng_a.choice(a))
+        copied = apply(copied, rng_b.choice(b))
+    assert copied.is_over and copied.log == in_place.log
