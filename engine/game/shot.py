@@ -248,10 +248,12 @@ def _openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, 
     targets = [
         (h, enemies, any(u.is_afv for u in enemies)) for h in hexes if (enemies := visible_enemies(game, side, h))
     ]
+    if not targets:
+        return []
     kept: dict[tuple[Any, ...], list[tuple[Hex, bool, bool]]] = game.caches.setdefault("unit_openings", {})
     now = (game.interrupt is not None, game.player_turns, game.turn)
     wanted = []
-    for unit in game.side_units(side):
+    for unit in _may_open(game, side):
         if not unit.on_map or unit.hex is None:
             continue
         reach = _reach(game, unit)  # most units at an interrupt reach no target: asked first
@@ -269,6 +271,16 @@ def _openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, 
         pairs = [(w[0].hex, w[1]) for w in some]
         found += [w for w, ok in zip(some, open_lines(game, pairs, state), strict=True) if ok]  # type: ignore[arg-type]
     return sorted(found, key=lambda w: (w[0].id, w[1]))
+
+
+def _may_open(game: GameState, side: str) -> tuple[Unit, ...]:
+    """The side's units whose kind may fire now: at an interrupt 13.11's and 13.12's, kept for the phase."""
+    if not _opportunity(game):
+        return game.side_units(side)
+    kept: dict[str, tuple[str, ...]] = game.caches.setdefault("opportunity_kinds", {})  # ids: copies share it
+    if side not in kept:
+        kept[side] = tuple(u.id for u in game.side_units(side) if _opportunity_kind(game, u))
+    return tuple(game.units[i] for i in kept[side])
 
 
 def _unit_openings(
