@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import Any
 
 from engine.geometry.movement import Morale
-from engine.hexgrid import Hex
 from engine.model.tables import table_values
 from engine.odds import ap_result, at_destroyed
 
@@ -37,9 +36,8 @@ from .shot import (
     may_aim,
     may_antitank,
     may_combine,
+    opening_hexes,
     openings,
-    openings_key,
-    target_hexes,
 )
 from .state import GameState
 from .units import Unit
@@ -62,7 +60,7 @@ def fire_actions(game: GameState) -> list[Action]:
         return _declaring(game)
     return [
         *mortar_actions(game),
-        *_openings(game, None),
+        *_openings(game),
         *grenade_actions(game),
         *flame_actions(game),
         Action(DONE),
@@ -113,7 +111,7 @@ def reaction_actions(game: GameState) -> list[Action]:
     if game.attack is not None:
         return _declaring(game)
     assert game.interrupt is not None
-    return [Action(PASS), *_openings(game, game.board.hex(game.interrupt["hex"]))]
+    return [Action(PASS), *_openings(game)]
 
 
 def apply_reaction(game: GameState, action: Action) -> list[dict[str, Any]]:
@@ -140,21 +138,12 @@ def _movers_after_fire(game: GameState) -> list[dict[str, Any]]:
 # -- shared -------------------------------------------------------------------------------------
 
 
-def _openings(game: GameState, only: Any) -> list[Action]:
+def _openings(game: GameState) -> list[Action]:
     """The first moves of an attack: `aim` and `antitank` for each unit that may fire now at each
-    target hex (10.2), `only` that hex at an interrupt (13.13); by unit, then hex."""
+    target hex (10.2), only the hex entered at an interrupt (13.13); by unit, then hex."""
     side = firing_side(game)
-    hexes = [only] if only is not None else target_hexes(game, side)
-    if only is not None:  # an interrupt: a new hex at each step, nothing worth keeping
-        return _aims(game, openings(game, side, hexes))
-    key = openings_key(game, side, hexes)
-    actions: list[Action] = game.kept(("actions", key), lambda: _aims(game, openings(game, side, hexes, key)))
-    return actions
-
-
-def _aims(game: GameState, found: list[tuple[Unit, Hex, bool, bool]]) -> list[Action]:
     actions: list[Action] = []
-    for unit, h, aim, antitank in found:
+    for unit, h, aim, antitank in openings(game, side, opening_hexes(game, side)):
         if aim:
             actions += game.hex_actions(AIM, (unit.id,), (h,))
         if antitank:

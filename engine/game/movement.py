@@ -536,10 +536,7 @@ def _may_enter(game: GameState, group: list[Unit], t: Hex) -> bool:
     """No visible enemy unit (8.23: only an overrun enters one, 9.0), no second AFV or a Wreck for
     an AFV (8.61); an over-full hex only on the way through (8.62 counts at the phase's end)."""
     side = group[0].side
-    there = game.occupied().get(t)
-    if there is None and len(group) == 1 and t not in game.wrecks:  # an empty hex: only its own stacking
-        return not over_stacked(game, side, t, group) or _cost_beyond(game, group[0], t)
-    there = there or []
+    there = game.occupied().get(t, ())
     if any(u.side != side and not u.hidden for u in there):
         return False
     if (t in game.wrecks or any(u.is_afv for u in there)) and any(u.is_afv for u in group):

@@ -202,23 +202,29 @@ def may_antitank(game: GameState, unit: Unit, target: Hex) -> bool:
     return _opens(game, unit, target, visible_enemies(game, unit.side, target))[1] and _line(game, unit, target)
 
 
-def openings(
-    game: GameState, side: str, hexes: list[Hex], key: tuple[Any, ...] | None = None
-) -> list[tuple[Unit, Hex, bool, bool]]:
+def opening_hexes(game: GameState, side: str) -> list[Hex]:
+    """The hexes `side` may open fire at now: the hex just entered at an interrupt (13.13), else
+    every target hex (10.21)."""
+    if game.interrupt is not None:
+        return [game.board.hex(game.interrupt["hex"])]
+    return target_hexes(game, side)
+
+
+def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
     """(unit, hex, may aim, may fire AT) for every unit of `side` that may open fire at one of
     `hexes` now: may_aim and may_antitank for them all, their lines checked as one array (10.3).
-    Kept until units move (`GameState.kept`) by all else they depend on (`openings_key`, which
-    a caller that has it already passes): the phase, the hexes, and each unit's fire, morale,
-    state, facing and move."""
-    if game.interrupt is not None and key is None:  # a new hex at each step: nothing worth keeping
+    Kept until units move (`GameState.kept`) by all else they depend on: the phase, the hexes,
+    and each unit's fire, morale, state, facing and move; not at an interrupt (a new hex at each
+    step: nothing worth keeping)."""
+    if game.interrupt is not None:
         return _openings(game, side, hexes)
     found: list[tuple[Unit, Hex, bool, bool]] = game.kept(
-        key or openings_key(game, side, hexes), lambda: _openings(game, side, hexes)
+        _openings_key(game, side, hexes), lambda: _openings(game, side, hexes)
     )
     return found
 
 
-def openings_key(game: GameState, side: str, hexes: list[Hex]) -> tuple[Any, ...]:
+def _openings_key(game: GameState, side: str, hexes: list[Hex]) -> tuple[Any, ...]:
     """What `openings` depends on besides where the units stand."""
     shooters = tuple(_shooter(u) for u in game.side_units(side) if u.on_map)
     return ("openings", side, game.phase, game.interrupt is not None, game.player_turns, tuple(hexes), shooters)
@@ -376,9 +382,10 @@ def fire_pc_modifier(game: GameState, unit: Unit) -> int:
 def combinable(game: GameState, firers: list[Unit], target: Hex) -> list[Unit]:
     """The units that may join the declared attack: each may fire at the target itself and the
     whole may combine (11.12-11.14)."""
-    ids, side = {u.id for u in firers}, firers[0].side
-    hexes = [target] if game.interrupt is not None else target_hexes(game, side)  # those the listing kept
-    able = [u for u, h, aim, _ in openings(game, side, hexes) if aim and h == target and u.id not in ids]
+    ids, side = {u.id for u in firers}, firers[0].side  # the openings the listing kept, at the target
+    able = [
+        u for u, h, aim, _ in openings(game, side, opening_hexes(game, side)) if aim and h == target and u.id not in ids
+    ]
     return [u for u in able if may_combine(game, [*firers, u])]
 
 

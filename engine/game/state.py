@@ -123,6 +123,7 @@ class GameState:
     _board: Board | None = field(default=None, repr=False)
     _labels: dict[Hex, str] | None = field(default=None, repr=False)
     _sides: dict[str, tuple[Unit, ...]] = field(default_factory=dict, repr=False)
+    _rank: dict[str, int] | None = field(default=None, repr=False)
     # what legal_actions worked out this phase, by what it depends on (shared by copies: keys say it all)
     caches: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -257,11 +258,10 @@ class GameState:
                     self._around.pop(n, None)
 
     def _ranks(self) -> dict[str, int]:
-        """Each unit's place in `units` (which never gains or loses a unit in play)."""
-        ranks: dict[str, int] | None = self.caches.get("unit_ranks")
-        if ranks is None or len(ranks) != len(self.units):
-            ranks = self.caches["unit_ranks"] = {u: i for i, u in enumerate(self.units)}
-        return ranks
+        """Each unit's place in `units` (kept: no unit joins or leaves a game)."""
+        if self._rank is None:
+            self._rank = {u: i for i, u in enumerate(self.units)}
+        return self._rank
 
     def units_changed(self) -> None:
         """A unit moved, was hidden or revealed, or lost men: the index of `at` is built again."""
