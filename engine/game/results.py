@@ -3,7 +3,8 @@ attack (fire, mortars, grenades, flamethrowers, mines, overruns, assault) applie
 
 Results are "P", "S" and "E" (11.4); "NE" does nothing. A unit already PINNED or SUPPRESSED takes
 the Cumulative Combat Results Table (11.45): P+P = S, P+S = S, S+P = S, S+S = the Special Roll
-(a PC: failed, eliminated; passed, still SUPPRESSED).
+(a PC: failed, eliminated; passed, still SUPPRESSED), but for an AFV, which AP fire never destroys
+(10.0, R160): it stays SUPPRESSED. An AFV leaves the map only by `destroy_afv`, for a Wreck (12.4).
 """
 
 from __future__ import annotations
@@ -56,6 +57,9 @@ def _mark(game: GameState, unit: Unit, result: str, rule: str) -> Events:
     before = LETTER.get(Morale(unit.morale))
     final = _cumulative()[(before, result)] if before is not None else result
     unit.state = State.DOWN
+    if final == "special_roll" and unit.is_afv:  # 10.0: 'AP fire will not destroy an AFV' (R160)
+        unit.morale = Morale.SUPPRESSED
+        return [_event(unit, "S", rule, "S on S: an AFV takes no Special Roll, still SUPPRESSED (10.0)")]
     if final == "special_roll":  # S + S: 'Make a PC for the unit, if it fails it is eliminated'
         check = performance_check(game.dice, unit.pr)
         events = [_event(unit, "S", rule, f"S on S: the Special Roll, {check.describe()}", check=check.describe())]
