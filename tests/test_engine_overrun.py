@@ -194,7 +194,7 @@ def test_9_2_a_the_defenders_guns_may_fire_at_the_frontal_armor_and_a_kill_wreck
     assert (shot.firepower, shot.armor, shot.dice[0].count) == (11, 7, 2)  # 12.1, 12.2: 2 dice + 7 <= 11
     do(game, f"overrun {T34} 1304")
     assert game.to_act == "german" and "antitank german/37AT-1 1303" in texts(game)
-    with_dice(game, 2, 2)  # 4 + 7 = 11: destroyed
+    with_dice(game, 1, 1, 2, 2)  # the PC (10.12), then 4 + 7 = 11: destroyed
     do(game, "antitank german/37AT-1 1303")
     all_rolled(game)
     (fire,) = events(game, "overrun at fire")
@@ -211,13 +211,28 @@ def test_9_2_a_the_defender_may_hold_fire_and_a_miss_lets_the_afv_in() -> None:
     defenders(game, "37AT-1", "ATR-1", "E/R-PR8-1")
     do(game, f"overrun {T34} 1304")
     assert texts(game) == {"antitank german/37AT-1 1303", "antitank german/ATR-1 1303", "pass"}
-    with_dice(game, 3, 2)  # 5 + 7 = 12 > 11: missed; the ATR may still fire
+    with_dice(game, 1, 1, 3, 2)  # the PC, then 5 + 7 = 12 > 11: missed; the ATR may still fire
     do(game, "antitank german/37AT-1 1303")
     assert texts(game) == {"antitank german/ATR-1 1303", "pass"}
     with_dice(game, 6, 6, 6, 6, 6, 6, 6, 6)  # no ATR fire; B: PC failed; C: three units SUPPRESSED
     do(game, "pass")
     assert game.label(afv.hex) == "1304"
     assert all(game.unit(f"german/{i}").morale == Morale.SUPPRESSED for i in ("37AT-1", "ATR-1", "E/R-PR8-1"))
+
+
+def test_9_2_a_the_defensive_at_fire_takes_its_pc_as_normal_at_fire_10_12() -> None:
+    """9.2 A: 'This fire is resolved as normal anti-tank fire (see FIRE COMBAT 10.0)'; 10.12: 'Any
+    unit which attempts to fire must pass a PC.' A gun that fails rolls no AT dice, but has fired."""
+    game = start()
+    afv = tank(game)
+    gun, _ = defenders(game, "37AT-1", "E/R-PR8-1")
+    do(game, f"overrun {T34} 1304")
+    with_dice(game, *[6] * 12)  # the PC fails (12); then 9.2 B's PC fails, C's dice
+    do(game, "antitank german/37AT-1 1303")
+    (pc,) = [e for e in events(game, "pc") if e["unit"] == gun.id]
+    assert pc["for"] == "fire" and pc["rule"] == "10.12" and pc["check"].endswith("failed")
+    assert not events(game, "overrun at fire") and gun.fired
+    assert afv.on_map and game.label(afv.hex) == "1304" and not game.wrecks  # in, by 9.2 B and C
 
 
 def test_9_31_the_accompanying_infantry_go_down_beside_the_wreck_not_suppressed() -> None:
@@ -230,7 +245,7 @@ def test_9_31_the_accompanying_infantry_go_down_beside_the_wreck_not_suppressed(
     riders = [place(game, f"russian/B/{i}", "1303") for i in ("R-PR9-1", "R-PR8-1", "R-PR7-1", "R-PR6-1")]
     defenders(game, "37AT-1")  # four men: no more than the four riflemen (9.3)
     do(game, combined(game))
-    with_dice(game, 1, 1)  # 12.33: all ones destroy
+    with_dice(game, 1, 1, 1, 1)  # the PC, then 12.33: all ones destroy
     do(game, "antitank german/37AT-1 1303")
     assert game.wrecks == {game.board.hex("1303")}
     for unit in riders:

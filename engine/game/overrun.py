@@ -30,8 +30,8 @@ from engine.odds import at_destroyed
 
 from .actions import PASS, Action, IllegalAction, verb
 from .assault import apply_assault, assault_actions, run_fight, start_fight
-from .fire import ANTITANK
-from .firing import combat_rolled, mark_fired
+from .fire import ANTITANK, fire_pcs
+from .firing import combat_rolled
 from .mines import overrun_detonation
 from .morale import reveal_hex
 from .movement import (
@@ -266,25 +266,26 @@ def apply_decision(game: GameState, action: Action) -> Events:
         return _enter(game)
     under_way = game.overrun["under_way"]
     gun, afv = game.unit(action.units[0]), game.unit(under_way["afv"])
-    shot = frontal_shot(game, gun, afv)
-    events = mark_fired(game, [gun])
     under_way["fired"].append(gun.id)
-    faces = game.dice.roll(shot.dice[0].count)
-    combat_rolled(game)
-    destroyed = at_destroyed(faces, shot.firepower, shot.armor, shot.higher)
-    events.append(
-        {
-            "event": "overrun at fire",
-            "unit": gun.id,
-            "target": afv.id,
-            "shot": shot.describe(game),
-            "dice": list(faces),
-            "destroyed": destroyed,
-            "rule": "9.2 A",
-        }
-    )
-    if destroyed:
-        return events + _destroyed_before(game, afv)
+    passed, events = fire_pcs(game, [gun])  # 9.2 A: 'resolved as normal anti-tank fire': 10.12's PC first
+    if passed:
+        shot = frontal_shot(game, gun, afv)
+        faces = game.dice.roll(shot.dice[0].count)
+        combat_rolled(game)
+        destroyed = at_destroyed(faces, shot.firepower, shot.armor, shot.higher)
+        events.append(
+            {
+                "event": "overrun at fire",
+                "unit": gun.id,
+                "target": afv.id,
+                "shot": shot.describe(game),
+                "dice": list(faces),
+                "destroyed": destroyed,
+                "rule": "9.2 A",
+            }
+        )
+        if destroyed:
+            return events + _destroyed_before(game, afv)
     if _guns(game):
         return events
     return events + _enter(game)
