@@ -184,13 +184,13 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
     raise IllegalAction(f"no such action {action.text()}")
 
 
-def _pcs(game: GameState, units: list[Unit]) -> tuple[list[Unit], list[dict[str, Any]]]:
-    """10.12: every unit that attempts to fire takes a PC; only those that pass fire (10.0 c);
-    13.17's modifiers in opportunity fire."""
+def fire_pcs(game: GameState, units: list[Unit]) -> tuple[list[Unit], list[dict[str, Any]]]:
+    """10.12: every unit that attempts to fire takes a PC (an overrun's AT fire too, 9.2 A: 'resolved
+    as normal anti-tank fire'); only those that pass fire (10.0 c); 13.17's modifiers in
+    opportunity fire (`fire_pc_modifier`, which the odds read too)."""
     passed, events = [], []
     for unit in units:
-        modifier = fire_pc_modifier(game, unit) if game.interrupt is not None else 0
-        check = Check(game.dice.roll(2), modifier, unit.pr)
+        check = Check(game.dice.roll(2), fire_pc_modifier(game, unit), unit.pr)
         events.append({"event": "pc", "unit": unit.id, "for": "fire", "check": check.describe(), "rule": "10.12"})
         if check.passed:
             passed.append(unit)
@@ -204,7 +204,7 @@ def _shoot(game: GameState) -> list[dict[str, Any]]:
     game.attack = None
     target = game.board.hex(attack["target"])
     units = [game.unit(i) for i in attack["units"]]
-    passed, events = _pcs(game, units)
+    passed, events = fire_pcs(game, units)
     if not passed:
         return [*events, {"event": "no fire", "hex": attack["target"], "why": "every PC failed", "rule": "10.0 c"}]
     intensive = tuple(i for i in attack["intensive"] if i in {u.id for u in passed})
@@ -244,7 +244,7 @@ def _intensive_roll(game: GameState, unit: Unit) -> list[dict[str, Any]]:
 
 
 def _antitank(game: GameState, unit: Unit, target_hex: Any) -> list[dict[str, Any]]:
-    passed, events = _pcs(game, [unit])
+    passed, events = fire_pcs(game, [unit])
     if not passed:
         return events
     shot = at_shot(game, unit, target_hex)

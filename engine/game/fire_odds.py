@@ -15,7 +15,7 @@ from engine.hexgrid import Hex
 from engine.odds import ap_chances, at_chance, dice_totals
 
 from .firing import FIRE_PHASES, firing_side, may_fire
-from .shot import ap_shot, at_shot, may_aim, may_antitank, may_combine
+from .shot import ap_shot, at_shot, fire_pc_modifier, may_aim, may_antitank, may_combine
 from .state import SUPPORT_FIRE, GameState
 from .units import Unit
 
@@ -25,6 +25,11 @@ MOST_FIRERS = 16  # 2**16 pass/fail cases: still well under a second
 def pc_chance(pr: int, modifier: int = 0) -> Fraction:
     """4.0: two dice plus the modifier at most the PR."""
     return sum((p for total, p in dice_totals(2).items() if total + modifier <= pr), Fraction(0))
+
+
+def fire_pc_chance(game: GameState, unit: Unit) -> Fraction:
+    """The chance `unit` passes its PC to fire now (10.12), with the modifier the dice take (13.17)."""
+    return pc_chance(unit.pr, fire_pc_modifier(game, unit))
 
 
 def as_firing_side(game: GameState, side: str) -> GameState:
@@ -69,7 +74,7 @@ def _eligibility(game: GameState, unit: Unit, target: Hex) -> dict[str, Any]:
     if not may_fire(game, unit):
         return {"fires": False, "why": "not eligible to fire now (10.11, 10.13-10.16)"}
     if may_aim(game, unit, target) or may_antitank(game, unit, target):
-        return {"fires": True, "pc": float(pc_chance(unit.pr))}
+        return {"fires": True, "pc": float(fire_pc_chance(game, unit))}
     return {"fires": False, "why": "no LOS, out of range or arc, or nothing it may fire at there (10.2, 10.23, 11.2)"}
 
 
@@ -77,7 +82,7 @@ def _ap(game: GameState, firers: list[Unit], target: Hex) -> dict[str, Any]:
     """The attack if every PC passes, and each target unit's odds over every pass/fail case."""
     firers = firers[:MOST_FIRERS]
     shot = ap_shot(game, firers, target)
-    passes = [pc_chance(u.pr) for u in firers]
+    passes = [fire_pc_chance(game, u) for u in firers]
     totals: list[dict[str, Fraction]] = [dict.fromkeys(("E", "S", "P", "none"), Fraction(0)) for _ in shot.targets]
     kept: dict[tuple[int, ...], Any] = {}
     chances: dict[tuple[int, int], dict[str, Fraction]] = {}
@@ -111,7 +116,7 @@ def _ap(game: GameState, firers: list[Unit], target: Hex) -> dict[str, Any]:
 def _at(game: GameState, firer: Unit, target: Hex) -> dict[str, Any]:
     shot = at_shot(game, firer, target)
     hit = at_chance(shot.firepower, shot.armor, shot.dice[0].count, shot.higher)
-    pc = pc_chance(firer.pr)
+    pc = fire_pc_chance(game, firer)
     return {**shot.describe(game), "p_fires": float(pc), "p_destroyed": float(pc * hit)}
 
 

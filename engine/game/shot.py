@@ -366,8 +366,11 @@ def _at_factor(unit: Unit, target: Hex) -> int:
 
 
 def fire_pc_modifier(game: GameState, unit: Unit) -> int:
-    """13.17: +1 for infantry and AFVs in opportunity fire in the Movement Phase (not MGs, ATRs,
-    ATGs); +1 for every unit in the Reaction Movement Phase."""
+    """The modifier of `unit`'s PC to fire now, for the dice and for the odds alike: 0 but in
+    opportunity fire (13.17: +1 for infantry and AFVs in the Movement Phase, not MGs, ATRs, ATGs;
+    +1 for every unit in the Reaction Movement Phase)."""
+    if not _opportunity(game):
+        return 0
     values = table_values("combat")["performance_check"]["opportunity_fire_pc"]
     if game.phase == REACTION:
         return int(values["reaction_phase_all"])
