@@ -557,6 +557,31 @@ def test_13_17_opportunity_pc_modifiers() -> None:
     assert pc["check"] == "4+4 + 1 = 9 against PR 9: passed"
 
 
+def test_13_17_the_odds_of_opportunity_fire_are_the_engines() -> None:
+    """13.17: 'Infantry units and AFV's attempting opportunity fire in the Movement Phase have their PC
+    dieroll modified by +1. MG's, ATR's and ATG's do NOT': `odds fire` at the interrupt gives the
+    chance the engine's dice give (every roll of the PC played), by the same modifier function."""
+    from engine.game import fire, fire_odds, shot
+
+    assert fire.fire_pc_modifier is fire_odds.fire_pc_modifier is shot.fire_pc_modifier
+    game = opportunity()
+    do(game, "move german/D/R-PR9-1 1215")
+    rifle, mg = game.unit("russian/A/R-PR9-1"), game.unit("russian/A/LMG-PR8-1")
+    odds = fire_odds.fire_odds(game, [game.board.hex("1212"), game.board.hex("1211")], game.board.hex("1215"))
+    calculated = {u["unit"]: u["pc"] for u in odds["units"]}
+    for unit in (rifle, mg):
+        passed = 0
+        for first in range(1, 7):
+            for second in range(1, 7):
+                twin = game.copy()
+                do(twin, f"aim {unit.id} 1215")
+                with_dice(twin, first, second, 6, 6)
+                do(twin, "shoot")
+                passed += events(twin, "pc")[-1]["check"].endswith("passed")
+        assert calculated[unit.id] == passed / 36
+    assert calculated == {rifle.id: 26 / 36, mg.id: 26 / 36}  # PR 9 with +1; PR 8 without
+
+
 def test_13_18_a_mover_pinned_by_opportunity_fire_moves_no_further() -> None:
     """13.18: 'Moving units which become PINNED may move no further in that phase. Moving units
     unaffected by opportunity fire may continue to move.'"""
@@ -645,6 +670,23 @@ def test_11_45_suppressed_on_suppressed_is_the_special_roll() -> None:
     apply_result(game, unlucky, "S", "11.43")
     assert lucky.morale == Morale.SUPPRESSED and lucky.on_map
     assert unlucky.where == "eliminated"
+
+
+def test_10_0_ap_fire_on_a_suppressed_afv_never_destroys_it_r160() -> None:
+    """10.0: 'AP fire will not destroy an AFV but it may render it ineffective for a time': an S on
+    a SUPPRESSED AFV takes no Special Roll (11.45), whatever the dice; it stays SUPPRESSED, on the
+    map, and no Wreck appears (R160)."""
+    game = game_at("russian", SUPPORT_FIRE)
+    away(game, "russian/A/LMG-PR8-1", "german/IIIe-1")
+    put(game, "russian/A/LMG-PR8-1", "1220", toward="1218")
+    tank = put(game, "german/IIIe-1", "1218", toward="1219")
+    tank.morale, tank.state = Morale.SUPPRESSED, State.DOWN
+    with_dice(game, 1, 1, 1, 1, 1, 1, 6, 6, 6, 6)  # the PC, all ones on four dice (11.44: E), then 6s
+    do(game, "aim russian/A/LMG-PR8-1 1218")
+    do(game, "shoot")
+    assert (tank.where, tank.morale, tank.state) == (ON_MAP, Morale.SUPPRESSED, State.DOWN)
+    assert game.board.hex("1218") not in game.wrecks and not events(game, "eliminated")
+    assert any("no Special Roll" in str(e["detail"]) for e in events(game, "result"))
 
 
 def test_10_17_12_14_at_factors_are_never_combined() -> None:
