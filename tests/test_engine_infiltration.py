@@ -209,7 +209,10 @@ def test_24_36_a_hidden_hex_stacked_with_infiltrators_or_next_to_them() -> None:
     with_dice(game, 1, 1)  # SN
     do(game, "done")
     do(game, "place russian/A/LMG-PR8-1 1505 up")  # into the hidden hex, unknowing
+    assert len(texts(game)) == 6 and all(t.startswith("face russian/A/LMG-PR8-1 ") for t in texts(game))
+    do(game, "face russian/A/LMG-PR8-1 1405")  # 8.7, 10.23: an LMG is placed with its facing (R161)
     do(game, "place russian/A/LMG-PR9-1 1504 up")  # next to it
+    do(game, "face russian/A/LMG-PR9-1 1404")
     with_dice(game, 5, 6)  # the grenade attack on the two R PR8 in 1505: no effect
     place_all(game, avoid=("1505", "1107"))
     assert game.infiltration["step"] == "displace" and game.to_act == "russian"
@@ -234,6 +237,7 @@ def test_24_37_ap_mines_attack_after_the_hidden_units_are_revealed() -> None:
     do(game, "done")
     before = len(game.log)
     do(game, "place russian/A/LMG-PR8-1 1605 up")  # the mined hex, next to the hidden 1505
+    do(game, "face russian/A/LMG-PR8-1 1505")  # R161
     with_dice(game, 6)  # the mine's die for the LMG
     place_all(game, avoid=("1505", "1107"))
     events = [e for line in game.log[before:] for e in line.get("events", [])]

@@ -114,6 +114,28 @@ def test_24_1_units_enter_on_their_entry_zone_and_turn() -> None:
     assert game.unit("russian/PL-PR10").on_map and game.label(game.unit("russian/PL-PR10").hex) == "1301"
 
 
+def test_10_23_an_mg_entering_the_map_chooses_its_facing_before_the_answer_r161() -> None:
+    """10.23: 'ATG's, MG's and German Stugs may only fire through their frontal hexsides at target
+    hexes in their frontal area'; 8.7: 'Only ATG's, MG's (both MMG and LMG) and AFV's must face a
+    hexside.' An LMG entering the map chooses one of its six facings, with no PC and no MP (R161),
+    before anything else: then the other side answers the hex entered (13.0)."""
+    game = to_phase(start(), MOVEMENT)
+    lmg = game.unit("russian/A/LMG-PR8-1")
+    play(game, parse("move russian/A/LMG-PR8-1 1301"))
+    assert lmg.on_map and lmg.facing is None and game.to_act == "russian"
+    assert lmg.hex is not None
+    assert texts(game) == {f"face {lmg.id} {game.label_of(lmg.hex + d)}" for d in DIRECTIONS}
+    with pytest.raises(IllegalAction, match=r"has entered the map and faces first \(10\.23\)"):
+        play(game, Action("pass"))
+    spent, dice = lmg.mp_spent, len(game.dice.rolled)
+    play(game, parse("face russian/A/LMG-PR8-1 1302"))
+    assert lmg.facing == DIRECTIONS.index(game.board.hex("1302") - lmg.hex)
+    assert (lmg.mp_spent, len(game.dice.rolled)) == (spent, dice)
+    assert game.to_act == "german" and game.interrupt is not None and "pass" in texts(game)  # 13.0
+    play(game, Action("pass"))
+    assert game.to_act == "russian" and f"move {lmg.id} 1302" in texts(game)
+
+
 def test_24_21_hidden_units_are_absent_from_the_other_sides_view() -> None:
     """24.21: 'secretly chooses and records the hex numbers of his hidden hexes and the ID's of the units in them'."""
     game = start()

@@ -25,7 +25,7 @@ from .actions import DONE, PLACE, REVEAL, Action, IllegalAction, verb
 from .grenades import grenade_attack
 from .mines import infiltration_attack
 from .morale import reveal_hex
-from .movement import over_stacked
+from .movement import face_on_placing, facing_choices, over_stacked
 from .results import apply_result, eliminate
 from .state import GameState, other
 from .units import ELIMINATED, ON_MAP, WAITING, Unit
@@ -127,6 +127,8 @@ def infiltration_actions(game: GameState) -> list[Action]:
         return [*actions, Action(DONE)]  # 24.31: 'The Russian player may choose not to infiltrate'
     if step == GERMAN_REVEAL:
         return [*(Action(REVEAL, (), game.label_of(h)) for h in _closer_hidden(game)), Action(DONE)]
+    if "facing" in game.infiltration:  # R161: an LMG placed faces before anything else happens
+        return facing_choices(game, game.unit(game.infiltration["facing"]))
     if step in (DEPLOY, DISPLACE):
         unit = game.unit(game.infiltration["to_place"][0])
         return [Action(PLACE, (unit.id,), arg) for arg in _placements(game, unit)]
@@ -136,6 +138,9 @@ def infiltration_actions(game: GameState) -> list[Action]:
 def apply_infiltration(game: GameState, action: Action) -> Events:
     if action not in infiltration_actions(game):
         raise IllegalAction(f"{action.text()} is not an infiltration choice open now", "24.3")
+    if "facing" in game.infiltration:
+        faced = face_on_placing(game, game.unit(game.infiltration.pop("facing")), action)
+        return [faced, *_next_to_place(game)]
     step = game.infiltration["step"]
     if step == DESIGNATE:
         if action.verb == DONE:
@@ -317,6 +322,9 @@ def _place(game: GameState, action: Action) -> Events:
             "rule": "24.36" if displaced else "24.34",
         }
     ]
+    if unit.faces_hexside and unit.facing is None:
+        game.infiltration["facing"] = unit.id
+        return events
     return events + _next_to_place(game)
 
 

@@ -5,7 +5,7 @@ immobilization (8.54, 8.55), stacking (8.6), facing (8.7), state changes (3.13) 
 One unit or stack moves at a time (8.0: "Units are always moved individually" but for 8.3 and
 8.4); starting another ends its movement. Mines in a hex go off as it is entered (19.2:
 mines.entering_detonation); then the other side is asked whether it reacts (an interrupt:
-opportunity fire, 13.0).
+opportunity fire, 13.0). An MG or ATG entering the map chooses its facing first (R161).
 """
 
 from __future__ import annotations
@@ -810,6 +810,10 @@ def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any
     if any(u.move_done for u in units):
         game.active = tuple(u.id for u in units if not u.move_done)
     game.interrupt = {"hex": game.label(target), "units": [u.id for u in units if u.on_map], "side": units[0].side}
+    facing = next((u for u in units if u.on_map and u.faces_hexside and u.facing is None), None)
+    if facing is not None:  # R161: an MG or ATG entering the map faces before the other side answers
+        game.interrupt["facing"] = facing.id
+        return events
     game.to_act = other(units[0].side)
     return events
 
@@ -850,6 +854,41 @@ def _entering_facing(game: GameState, h: Hex) -> int:
         if h - d not in game.board.hexes:
             return index
     return 0
+
+
+def facing_choices(game: GameState, unit: Unit) -> list[Action]:
+    """`face UNIT HEX` across each of the unit's six hexsides: a facing chosen freely, as a unit
+    placed at the set-up chooses it (8.7) and one entering the map (R161)."""
+    assert unit.hex is not None
+    return game.hex_actions(FACE, (unit.id,), [unit.hex + d for d in DIRECTIONS])
+
+
+def entry_facing_actions(game: GameState) -> list[Action]:
+    """R161 (10.23, 8.7): the MG or ATG that has just entered the map chooses its facing, before
+    the other side answers the hex entered (13.0); nothing else is open meanwhile. [] if none is due."""
+    due = game.interrupt.get("facing") if game.interrupt is not None else None
+    return facing_choices(game, game.unit(due)) if due is not None else []
+
+
+def apply_entry_facing(game: GameState, action: Action) -> list[dict[str, Any]]:
+    """The entering unit's facing; then the other side answers the hex entered (13.0)."""
+    assert game.interrupt is not None
+    unit = game.unit(game.interrupt["facing"])
+    events = [face_on_placing(game, unit, action)]
+    del game.interrupt["facing"]
+    game.to_act = other(unit.side)
+    return events
+
+
+def face_on_placing(game: GameState, unit: Unit, action: Action) -> dict[str, Any]:
+    """The facing of a unit placed on the map during play (an entry, 24.1; an infiltrator, 24.34):
+    chosen freely, with no PC and no MP (R161: it is placed with it, 8.71's change is from a facing
+    it has)."""
+    if action not in facing_choices(game, unit):
+        raise IllegalAction(f"{action.text()} is not open: {unit.id} is on the map and faces first", "10.23")
+    assert unit.hex is not None
+    unit.facing = facing_index(unit.hex, parse_label(action.arg, game.board.offset))
+    return {"event": "faced", "unit": unit.id, "toward": action.arg, "rule": "8.7, 10.23, R161"}
 
 
 def _face(game: GameState, unit: Unit, toward: Hex) -> list[dict[str, Any]]:

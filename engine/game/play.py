@@ -42,9 +42,11 @@ from .infiltration import (
 )
 from .morale import morale_phase, reveal_hex
 from .movement import (
+    apply_entry_facing,
     apply_movement,
     apply_wreck,
     end_active,
+    entry_facing_actions,
     movement_actions,
     pushing,
     resolve_pushes,
@@ -149,8 +151,8 @@ def legal_actions(game: GameState) -> list[Action]:
         return entry_choice_actions(game)
     if deciding(game):  # 9.2 A's guns, 9.33's immediate assault
         return decisions(game)
-    if game.interrupt is not None:
-        return reaction_actions(game)
+    if game.interrupt is not None:  # an entering MG or ATG faces first (R161), then the answer (13.0)
+        return entry_facing_actions(game) or reaction_actions(game)
     if game.phase_ending:
         return wreck_actions(game)
     if game.closing:
@@ -229,6 +231,8 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
     if deciding(game):
         return apply_decision(game, action)
     if game.interrupt is not None:
+        if "facing" in game.interrupt:
+            return apply_entry_facing(game, action)
         if action.verb != PASS or game.attack is not None:
             return apply_reaction(game, action)
         game.to_act = str(game.interrupt["side"])

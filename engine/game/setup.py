@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from engine.geometry.movement import State
-from engine.hexgrid import DIRECTIONS, Hex, parse_label
+from engine.hexgrid import Hex, parse_label
 from engine.model.setup import side_setups
 from engine.model.tables import table_values
 from engine.validate.placements import may_stand
 
 from .actions import DONE, ENTRY, FACE, HIDE, HOLD, IP, MINE, PLACE, STATE, Action, IllegalAction
-from .movement import facing_index, over_stacked
+from .movement import facing_choices, facing_index, over_stacked
 from .state import ENTRY_CHOICE, GameState
 from .units import ON_MAP, WAITING, Unit
 
@@ -106,8 +106,7 @@ def setup_actions(game: GameState) -> list[Action]:
     side = game.to_act
     facing = _needs_facing(game, side)
     if facing is not None:  # 8.7: a unit that faces a hexside is placed with its facing
-        assert facing.hex is not None
-        return [Action(FACE, (facing.id,), game.label_of(facing.hex + d)) for d in DIRECTIONS]
+        return facing_choices(game, facing)
     units = to_place(game, side)
     if units:
         unit = units[0]
