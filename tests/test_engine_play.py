@@ -19,6 +19,7 @@ from engine.game.log import log_text, read_log, replay
 from engine.game.match import play_out
 from engine.game.movement import ONE_HEX, budget, stacking_problems
 from engine.game.state import MOVEMENT, REACTION, GameState, View
+from engine.game.units import ON_MAP
 from engine.geometry.movement import Morale, State
 from engine.model.counters import SIDES
 from engine.model.scenario import load_scenario
@@ -31,6 +32,7 @@ GOLDEN = REPO / "tests" / "golden" / "s1-seed-1.jsonl"
 SCENARIOS = {p.stem: load_scenario(p) for p in [*bundled_scenarios(), *bundled_examples()]}
 # The CI profile plays a game or two of each scenario; the long one (.ci/run) twenty times as many.
 SCALE = max(1, settings.default.max_examples // 50)
+AT_RULES = ("12.32", "9.2 A", "9.2 B", "19.25")  # AT fire, an overrun's AT and infantry fire, AT mines
 
 
 Snapshot = dict[str, tuple[str, int, float, Any, bool, str]]
@@ -72,6 +74,17 @@ def check_invariants(
             attempts = [e for e in new_events if e.get("event") == "pc" and e.get("for") == "fire"]
             assert all(e.get("unit") != unit.id for e in attempts), unit.id
     wrecks_before, grenades_before = before_board
+    # 10.0: 'AP fire will not destroy an AFV'; 12.4: 'A Wreck marker replaces a destroyed AFV', in
+    # its hex (9.2 A's 'hex adjacent to the defending units' is the one the AFV stands in)
+    destroyed = {str(e["unit"]): e for e in new_events if e.get("event") == "destroyed"}
+    for unit in game.units.values():
+        if unit.is_afv and before[unit.id][5] == ON_MAP and not unit.on_map:
+            event = destroyed.get(unit.id)
+            assert event is not None and event["rule"] in AT_RULES, (unit.id, new_events)
+            assert event["wreck"] == event["hex"] and game.board.hex(str(event["hex"])) in game.wrecks, event
+    for unit in game.units.values():  # 10.23, 8.7: whoever fires or moves by a facing has one (R161)
+        if unit.on_map and unit.faces_hexside and unit.facing is None:
+            assert all(a.verb == "face" and a.units == (unit.id,) for a in legal_actions(game)), unit.id
     moved_wrecks = wrecks_before - game.wrecks
     if moved_wrecks:  # wrecks never move, but by 8.65's push
         assert any(e.get("event") == "wreck pushed" for e in new_events), moved_wrecks
