@@ -452,6 +452,53 @@ def test_14_52_a_unit_eliminated_by_one_round_is_not_attacked_by_the_next() -> N
     assert [a["result"] for a in of(events, "mortar attack")] == ["E"] and len(of(events, "mortar round")) == 2
 
 
+def test_14_3_odds_fire_gives_a_mortar_rounds_odds_by_the_engines_dice() -> None:
+    """14.0 in `odds fire` (a clear line was refused as 'no LOS, out of range or arc'). 14.3: the
+    scatter die on the Mortar Round Scatter Table, 'S#': '#' hexes in the direction of the Scatter
+    Diagram; 14.5: each unit in the hex hit is attacked. Where a round lands is where the engine's
+    rounds land, every scatter and direction die played; the rifleman's chances are the mortar's PC
+    (R136), the round on target, and AP fire's odds on the dice of the engine's attack (14.4)."""
+    from fractions import Fraction
+
+    from engine.game.fire_odds import describe_odds, fire_odds, pc_chance
+    from engine.odds import ap_chances
+
+    game = start()
+    odds = fire_odds(game, [game.board.hex("1310")], game.board.hex("1705"))
+    assert odds["units"] == [{"unit": MORTAR, "fires": True, "pc": 30 / 36}]
+    (mortar,) = odds["mortar"]
+    landed: dict[str | None, Fraction] = {}
+    dice = set()
+    for die in range(1, 7):
+        for direction in range(1, 7):
+            twin = game.copy()
+            with_dice(twin, 1, 1, die, direction, *[6] * 4)  # the PC passes; T rolls no direction die
+            events = apply_mortar(twin, parse(f"mortar {MORTAR} 1705 1"))
+            (landing,) = of(events, "mortar round")
+            landed[landing["hits"]] = landed.get(landing["hits"], Fraction(0)) + Fraction(1, 36)
+            dice |= {len(e["rolled"]) for e in of(events, "mortar attack")}
+    assert {land["hex"]: land["p"] for land in mortar["lands"]} == {h: float(p) for h, p in landed.items()}
+    (target,) = mortar["targets"]
+    (count,) = dice
+    hit = pc_chance(9) * landed["1705"]
+    assert target["unit"] == RIFLE and target["dice"] == count
+    assert target["p"] == {k: float(hit * v + (1 - hit if k == "none" else 0)) for k, v in ap_chances(6, count).items()}
+    assert f"Mortar {MORTAR}, each round" in describe_odds(odds)
+
+
+def test_14_2_odds_fire_says_why_a_mortar_may_not_fire_with_the_rule() -> None:
+    """14.2: 'Mortars may fire directly at any target hex in their LOS'; 14.22: indirect fire needs a
+    spotter, which `odds fire` does not cover: it says so with the rule (the engine's refusal)."""
+    from engine.game.fire_odds import fire_odds
+
+    game = start("1302")  # behind the building in 1306
+    odds = fire_odds(game, [game.board.hex("1310")], game.board.hex("1302"))
+    assert odds["units"] == [
+        {"unit": MORTAR, "fires": False, "why": f"{MORTAR} has no LOS to 1302: indirect fire needs a spotter (14.2)"}
+    ]
+    assert odds["mortar"] == []
+
+
 @pytest.mark.parametrize("name", ["s3-closing-the-ring", "s5-through-the-marshes"])
 def test_14_12_the_scenarios_mortars_fire_five_rounds_with_their_full_crews(name: str) -> None:
     """24.6 Scenario 3: 'MOR #1 (21)'; 24.8 Scenario 5: 'MOR #1 (24)', German 'MOR #1 (30)'; 14.12:

@@ -1,8 +1,9 @@
 """The exact odds of one concrete shot (10.0 c-f): who may fire from the given hexes at the target
 hex and why not, every modifier with its rule, the firepower, the dice for each target unit and
 each unit's result probabilities with the firers' PC chances included, by enumerating which
-firers pass (never by sampling). `iceditor odds fire`, the editor's LOS tool and the AI players
-read the same function.
+firers pass (never by sampling); a mortar's round by its scatter and direction dice (14.0-14.5).
+`iceditor odds fire`, the editor's LOS tool and the AI players read the same function; the
+numbers, and the modifiers of the PCs, are the engine's own functions (shot.py, mortars.py).
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from itertools import product
 from typing import Any
 
 from engine.hexgrid import Hex
-from engine.odds import ap_chances, at_chance, dice_totals
+from engine.odds import FACES, ap_chances, at_chance, dice_totals
 
+from .actions import Action, IllegalAction
 from .firing import FIRE_PHASES, firing_side, may_fire
+from .mortars import MORTAR, attack_numbers, declaration, is_mortar, landing, scatter_modifier, scatter_result
 from .shot import ap_shot, at_shot, fire_pc_modifier, may_aim, may_antitank, may_combine
 from .state import SUPPORT_FIRE, GameState
 from .units import Unit
@@ -67,12 +70,16 @@ def fire_odds(game: GameState, sources: list[Hex], target: Hex) -> dict[str, Any
         "units": units,
         "ap": _ap(game, attack, target) if attack else None,
         "at": [_at(game, u, target) for u in firers if may_antitank(game, u, target)],
+        "mortar": [_mortar(game, u, target) for u in firers if _mortar_refusal(game, u, target) is None],
     }
 
 
 def _eligibility(game: GameState, unit: Unit, target: Hex) -> dict[str, Any]:
     if not may_fire(game, unit):
         return {"fires": False, "why": "not eligible to fire now (10.11, 10.13-10.16)"}
+    if is_mortar(unit):
+        refusal = _mortar_refusal(game, unit, target)
+        return {"fires": True, "pc": float(pc_chance(unit.pr))} if refusal is None else {"fires": False, "why": refusal}
     if may_aim(game, unit, target) or may_antitank(game, unit, target):
         return {"fires": True, "pc": float(fire_pc_chance(game, unit))}
     return {"fires": False, "why": "no LOS, out of range or arc, or nothing it may fire at there (10.2, 10.23, 11.2)"}
@@ -120,6 +127,65 @@ def _at(game: GameState, firer: Unit, target: Hex) -> dict[str, Any]:
     return {**shot.describe(game), "p_fires": float(pc), "p_destroyed": float(pc * hit)}
 
 
+def _mortar_refusal(game: GameState, mortar: Unit, target: Hex) -> str | None:
+    """Why the mortar may not fire one round of direct fire at `target` now (the engine's own
+    refusal, with its rule), None if it may."""
+    if not is_mortar(mortar):
+        return "not a mortar"
+    try:
+        declaration(game, Action(MORTAR, (mortar.id,), f"{game.label_of(target)} 1"))
+    except IllegalAction as refused:
+        return str(refused)
+    return None
+
+
+def round_landings(target: Hex, modifier: int) -> dict[Hex, Fraction]:
+    """Where one mortar round aimed at `target` lands (14.3), exactly: the scatter die with its
+    modifiers, then on a scatter the direction die (one die each, as `mortars._round` rolls)."""
+    lands: dict[Hex, Fraction] = {}
+    sixth = Fraction(1, len(FACES))
+    for die in FACES:
+        result = scatter_result(die, modifier)
+        for direction in FACES if result != "T" else (0,):
+            h = landing(target, result, direction)
+            lands[h] = lands.get(h, Fraction(0)) + (sixth if result == "T" else sixth * sixth)
+    return lands
+
+
+def _mortar(game: GameState, mortar: Unit, target: Hex) -> dict[str, Any]:
+    """One round of the mortar's direct fire at `target`, of a declaration of up to three rounds
+    (14.3 a: more adds to the scatter die): its one PC (R136), where the round lands (14.3, R138: off
+    the map it is lost) and each unit of the target hex's results (14.4-14.51), PC included."""
+    label = game.label_of(target)
+    same = mortar.extra.get("mortar_target") == label
+    modifier, why = scatter_modifier(game, mortar, target, 1, indirect=False, same=same)
+    pc = pc_chance(mortar.pr)
+    lands = round_landings(target, modifier)
+    hit = pc * lands.get(target, Fraction(0))
+    landed: dict[str | None, Fraction] = {}  # by label, the hexes off the map as one (R138: lost)
+    for h, p in sorted(lands.items(), key=lambda item: (item[0] != target, -item[1], item[0])):
+        where = game.label_of(h) if h in game.board.hexes else None
+        landed[where] = landed.get(where, Fraction(0)) + p
+    targets = []
+    firepower = int(mortar.value("ap_factor"))
+    for unit in sorted(game.at(target), key=lambda u: u.id):  # R138: every unit there, of either side
+        firepower, dice, dice_why = attack_numbers(game, mortar, unit)
+        chances = {result: hit * chance for result, chance in ap_chances(firepower, dice).items()}
+        chances["none"] += 1 - hit
+        p_results = {k: float(v) for k, v in chances.items()}
+        targets.append({"unit": unit.id, "dice": dice, "why": dice_why, "p": p_results})
+    return {
+        "unit": mortar.id,
+        "firepower": firepower,
+        "rule": "14.51",
+        "p_fires": float(pc),
+        "scatter_modifier": modifier,
+        "modifiers": why,
+        "lands": [{"hex": where, "p": float(p)} for where, p in landed.items()],
+        "targets": targets,
+    }
+
+
 def describe_odds(odds: dict[str, Any]) -> str:
     """The odds as lines a person reads (the command line's text, the editor's LOS tool)."""
     lines = [f"Fire by {odds['side']} at {odds['target']} ({odds['phase'].replace('_', ' ')} phase):"]
@@ -143,7 +209,21 @@ def describe_odds(odds: dict[str, Any]) -> str:
             f"{' +1 higher' if shot['higher'] else ''}, {_dice(shot['targets'][0]['dice'])}: "
             f"destroyed {shot['p_destroyed']:.1%} (PC {shot['p_fires']:.0%} included)"
         )
-    if ap is None and not odds["at"]:
+    for mortar in odds["mortar"]:
+        modifiers = ", ".join(mortar["modifiers"]) or "no modifier"
+        landed = ", ".join(f"{land['hex'] or 'off the map'} {land['p']:.1%}" for land in mortar["lands"])
+        lines.append(
+            f"Mortar {mortar['unit']}, each round (of up to three declared): PC {mortar['p_fires']:.0%} (R136); "
+            f"scatter die: {modifiers} (14.3 a); lands {landed} (14.3)"
+        )
+        lines.append(f"  AP {mortar['firepower']} on each unit where it lands, never modified (14.51)")
+        for target in mortar["targets"]:
+            p = target["p"]
+            lines.append(
+                f"  {target['unit']}: {_dice(target['dice'])}; E {p['E']:.1%}, S {p['S']:.1%}, P {p['P']:.1%}, "
+                f"no effect {p['none']:.1%} (PC and scatter included)"
+            )
+    if ap is None and not odds["at"] and not odds["mortar"]:
         lines.append("  no unit there may fire at that hex now")
     return "\n".join(lines)
 

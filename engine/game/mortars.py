@@ -155,7 +155,7 @@ def _seen(game: GameState, spotter: Unit, targets: list[Hex]) -> set[Hex]:
 def apply_mortar(game: GameState, action: Action) -> Events:
     """Carry out a mortar declaration (14.0 a-c): the spotter's PC for indirect fire (14.22 b), the
     mortar's PC (10.12), then each round in turn: scatter (14.3) and attacks (14.4-14.52)."""
-    mortar, spotter, target, rounds = _declaration(game, action)
+    mortar, spotter, target, rounds = declaration(game, action)
     assert mortar.hex is not None
     label = game.label_of(target)
     events: Events = [
@@ -187,8 +187,9 @@ def apply_mortar(game: GameState, action: Action) -> Events:
     return events
 
 
-def _declaration(game: GameState, action: Action) -> tuple[Unit, Unit | None, Hex, int]:
-    """The mortar, spotter, target hex and rounds of a declaration, or IllegalAction with the rule."""
+def declaration(game: GameState, action: Action) -> tuple[Unit, Unit | None, Hex, int]:
+    """The mortar, spotter, target hex and rounds of a declaration, or IllegalAction with the rule
+    (the odds of a mortar's fire give that reason too)."""
     if action.verb != MORTAR or len(action.units) not in (1, 2):
         raise IllegalAction(f"{action.text()}: mortar MORTAR[+COMMANDER] HEX ROUNDS", "14.0")
     try:
@@ -272,6 +273,15 @@ def scatter_direction(die: int) -> Hex:
     return COMPASS[str(_rules()["scatter"]["diagram"][str(die)])]
 
 
+def landing(target: Hex, result: str, direction: int) -> Hex:
+    """Where a round lands (14.3 b): the target hex on a "T"; on "S#", '#' hexes from it in the
+    direction the direction die gives on the Scatter Diagram (the hex may lie off the map: R138)."""
+    if result == "T":
+        return target
+    step, distance = scatter_direction(direction), int(result[1:])
+    return Hex(target.q + step.q * distance, target.r + step.r * distance)
+
+
 def _round(game: GameState, mortar: Unit, target: Hex, number: int, modifier: int, why: list[str]) -> Events:
     """One round, resolved completely (14.52): where it lands (14.3), then its attacks (14.4-14.51)."""
     scatter = _rules()["scatter"]
@@ -289,11 +299,9 @@ def _round(game: GameState, mortar: Unit, target: Hex, number: int, modifier: in
         "rule": "14.3",
     }
     hit = target
-    if result != "T":  # 14.3 b: 'S#': '#' hexes in the direction of the Scatter Diagram
+    if result != "T":
         (face,) = game.dice.roll(int(scatter["direction_dice"]))
-        step = scatter_direction(face)
-        distance = int(result[1:])
-        hit = Hex(target.q + step.q * distance, target.r + step.r * distance)
+        hit = landing(target, result, face)
         event["direction"] = face
     if hit not in game.board.hexes:  # R138: a round scattered off the map is lost
         event["hits"] = None
@@ -305,13 +313,19 @@ def _round(game: GameState, mortar: Unit, target: Hex, number: int, modifier: in
     return events
 
 
+def attack_numbers(game: GameState, mortar: Unit, unit: Unit) -> tuple[int, int, list[str]]:
+    """A round's attack on `unit`: the printed AP factor, never modified (14.51), and the dice of AP
+    fire without Trees and AFV/Wreck cover (14.4, R131), with why."""
+    dice, why = ap_dice(game, unit, moved=mortar.moved, ignore=IGNORED_FOR_DICE)
+    return int(mortar.value("ap_factor")), dice, why
+
+
 def attack(game: GameState, mortar: Unit, unit: Unit) -> Events:
     """One round's attack on one unit in the hex it hit: the printed AP factor, never modified
     (14.51), against dice as AP fire's (14.4), the result read and applied as AP fire's (14.5)."""
     if not unit.on_map:  # an earlier result of this round removed it
         return []
-    firepower = int(mortar.value("ap_factor"))
-    dice, why = ap_dice(game, unit, moved=mortar.moved, ignore=IGNORED_FOR_DICE)
+    firepower, dice, why = attack_numbers(game, mortar, unit)
     faces = game.dice.roll(dice)
     result = ap_result(sum(faces), faces, ap_levels(firepower))
     events: Events = [
