@@ -125,7 +125,7 @@ def test_10_23_an_mg_entering_the_map_chooses_its_facing_before_the_answer_r161(
     assert lmg.on_map and lmg.facing is None and game.to_act == "russian"
     assert lmg.hex is not None
     assert texts(game) == {f"face {lmg.id} {game.label_of(lmg.hex + d)}" for d in DIRECTIONS}
-    with pytest.raises(IllegalAction, match=r"has entered the map and faces first \(10\.23\)"):
+    with pytest.raises(IllegalAction, match=r"is on the map and faces first \(10\.23\)"):
         play(game, Action("pass"))
     spent, dice = lmg.mp_spent, len(game.dice.rolled)
     play(game, parse("face russian/A/LMG-PR8-1 1302"))

@@ -17,7 +17,16 @@ from engine.odds import FACES, ap_chances, at_chance, dice_totals
 
 from .actions import Action, IllegalAction
 from .firing import FIRE_PHASES, firing_side, may_fire
-from .mortars import MORTAR, attack_numbers, declaration, is_mortar, landing, scatter_modifier, scatter_result
+from .mortars import (
+    MORTAR,
+    attack_dice,
+    declaration,
+    firepower,
+    is_mortar,
+    landing,
+    scatter_modifier,
+    scatter_result,
+)
 from .shot import ap_shot, at_shot, fire_pc_modifier, may_aim, may_antitank, may_combine
 from .state import SUPPORT_FIRE, GameState
 from .units import Unit
@@ -167,16 +176,15 @@ def _mortar(game: GameState, mortar: Unit, target: Hex) -> dict[str, Any]:
         where = game.label_of(h) if h in game.board.hexes else None
         landed[where] = landed.get(where, Fraction(0)) + p
     targets = []
-    firepower = int(mortar.value("ap_factor"))
     for unit in sorted(game.at(target), key=lambda u: u.id):  # R138: every unit there, of either side
-        firepower, dice, dice_why = attack_numbers(game, mortar, unit)
-        chances = {result: hit * chance for result, chance in ap_chances(firepower, dice).items()}
+        dice, dice_why = attack_dice(game, mortar, unit)
+        chances = {result: hit * chance for result, chance in ap_chances(firepower(mortar), dice).items()}
         chances["none"] += 1 - hit
         p_results = {k: float(v) for k, v in chances.items()}
         targets.append({"unit": unit.id, "dice": dice, "why": dice_why, "p": p_results})
     return {
         "unit": mortar.id,
-        "firepower": firepower,
+        "firepower": firepower(mortar),
         "rule": "14.51",
         "p_fires": float(pc),
         "scatter_modifier": modifier,

@@ -313,11 +313,14 @@ def _round(game: GameState, mortar: Unit, target: Hex, number: int, modifier: in
     return events
 
 
-def attack_numbers(game: GameState, mortar: Unit, unit: Unit) -> tuple[int, int, list[str]]:
-    """A round's attack on `unit`: the printed AP factor, never modified (14.51), and the dice of AP
-    fire without Trees and AFV/Wreck cover (14.4, R131), with why."""
-    dice, why = ap_dice(game, unit, moved=mortar.moved, ignore=IGNORED_FOR_DICE)
-    return int(mortar.value("ap_factor")), dice, why
+def firepower(mortar: Unit) -> int:
+    """14.51: a round's firepower is the mortar's printed AP factor, never modified."""
+    return int(mortar.value("ap_factor"))
+
+
+def attack_dice(game: GameState, mortar: Unit, unit: Unit) -> tuple[int, list[str]]:
+    """A round's dice on `unit`: AP fire's without Trees and AFV/Wreck cover (14.4, R131), and why."""
+    return ap_dice(game, unit, moved=mortar.moved, ignore=IGNORED_FOR_DICE)
 
 
 def attack(game: GameState, mortar: Unit, unit: Unit) -> Events:
@@ -325,15 +328,15 @@ def attack(game: GameState, mortar: Unit, unit: Unit) -> Events:
     (14.51), against dice as AP fire's (14.4), the result read and applied as AP fire's (14.5)."""
     if not unit.on_map:  # an earlier result of this round removed it
         return []
-    firepower, dice, why = attack_numbers(game, mortar, unit)
+    dice, why = attack_dice(game, mortar, unit)
     faces = game.dice.roll(dice)
-    result = ap_result(sum(faces), faces, ap_levels(firepower))
+    result = ap_result(sum(faces), faces, ap_levels(firepower(mortar)))
     events: Events = [
         {
             "event": "mortar attack",
             "unit": mortar.id,
             "target": unit.id,
-            "firepower": firepower,
+            "firepower": firepower(mortar),
             "dice": why,
             "rolled": list(faces),
             "result": result,
