@@ -71,9 +71,10 @@ def _add_fire(kinds: Any) -> None:
         help="a concrete shot in a scenario's set-up or a saved game: every firer, modifier and chance",
         description="The fire of the units in the --from hexes at the --to hex, in FILE's position: a scenario "
         "(its set-up: section, in the firing side's Support Fire Phase) or a game log (its last state; its own "
-        "phase when that side fires now). Every unit's eligibility and PC chance (10.1, 10.12), the AP attack "
-        "they would make together with every modifier and its rule (11.1-11.2), each target unit's dice (11.3) "
-        "and the chance of each result with the PCs included, and each AT shot's chance (12.0).",
+        "phase when that side fires now). Every unit's eligibility and PC chance (10.1, 10.12; 13.17 at an "
+        "interrupt), the AP attack they would make together with every modifier and its rule (11.1-11.2), each "
+        "target unit's dice (11.3) and the chance of each result with the PCs included, each AT shot's chance "
+        "(12.0), and each mortar's round: where it lands and each result (14.0-14.5; direct fire only).",
     )
     fire.add_argument(
         "file", type=_file, metavar="FILE", help="a scenario file or a bundled name (s1), or a game log (play --log)"
