@@ -99,7 +99,7 @@ class SideLog:
         if "action" in entry:
             seen_entry["action"] = action
         if "dice" in entry and not left_out:
-            seen_entry["dice"] = entry["dice"]
+            seen_entry["dice"] = list(entry["dice"])
         self.entries.append({**seen_entry, "events": events})
 
     def _seen(self, event: dict[str, Any]) -> dict[str, Any] | None:
@@ -111,11 +111,7 @@ class SideLog:
         for key, value in event.items():
             if isinstance(value, str) and value in self._hidden:
                 return None
-            if isinstance(value, list):
-                value = [v for v in value if not (isinstance(v, str) and v in self._hidden)]
-            elif isinstance(value, dict):
-                value = {k: v for k, v in value.items() if k not in self._hidden}
-            seen[key] = value
+            seen[key] = _scrub(value, self._hidden)
         return seen
 
 
@@ -129,6 +125,8 @@ def player_view(game: GameState, side: str, log: SideLog | None = None) -> View:
     a player kept over a game passes the same one each time, so the log is read once)."""
     log = (log or SideLog(side)).update(game.log)
     data = game.view(side)
+    for name in ("infiltration", "assault", "result"):  # copies to the end: nothing shared with the state
+        data[name] = _scrub(data[name], set())
     marks = {u.id: u for u in game.units.values()}
     for unit in data["units"]:
         unit["moved"], unit["fired"] = marks[unit["id"]].moved, marks[unit["id"]].fired
@@ -165,13 +163,14 @@ def _unit_record(unit: Unit) -> Unit:
     for `determinize` to place (copied field by field: a view is built at every decision)."""
     twin = Unit.__new__(Unit)
     twin.__dict__.update(unit.__dict__)
-    twin.extra = {k: list(v) if type(v) is list else v for k, v in unit.extra.items() if not k.startswith("_")}
+    twin.values = dict(unit.values)
+    twin.extra = {k: list(v) if type(v) is list else v for k, v in unit.extra.items() if k[0] != "_"}
     return twin
 
 
 def _scrub(value: Any, hidden: set[str]) -> Any:
-    """A copy of a public field without the enemy hidden units it names (an assault's defenders,
-    24.23: not placed on the map until it is resolved)."""
+    """A copy to the end of a public field or event without the enemy hidden units it names (an
+    assault's defenders, 24.23: not placed on the map until it is resolved; an attack's targets)."""
     if isinstance(value, dict):
         return {k: _scrub(v, hidden) for k, v in value.items() if k not in hidden}
     if type(value) in (list, tuple, set, frozenset):  # not a Hex (a named tuple)
