@@ -313,6 +313,22 @@ def test_R181_games_differing_only_in_hidden_things_give_the_same_determinizatio
         assert states[0].secrets["russian"].mines == states[1].secrets["russian"].mines
 
 
+def test_R181_units_the_scenarios_set_up_hides_are_not_drawn_where_it_hides_them() -> None:
+    """24.21, R181: Scenario 1's `setup:` hides German units in 4308 and 4309. Drawn from the Russian's
+    view while the German still sets up, they are not on the map; once his set-up is done, they
+    stand where the draws put them, which is not always where the file put them."""
+    game = new_game(S1, 1)
+    truth = {u.id: u.hex for u in game.side_units("german") if u.hidden}
+    assert truth
+    early = determinize(player_view(game, "russian"), S1, random.Random(0))
+    assert all(early.unit(i).where == "waiting" for i in truth)
+    while "german" not in game.setup_done:
+        play(game, legal_actions(game)[-1])  # `done`, once his units are placed
+    draws = [determinize(player_view(game, "russian"), S1, random.Random(n)) for n in range(6)]
+    assert all(d.unit(i).hidden for d in draws for i in truth)
+    assert any(d.unit(i).hex != h for d in draws for i, h in truth.items())
+
+
 # -- writing a player (docs/engine.md) -------------------------------------------------------------
 
 

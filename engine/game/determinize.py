@@ -9,14 +9,15 @@ from __future__ import annotations
 import random
 from copy import deepcopy
 
+from engine.geometry.movement import State
 from engine.model.scenario import Scenario
 from engine.validate.placements import may_stand
 
 from .movement import over_stacked
 from .play import new_game
-from .setup import deployment_area, lay_mine, mine_actions
+from .setup import deployment_area, lay_mine, mine_actions, mine_factors
 from .state import GameState, Secrets, other
-from .units import ON_MAP, Unit
+from .units import ON_MAP, WAITING, Unit
 from .views import PUBLIC_FIELDS, View
 
 
@@ -30,14 +31,18 @@ def determinize(view: View, scenario: Scenario, rng: random.Random) -> GameState
         setattr(game, name, deepcopy(record[name]))
     game.control = dict(record["control"])
     known = {u.id: u for u in record["units"]}
+    unseen = [u for u in game.side_units(enemy) if u.id not in known]
     for unit in game.units.values():
         if unit.id in known:
             unit.__dict__.update(known[unit.id].copy().__dict__)
+    for unit in unseen:  # not where the scenario's `setup:` hid them: drawn like the rest
+        game.relocate(unit, WAITING, None)
+        unit.hidden, unit.facing, unit.state = False, None, State(unit.extra.get("listed_state", "up"))
     game.secrets = {side: _copy(record["secrets"]), enemy: Secrets()}
     game.units_changed()
     game.log = list(view.log)  # what the side saw: the revealed hidden hexes are counted from it
     if enemy in game.setup_done:  # its set-up is over: what it placed unseen, and its mines
-        _hide_units(game, enemy, [u for u in game.side_units(enemy) if u.id not in known], rng)
+        _hide_units(game, enemy, unseen, rng)
         _lay_mines(game, enemy, rng)
     game.caches = {}
     return game
@@ -99,11 +104,12 @@ def _lay_mines(game: GameState, enemy: str, rng: random.Random) -> None:
     for h, shown in game.revealed_mines.items():  # a revealed type's factors are known
         for kind in shown:
             under[kind].add(h)
+    # a hex as likely as another, then a type it may take there (one hex listed at a time, not the map)
     pool = sorted({game.board.hex(a.arg.split()[1]) for a in mine_actions(game, enemy)})
-    while pool:  # a hex as likely as another, then a type it may take (one listing, not one a factor)
+    while pool and any(left > 0 for left in mine_factors(game, enemy).values()):
         h = pool[rng.randrange(len(pool))]
-        open_ = [a.arg.split()[0] for a in mine_actions(game, enemy, (h,))]
-        open_ = [kind for kind in open_ if h not in under[kind]]
+        kinds = [a.arg.split()[0] for a in mine_actions(game, enemy, (h,))]
+        open_ = [kind for kind in kinds if h not in under[kind]]
         if not open_:
             pool.remove(h)
             continue

@@ -212,7 +212,7 @@ def _ip_candidates(game: GameState, side: str, marker: dict[str, Any]) -> list[t
     ]
 
 
-def _mine_factors(game: GameState, side: str) -> dict[str, int]:
+def mine_factors(game: GameState, side: str) -> dict[str, int]:
     """Factors left to place: the side's and its groups' (24.1)."""
     data = game.scenario.data["sides"][side]
     total = {"ap": 0, "at": 0}
@@ -230,7 +230,7 @@ def mine_actions(game: GameState, side: str, hexes: Iterable[Hex] | None = None)
     """19.12: at most 4 AP and 7 AT factors a hex, AT at least 2 (so the first AT placement in a hex
     is two factors); 19.14: any terrain but Buildings. `hexes`: those hexes' only (determinize)."""
     limits = table_values("combat")["mines"]
-    left = _mine_factors(game, side)
+    left = mine_factors(game, side)
     placed = game.secrets[side].mines
     actions = []
     for kind in ("ap", "at"):

@@ -138,21 +138,21 @@ def player_view(game: GameState, side: str, log: SideLog | None = None) -> View:
 def _record(game: GameState, side: str, lost: Iterable[str]) -> dict[str, Any]:
     """The state's fields as `side` knows them (plain values: Hex, str, numbers, dicts, lists, Units)."""
     lost = set(lost)
-    hidden = {u.id for u in game.units.values() if u.side != side and not _seen_unit(u, side, lost)}
-    hidden_hexes = {u.hex for u in game.units.values() if u.id in hidden and u.on_map}
+    enemy = game.side_units(other(side))
+    unseen = {u.id for u in enemy if not _seen_unit(u, lost)}
+    hidden = {u.id for u in enemy if u.hidden or (u.where == ELIMINATED and u.id in unseen)}  # never named
+    hidden_hexes = {u.hex for u in enemy if u.hidden and u.on_map}
     record = {name: _scrub(getattr(game, name), hidden) for name in PUBLIC_FIELDS}
     record["control"] = {h: s for h, s in game.control.items() if h not in hidden_hexes}  # R82: theirs
-    record["units"] = [_unit_record(u) for u in game.units.values() if u.id not in hidden]
+    record["units"] = [_unit_record(u) for u in game.units.values() if u.id not in unseen]
     own = game.secrets[side]
     record["secrets"] = Secrets({h: dict(m) for h, m in own.mines.items()}, set(own.hidden_hexes))
     return record
 
 
-def _seen_unit(unit: Unit, side: str, lost: set[str]) -> bool:
+def _seen_unit(unit: Unit, lost: set[str]) -> bool:
     """24.21: an enemy unit is seen on the map unless hidden; off it, once it was seen lost (R93);
-    a unit yet to enter is known by the scenario only."""
-    if unit.side == side:
-        return True
+    a unit yet to enter is known by the scenario only (its id may be named: the set-up lists it)."""
     if unit.where == ON_MAP:
         return not unit.hidden
     return unit.id in lost if unit.where == ELIMINATED else unit.where != WAITING and not unit.hidden
