@@ -10,6 +10,7 @@ import random
 from copy import deepcopy
 
 from engine.geometry.movement import State
+from engine.hexgrid import Hex
 from engine.model.scenario import Scenario
 from engine.validate.placements import may_stand
 
@@ -65,17 +66,17 @@ def _hide_units(game: GameState, enemy: str, unseen: list[Unit], rng: random.Ran
     }
     budget = max(allowed - len(revealed), 1)
     hidden = game.secrets[enemy].hidden_hexes
+    standing: dict[tuple[frozenset[Hex], str], list[Hex]] = {}  # units of a group share their area
     for unit in unseen:
         area = deployment_area(game, unit)
         if unit.id in game.held or not area:
             continue
         fits = [h for h in sorted(hidden & area) if not over_stacked(game, enemy, h, [unit])]
         if not fits or (len(hidden) < budget and rng.random() < 0.5):
-            fresh = [
-                h
-                for h in sorted(area - hidden)
-                if not game.occupied().get(h) and may_stand(game.board, h, afv=False, state=str(unit.state))
-            ]
+            key = (area, str(unit.state))
+            if key not in standing:
+                standing[key] = [h for h in sorted(area) if may_stand(game.board, h, afv=False, state=key[1])]
+            fresh = [h for h in standing[key] if h not in hidden and not game.occupied().get(h)]
             fits = fresh or fits
         if not fits:
             continue
@@ -105,7 +106,7 @@ def _lay_mines(game: GameState, enemy: str, rng: random.Random) -> None:
         for kind in shown:
             under[kind].add(h)
     # a hex as likely as another, then a type it may take there (one hex listed at a time, not the map)
-    pool = sorted({game.board.hex(a.arg.split()[1]) for a in mine_actions(game, enemy)})
+    pool = sorted(game.board.hexes)  # mine_actions says which may take one
     while pool and any(left > 0 for left in mine_factors(game, enemy).values()):
         h = pool[rng.randrange(len(pool))]
         kinds = [a.arg.split()[0] for a in mine_actions(game, enemy, (h,))]
