@@ -127,9 +127,9 @@ def player_view(game: GameState, side: str, log: SideLog | None = None) -> View:
     data = game.view(side)
     for name in ("infiltration", "assault", "result"):  # copies to the end: nothing shared with the state
         data[name] = _scrub(data[name], set())
-    marks = {u.id: u for u in game.units.values()}
     for unit in data["units"]:
-        unit["moved"], unit["fired"] = marks[unit["id"]].moved, marks[unit["id"]].fired
+        marked = game.units[unit["id"]]
+        unit["moved"], unit["fired"] = marked.moved, marked.fired
     data["interrupt"] = deepcopy(game.interrupt)  # 13.0: the hex the moving stack just entered
     data["lost"] = {side: [u.id for u in game.side_units(side) if u.where == ELIMINATED], other(side): list(log.lost)}
     return View(side, data, tuple(log.entries), _record(game, side, log.lost))
