@@ -8,8 +8,9 @@ import pytest
 
 from engine.game import Action, IllegalAction, apply, legal_actions, new_game, parse, play
 from engine.game.assault import eligible
-from engine.game.state import ASSAULT, FREE_STATE, MOVEMENT, GameState, View
+from engine.game.state import ASSAULT, FREE_STATE, MOVEMENT, GameState
 from engine.game.units import ELIMINATED, ON_MAP
+from engine.game.views import SideLog, player_view
 from engine.geometry.movement import Morale, State
 from engine.players import make_player
 from tests.test_engine_play import SCENARIOS
@@ -363,9 +364,11 @@ def test_random_assault_phases_with_markers_happen_and_end(seed: int) -> None:
     game = new_game(SCENARIOS["s1-demyansk-pocket"], seed)
     players = {"german": make_player("random", seed), "russian": make_player("random", seed + 1)}
     seen = {"mark": 0, "assault": 0, "lead": 0, "remove": 0}
+    logs = {side: SideLog(side) for side in players}
     while not game.is_over:
         phase = game.phase
-        action = players[game.to_act].choose(View(game, game.to_act), legal_actions(game))
+        side = game.to_act
+        action = players[side].choose(player_view(game, side, logs[side]), legal_actions(game))
         if action.verb in seen:
             seen[action.verb] += 1
         play(game, action)

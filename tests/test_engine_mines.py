@@ -15,7 +15,8 @@ import pytest
 from engine.game import Action, legal_actions, new_game, parse, play
 from engine.game.dice import ReplayMismatch
 from engine.game.mines import ap_result, assault_detonation, infiltration_attack, overrun_detonation
-from engine.game.state import MOVEMENT, GameState, View
+from engine.game.state import MOVEMENT, GameState
+from engine.game.views import SideLog, player_view
 from engine.geometry.movement import Morale, State
 from engine.hexgrid import DIRECTIONS
 from engine.model.scenario import load_scenario
@@ -341,8 +342,10 @@ def test_random_play_of_a_scenario_with_minefields_never_crashes_nor_depletes_or
         game = new_game(MINEFIELD, seed)
         laid = {h: dict(m) for h, m in game.secrets["german"].mines.items()}
         players = {"german": make_player("random", seed), "russian": make_player("random", seed + 1)}
+        logs = {side: SideLog(side) for side in players}
         while not game.is_over:
-            play(game, players[game.to_act].choose(View(game, game.to_act), legal_actions(game)))
+            side = game.to_act
+            play(game, players[side].choose(player_view(game, side, logs[side]), legal_actions(game)))
             view = game.view("russian")
             assert "german" not in view["secrets"]
             for label, shown in view["revealed_mines"].items():

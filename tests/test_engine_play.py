@@ -18,8 +18,9 @@ from engine.game import legal_actions, new_game, play
 from engine.game.log import log_text, read_log, replay
 from engine.game.match import play_out
 from engine.game.movement import ONE_HEX, budget, stacking_problems
-from engine.game.state import MOVEMENT, REACTION, GameState, View
+from engine.game.state import MOVEMENT, REACTION, GameState
 from engine.game.units import ON_MAP
+from engine.game.views import SideLog, player_view
 from engine.geometry.movement import Morale, State
 from engine.model.counters import SIDES
 from engine.model.scenario import load_scenario
@@ -118,12 +119,13 @@ def random_game(scenario: str, seed: int) -> GameState:
     game = new_game(SCENARIOS[scenario], seed)
     ids = set(game.units)
     players = {"german": make_player("random", seed), "russian": make_player("random", seed + 1)}
+    logs = {side: SideLog(side) for side in players}
     while not game.is_over:
         phase = game.phase
         side = game.to_act
         before = snapshot(game)
         board = (set(game.wrecks), dict(game.grenades_used))
-        action = players[side].choose(View(game, side), legal_actions(game))
+        action = players[side].choose(player_view(game, side, logs[side]), legal_actions(game))
         play(game, action)
         check_invariants(game, ids, phase if game.phase != phase else None, before, action, board)
     return game

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from engine.model.counters import SIDES
 from engine.players.base import Player
 
 from .play import legal_actions, play
-from .state import GameState, View
+from .state import GameState
+from .views import SideLog, player_view
 
 
 def play_out(game: GameState, players: Mapping[str, Player], max_actions: int = 1_000_000) -> GameState:
-    """Let the players decide until the game ends (in place); `players` by side."""
+    """Let the players decide until the game ends (in place); `players` by side, each handed its
+    side's View (nothing behind it: docs/engine.md, Writing a player)."""
+    logs = {side: SideLog(side) for side in SIDES}  # each read on, not again from the start
     for _ in range(max_actions):
         if game.is_over:
             return game
         side = game.to_act
         actions = legal_actions(game)
-        play(game, players[side].choose(View(game, side), actions))
+        play(game, players[side].choose(player_view(game, side, logs[side]), actions))
     raise RuntimeError(f"no result after {max_actions} actions")

@@ -6,6 +6,7 @@ where a game begins: what it places is placed, the rest is left to the players.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from engine.geometry.movement import State
@@ -68,7 +69,7 @@ def apply_given_setup(game: GameState) -> list[dict[str, Any]]:
             mines["ap"] += mined.ap_factors
             mines["at"] += mined.at_factors
         for hidden in side_setup.hidden_hexes:
-            _hide(game, side, game.board.hex(hidden.hex))
+            events.append(_hide(game, side, game.board.hex(hidden.hex)))
     return events
 
 
@@ -120,7 +121,7 @@ def setup_actions(game: GameState) -> list[Action]:
         for u in game.side_units(side)
         if u.where in (ON_MAP, WAITING) and u.state == State.UP
     ]
-    actions += _ip_actions(game, side) + _mine_actions(game, side) + _hide_actions(game, side)
+    actions += _ip_actions(game, side) + mine_actions(game, side) + _hide_actions(game, side)
     actions.append(Action(DONE))
     return actions
 
@@ -210,7 +211,7 @@ def _ip_candidates(game: GameState, side: str, marker: dict[str, Any]) -> list[t
     ]
 
 
-def _mine_factors(game: GameState, side: str) -> dict[str, int]:
+def mine_factors(game: GameState, side: str) -> dict[str, int]:
     """Factors left to place: the side's and its groups' (24.1)."""
     data = game.scenario.data["sides"][side]
     total = {"ap": 0, "at": 0}
@@ -224,11 +225,11 @@ def _mine_factors(game: GameState, side: str) -> dict[str, int]:
     return total
 
 
-def _mine_actions(game: GameState, side: str) -> list[Action]:
+def mine_actions(game: GameState, side: str, hexes: Iterable[Hex] | None = None) -> list[Action]:
     """19.12: at most 4 AP and 7 AT factors a hex, AT at least 2 (so the first AT placement in a hex
-    is two factors); 19.14: any terrain but Buildings."""
+    is two factors); 19.14: any terrain but Buildings. `hexes`: those hexes' only (determinize)."""
     limits = table_values("combat")["mines"]
-    left = _mine_factors(game, side)
+    left = mine_factors(game, side)
     placed = game.secrets[side].mines
     actions = []
     for kind in ("ap", "at"):
@@ -236,7 +237,10 @@ def _mine_actions(game: GameState, side: str) -> list[Action]:
             continue
         most = int(limits[f"max_{kind}_factors_per_hex"])
         least = int(limits["min_at_factors_per_hex"]) if kind == "at" else 1
-        for h, action in _mine_candidates(game, kind):
+        candidates = _mine_candidates(game, kind)
+        for h, action in (
+            candidates.items() if hexes is None else ((h, candidates[h]) for h in hexes if h in candidates)
+        ):
             have = placed[h][kind] if h in placed else 0
             step = least if have == 0 else 1
             if have + step <= most and step <= left[kind]:
@@ -244,16 +248,23 @@ def _mine_actions(game: GameState, side: str) -> list[Action]:
     return actions
 
 
-def _mine_candidates(game: GameState, kind: str) -> list[tuple[Hex, Action]]:
-    """Every hex but Buildings (19.14) with its `mine KIND HEX` action, kept per board."""
-    kept: dict[str, list[tuple[Hex, Action]]] = game.board.caches.setdefault("mine_candidates", {})
+def _mine_candidates(game: GameState, kind: str) -> dict[Hex, Action]:
+    """Every hex but Buildings (19.14), in order, with its `mine KIND HEX` action, kept per board."""
+    kept: dict[str, dict[Hex, Action]] = game.board.caches.setdefault("mine_candidates", {})
     if kind not in kept:
-        kept[kind] = [
-            (h, Action(MINE, (), f"{kind} {game.label_of(h)}"))
+        kept[kind] = {
+            h: Action(MINE, (), f"{kind} {game.label_of(h)}")
             for h in sorted(game.board.hexes)
             if game.board.terrain(h).building is None
-        ]
+        }
     return kept[kind]
+
+
+def lay_mine(game: GameState, side: str, kind: str, h: Hex) -> None:
+    """One `mine KIND HEX` placement: one factor, the first AT in a hex two (19.12)."""
+    mines = game.secrets[side].mines.setdefault(h, {"ap": 0, "at": 0})
+    limits = table_values("combat")["mines"]
+    mines[kind] += int(limits["min_at_factors_per_hex"]) if kind == "at" and mines[kind] == 0 else 1
 
 
 def _hide_actions(game: GameState, side: str) -> list[Action]:
@@ -271,12 +282,22 @@ def _hide_actions(game: GameState, side: str) -> list[Action]:
     ]
 
 
-def _hide(game: GameState, side: str, h: Hex) -> None:
+def _hide(game: GameState, side: str, h: Hex) -> dict[str, Any]:
+    """24.21: the side's units in h are hidden; the event names them for the referee's log (the
+    other side's log leaves it out and, with it, their placements: R180)."""
     game.secrets[side].hidden_hexes.add(h)
-    for unit in game.at(h):
-        if unit.side == side:
-            unit.hidden = True
+    units = [u for u in game.at(h) if u.side == side]
+    for unit in units:
+        unit.hidden = True
     game.units_changed()
+    return {
+        "event": "hidden hex",
+        "side": side,
+        "hex": game.label_of(h),
+        "units": [u.id for u in units],
+        "secret": True,
+        "rule": "24.21",
+    }
 
 
 def apply_setup(game: GameState, action: Action) -> list[dict[str, Any]]:
@@ -305,14 +326,10 @@ def apply_setup(game: GameState, action: Action) -> list[dict[str, Any]]:
         return [{"event": "ip", "hex": label, "points": int(points), "rule": "18.1"}]
     if action.verb == MINE:
         kind, label = action.arg.split()
-        h = game.board.hex(label)
-        mines = game.secrets[side].mines.setdefault(h, {"ap": 0, "at": 0})
-        limits = table_values("combat")["mines"]
-        mines[kind] += int(limits["min_at_factors_per_hex"]) if kind == "at" and mines[kind] == 0 else 1
+        lay_mine(game, side, kind, game.board.hex(label))
         return [{"event": "mine", "side": side, "secret": True, "rule": "19.11"}]
     if action.verb == HIDE:
-        _hide(game, side, game.board.hex(action.arg))
-        return [{"event": "hidden hex", "side": side, "secret": True, "rule": "24.21"}]
+        return [_hide(game, side, game.board.hex(action.arg))]
     return []  # DONE: the caller moves on
 
 
@@ -321,7 +338,7 @@ def _legal(game: GameState, action: Action) -> bool:
     set-up is at its markers, mines and hidden hexes."""
     side = game.to_act
     if _needs_facing(game, side) is None and not to_place(game, side):
-        for verb_, choices in ((IP, _ip_actions), (MINE, _mine_actions), (HIDE, _hide_actions)):
+        for verb_, choices in ((IP, _ip_actions), (MINE, mine_actions), (HIDE, _hide_actions)):
             if action.verb == verb_:
                 return action in choices(game, side)
     return action in setup_actions(game)

@@ -12,7 +12,6 @@ import hashlib
 from collections.abc import Callable, Iterable
 from copy import deepcopy
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from engine.hexgrid import DIRECTIONS, Hex
@@ -40,17 +39,6 @@ MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, 
 # 6.0: the seven phases of a Player Turn, and H.
 PLAYER_TURN = (MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, FREE_STATE)
 LETTER = dict(zip(PLAYER_TURN, "ABCDEFGH", strict=True))
-
-
-class View:
-    """What one side may know, built only when a player reads it (`data`: GameState.view(side))."""
-
-    def __init__(self, game: GameState, side: str) -> None:
-        self._game, self.side = game, side
-
-    @cached_property
-    def data(self) -> dict[str, Any]:
-        return self._game.view(self.side)
 
 
 _MISSING = object()

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from engine.game.actions import Action
-from engine.game.state import View
+from engine.game.views import View
 
 
 class Player(Protocol):
