@@ -58,7 +58,7 @@ def is_path(action: Action) -> bool:
 
 def apply_path(game: GameState, action: Action) -> list[dict[str, Any]]:
     """Check the whole path from what the mover knows, then play its first hex (R191)."""
-    labels = _checked(game, action)
+    labels, _ = _checked(game, action)
     game.path = {"units": list(action.units), "hexes": labels, "entered": 0, "n": len(game.log)}
     return _go_on(game)
 
@@ -138,9 +138,9 @@ def _why_stopped(game: GameState, path: dict[str, Any], events: list[dict[str, A
     return "the stack no longer moves as one", "8.0"
 
 
-def _checked(game: GameState, action: Action) -> list[str]:
-    """The path's hexes, refused with the first hex the mover may not take and the rule, from what
-    its side knows only (terrain costs, the enemy units it sees: R191)."""
+def _checked(game: GameState, action: Action) -> tuple[list[str], dict[str, float]]:
+    """The path's hexes and each unit's MPs for it; refused with the first hex the mover may not
+    take and the rule, from what its side knows only (terrain costs, the enemy units it sees: R191)."""
     unknown = [i for i in action.units if i not in game.units]
     if unknown or not action.units:
         raise IllegalAction(f"no unit {unknown[0] if unknown else ''} to move", "8.0")
@@ -175,7 +175,7 @@ def _checked(game: GameState, action: Action) -> list[str]:
         if afv is not None:
             facing = toward if toward is not None else _entering_facing(game, h)
         previous, free = h, free_after
-    return labels
+    return labels, spent
 
 
 def _spend(

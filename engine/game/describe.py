@@ -1,0 +1,268 @@
+"""Actions and events in words, for a screen and a bot (docs/engine.md, Actions).
+
+`describe(game, action)` tells what an action does before it is played: its units, from and to
+hexes, the MPs it costs and leaves (8.1, 8.5, 8.74, 3.13), the PCs it needs with their chance
+(4.0, 4.12) and a sentence. `describe_event(event)` gives an event's sentence with its rule and
+dice. `options(game, unit=, hex=)` is `legal_actions` for one unit or one hex. All of it is worked
+out only when asked: `legal_actions` stays as fast as it was.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from engine.geometry.movement import ONE_HEX, entry_cost
+from engine.hexgrid import LabelError, parse_label
+from engine.model.tables import table_values
+from engine.model.terrain import Terrain
+from engine.odds import dice_totals
+
+from .actions import DETACH, FACE, LEAD, MOVE, STATE, Action
+from .flamethrower import FLAME
+from .grenades import GRENADE
+from .movement import (
+    _movement_cost,
+    _state_change_cost,
+    _turn_cost,
+    budget,
+    facing_index,
+    left,
+    pc_needed,
+)
+from .paths import _checked, is_path
+from .performance import modifier
+from .play import legal_actions
+from .state import MOVEMENT, REACTION, GameState
+from .units import Unit
+
+# what each verb does, in words (the verbs of actions.py and of the modules that add theirs)
+_DOES = {
+    "done": "is done with the phase (6.0)",
+    "pass": "lets the move go on (13.0)",
+    "place": "places",
+    "hold": "holds back for its group's limited entry (24.1, R15)",
+    "hide": "makes a hidden hex (24.21)",
+    "ip": "places an improved position (18.1)",
+    "mine": "lays a mine factor (19.11)",
+    "entry": "chooses an entry option (24.1)",
+    "move": "moves",
+    "lead": "takes the leader's PC for his hex (8.3 A)",
+    "detach": "moves off with the leader's PR (8.3 C)",
+    "state": "changes state (3.13)",
+    "face": "turns (8.7)",
+    "stop": "ends its move (8.0)",
+    "reveal": "reveals a hidden hex (24.22)",
+    "push": "spends its Movement Phase pushing a Wreck (8.65)",
+    "wreck": "places the Wreck it pushed (8.65)",
+    "infiltrate": "attempts to infiltrate (24.31)",
+    "grenade": "throws a grenade (15.1)",
+    "aim": "opens an AP attack (10.0 a)",
+    "join": "joins the attack (11.13, 11.14)",
+    "intensive": "fires intensively (11.15)",
+    "shoot": "fires the declared attack (10.0 c-f)",
+    "cancel": "drops the declared attack (R97)",
+    "antitank": "fires AT (12.0)",
+    "flame": "attacks with the flamethrower (16.0)",
+    "mortar": "fires the mortar (14.0)",
+    "replace": "joins a CW's crew (20.1)",
+    "overrun": "overruns (9.0)",
+    "mark": "places an Assault marker (17.0)",
+    "assault": "assaults (17.0)",
+    "remove": "is removed, the owner's choice (17.23)",
+}
+
+
+class Description(NamedTuple):
+    """What an action does, before it is played. `mp_cost`/`mp_left`: the first unit's (None where
+    no MPs are spent); `pcs`: each PC it takes, (unit, PR less the modifier, chance of passing)."""
+
+    action: Action
+    units: tuple[str, ...]
+    from_hex: str | None
+    to_hex: str | None
+    mp_cost: float | None
+    mp_left: float | None
+    pcs: tuple[tuple[str, int, float], ...]
+    sentence: str
+
+
+def pc_chance(pr: int, circumstance: str | None = None) -> Fraction:
+    """4.0: the chance that two dice (plus 4.12's modifier) come to the PR or less."""
+    n = int(table_values("combat")["performance_check"]["dice"])
+    need = pr - modifier(circumstance)
+    return sum((p for total, p in dice_totals(n).items() if total <= need), Fraction(0))
+
+
+def options(game: GameState, unit: str | None = None, hex: str | None = None) -> list[Action]:
+    """`legal_actions` naming `unit`, or naming `hex` (its argument, or the hex its first unit stands in)."""
+    found = legal_actions(game)
+    if unit is not None:
+        found = [a for a in found if unit in a.units]
+    if hex is not None:
+        found = [a for a in found if hex in a.arg.split() or (a.units and _hex_of(game, a.units[0]) == hex)]
+    return found
+
+
+def describe(game: GameState, action: Action) -> Description:
+    """What `action` does now, in numbers and words."""
+    units = [game.unit(i) for i in action.units if i in game.units]
+    lead = units[0] if units else None
+    from_hex = _hex_of(game, lead.id) if lead is not None else None
+    to_hex = _to_hex(game, action)
+    cost = _mp_cost(game, action, lead)
+    rest = None if cost is None or lead is None else left(game, lead) - cost
+    pcs = _pcs(game, action, units)
+    return Description(
+        action,
+        action.units,
+        from_hex,
+        to_hex,
+        cost,
+        rest,
+        pcs,
+        _sentence(game, action, units, from_hex, to_hex, cost, rest, pcs),
+    )
+
+
+def _hex_of(game: GameState, unit_id: str) -> str | None:
+    unit = game.units.get(unit_id)
+    return game.label(unit.hex) if unit is not None and unit.on_map else None
+
+
+def _to_hex(game: GameState, action: Action) -> str | None:
+    if action.verb not in (MOVE, "place", "overrun", "infiltrate", "assault", "push", "wreck", "mark"):
+        return None
+    return action.arg.split()[-1] if action.arg else None
+
+
+def _mp_cost(game: GameState, action: Action, unit: Unit | None) -> float | None:
+    """The MPs the first unit spends (8.5 terrain and the road, 24.1 entering, 8.74 turns, 3.13)."""
+    if unit is None or game.phase not in (MOVEMENT, REACTION) or game.interrupt is not None:
+        return None
+    if action.verb == MOVE and is_path(action):
+        return _checked(game, action)[1][unit.id]
+    if action.verb == MOVE:
+        if budget(game, unit) == ONE_HEX:
+            return 0.0
+        target = game.board.hex(action.arg)
+        mover = unit.mover(game.phase)
+        if unit.on_map and unit.hex is not None:
+            return _movement_cost(game, unit.hex, target, mover)
+        return entry_cost(game.board, target, mover)
+    if action.verb == FACE:
+        facing = None if unit.hex is None else facing_index(unit.hex, parse_label(action.arg, game.board.offset))
+        return _turn_cost(unit, facing) if unit.is_afv and unit.facing is not None and facing is not None else 0.0
+    if action.verb == STATE:
+        return _state_change_cost(unit)
+    return None
+
+
+def _pcs(game: GameState, action: Action, units: list[Unit]) -> tuple[tuple[str, int, float], ...]:
+    """The PCs the action takes: a move's start (8.22), a leader's (8.3 A, C), a grenade's (15.2),
+    a flamethrower's (16.1); the fire phases' PCs are in the attack's odds (`fire_odds`)."""
+    found: list[tuple[str, int, str | None]] = []
+    if action.verb in (MOVE, FACE, STATE) and game.phase in (MOVEMENT, REACTION) and game.interrupt is None:
+        found = [(u.id, u.pr, None) for u in units if u.id not in game.active and pc_needed(game, u)]
+    elif action.verb == LEAD and game.phase in (MOVEMENT, REACTION):
+        found = [(units[0].id, units[0].pr, None)]
+    elif action.verb == DETACH and action.arg in game.units:
+        found = [(action.arg, game.unit(action.arg).pr, "leader_directed_movement")]
+    elif action.verb == GRENADE:
+        found = [(units[0].id, units[0].pr, "grenade_attack")]
+    elif action.verb == FLAME:
+        found = [(units[0].id, units[0].pr, None)]
+    return tuple((i, pr - modifier(c), float(pc_chance(pr, c))) for i, pr, c in found)
+
+
+def _terrain_words(terrain: Terrain) -> str:
+    words = [
+        word
+        for word, present in (
+            ("Building", terrain.building),
+            ("Woods", terrain.is_woods),
+            ("Marsh", terrain.marsh),
+            ("Gully", terrain.gully),
+            ("Road", terrain.road),
+            ("Hill", terrain.hill),
+        )
+        if present
+    ]
+    return ", ".join(words) or "Clear"
+
+
+def _sentence(
+    game: GameState,
+    action: Action,
+    units: list[Unit],
+    from_hex: str | None,
+    to_hex: str | None,
+    cost: float | None,
+    rest: float | None,
+    pcs: tuple[tuple[str, int, float], ...],
+) -> str:
+    who = "+".join(_short(i) for i in action.units) or (f"the {game.to_act}" if game.to_act else "the game")
+    does = _DOES.get(action.verb, action.verb)
+    if action.verb == MOVE and to_hex is not None:
+        if is_path(action):
+            sentence = f"{who} from {from_hex or 'off the map'} to {to_hex} by {len(action.arg.split())} hexes"
+        else:
+            sentence = f"{who} from {from_hex} to {to_hex}" if from_hex else f"{who} onto the map at {to_hex} (24.1)"
+        if cost is not None:
+            sentence += f": {cost:g} MP" + ("" if is_path(action) else f" ({_terrain_of(game, to_hex)})")
+    elif action.arg and action.verb not in ("done", "pass"):
+        sentence = f"{who} {does}: {action.arg}"
+    else:
+        sentence = f"{who} {does}"
+    if cost is not None and action.verb != MOVE:
+        sentence += f", {cost:g} MP"
+    if rest is not None:
+        sentence += f", {rest:g} MP left"
+    for unit_id, need, chance in pcs:
+        sentence += f"; PC for {_short(unit_id)}: {need} or less on two dice, {chance:.0%}"
+    return sentence
+
+
+def _terrain_of(game: GameState, label: str) -> str:
+    try:
+        return _terrain_words(game.board.terrain(game.board.hex(label)))
+    except LabelError:
+        return "off the map"
+
+
+def _short(unit_id: str) -> str:
+    """`german/C/R-PR9-1` as a screen shows it: `C/R-PR9-1`."""
+    return unit_id.split("/", 1)[-1]
+
+
+# -- events -----------------------------------------------------------------------------------
+
+
+def describe_event(event: dict[str, Any]) -> str:
+    """An event's sentence, ending with its rule and its dice where it has them."""
+    kind = str(event.get("event", ""))
+    unit = _short(str(event["unit"])) if "unit" in event else "+".join(_short(u) for u in event.get("units", []))
+    words = {
+        "moved": f"{unit} moved to {event.get('hex')}",
+        "entered_map": f"{unit} entered the map at {event.get('hex')}",
+        "stopped": f"{unit} stopped in {event.get('hex')} after {event.get('mp', 0):g} MP"
+        + (f": {event['why']}" if event.get("why") else ""),
+        "path ended": f"{unit}'s path ended in {event.get('hex')}"
+        + (": reached" if event.get("reached") else f" short: {event.get('why')}"),
+        "pc": f"{unit} PC for {event.get('for')}: {event.get('check')}",
+        "phase": f"turn {event.get('turn')}, {event.get('phasing')} {str(event.get('phase')).replace('_', ' ')} phase",
+        "faced": f"{unit} faced {event.get('toward')}",
+        "state": f"{unit} went {event.get('state')}",
+        "result": f"{unit}: {event.get('result')} ({event.get('detail')})"
+        + (f", now {event['morale']}" if event.get("morale") else ""),
+        "revealed": f"hidden units revealed in {event.get('hex')}: {event.get('why')}",
+        "game over": f"the game is over: {event.get('result')}",
+    }.get(kind)
+    if words is None:
+        shown = ", ".join(f"{k} {v}" for k, v in event.items() if k not in ("event", "rule", "dice", "unit", "units"))
+        words = f"{kind}{f' ({unit})' if unit else ''}{f': {shown}' if shown else ''}"
+    if "dice" in event:
+        words += f"; dice {event['dice']}"
+    if event.get("rule"):
+        words += f" ({event['rule']})"
+    return words
