@@ -160,3 +160,38 @@ def test_r190_the_duel_offers_no_paths_outside_a_movement_phase() -> None:
     game = duel_movement()
     play(game, Action("move", (LMG,), "1301 1302"))
     assert game.interrupt is not None and paths(game, (LMG,)) == {}
+
+
+def test_8_22_a_failed_pc_to_move_stops_the_path_before_its_first_hex() -> None:
+    """8.22: after the first shot 'each unit must pass a PC in order to move'; 4.0: failed, it has
+    MOVED. The path ends where the unit stands, naming 8.22."""
+    game = duel_movement()
+    game.relocate(game.unit(LMG), "on_map", game.board.hex("1205"))
+    game.first_shot, game.caches = True, {}
+    with_dice(game, 6, 6)
+    play(game, Action("move", (LMG,), "1206 1106"))
+    assert game.log[-1]["events"][-1] == {
+        "event": "path ended",
+        "units": [LMG],
+        "hex": "1205",
+        "reached": False,
+        "why": f"{LMG} failed the PC to move",
+        "rule": "8.22",
+    }
+    assert game.path is None and game.to_act == "russian" and game.unit(LMG).move_done
+
+
+def test_19_27_a_mine_attack_that_pins_the_mover_stops_the_path_in_the_mined_hex() -> None:
+    """19.27: 'Only units in NORMAL status after a mine attack may continue moving'. The mine is the
+    German's secret (19.11): the path is not refused for it (R191), it stops in 1303."""
+    game = duel_movement()
+    game.secrets["german"].mines[game.board.hex("1303")] = {"ap": 6, "at": 0}
+    with_dice(game, 4)  # the AP mine attack's die (19.24): P on 6 factors
+    play(game, Action("move", (LMG,), "1301 1302 1303 1304 1305"))
+    while game.path is not None:
+        play(game, Action("pass"))
+    attack = next(e for entry in game.log for e in entry["events"] if e["event"] == "mine_attack")
+    assert attack["result"] == "P"
+    end = game.log[-1]["events"][-1]
+    assert (end["hex"], end["reached"], end["rule"]) == ("1303", False, "19.27")
+    assert game.unit(LMG).hex == game.board.hex("1303")

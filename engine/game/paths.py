@@ -120,13 +120,14 @@ def _ended(
 
 
 def _why_stopped(game: GameState, path: dict[str, Any], events: list[dict[str, Any]]) -> tuple[str, str]:
-    """What stopped the path: the last failed PC, bog roll, stop or reveal among its events."""
+    """What stopped the path: the last failed PC of its units, bog roll, stop or reveal among its events."""
     ids = set(path["units"])
     since = [e for entry in game.log[path["n"] :] for e in entry.get("events", [])]
     for event in reversed([*since, *events]):
         kind = event.get("event")
-        if kind == "pc" and str(event.get("check", "")).endswith("failed"):
-            return f"{event.get('unit')} failed its PC to move", str(event["rule"])
+        named = {event.get("unit"), *event.get("units", [])}
+        if kind == "pc" and ids & named and str(event.get("check", "")).endswith("failed"):
+            return f"{'+'.join(sorted(ids & named))} failed the PC to move", str(event["rule"])
         if kind == "bog_roll" and event.get("immobilized"):
             return f"{event['unit']} is immobilized", str(event["rule"])
         if kind == "stopped" and event.get("unit") in ids and event.get("rule"):
