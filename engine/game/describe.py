@@ -9,6 +9,7 @@ out only when asked: `legal_actions` stays as fast as it was.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -239,30 +240,87 @@ def _short(unit_id: str) -> str:
 
 
 def describe_event(event: dict[str, Any]) -> str:
-    """An event's sentence, ending with its rule and its dice where it has them."""
+    """An event's sentence, ending with its dice and its rule where it has them."""
     kind = str(event.get("event", ""))
     unit = _short(str(event["unit"])) if "unit" in event else "+".join(_short(u) for u in event.get("units", []))
-    words = {
-        "moved": f"{unit} moved to {event.get('hex')}",
-        "entered_map": f"{unit} entered the map at {event.get('hex')}",
-        "stopped": f"{unit} stopped in {event.get('hex')} after {event.get('mp', 0):g} MP"
-        + (f": {event['why']}" if event.get("why") else ""),
-        "path ended": f"{unit}'s path ended in {event.get('hex')}"
-        + (": reached" if event.get("reached") else f" short: {event.get('why')}"),
-        "pc": f"{unit} PC for {event.get('for')}: {event.get('check')}",
-        "phase": f"turn {event.get('turn')}, {event.get('phasing')} {str(event.get('phase')).replace('_', ' ')} phase",
-        "faced": f"{unit} faced {event.get('toward')}",
-        "state": f"{unit} went {event.get('state')}",
-        "result": f"{unit}: {event.get('result')} ({event.get('detail')})"
-        + (f", now {event['morale']}" if event.get("morale") else ""),
-        "revealed": f"hidden units revealed in {event.get('hex')}: {event.get('why')}",
-        "game over": f"the game is over: {event.get('result')}",
-    }.get(kind)
-    if words is None:
+    words = _EVENT_WORDS.get(kind)
+    if words is not None:
+        sentence = words(event, unit)
+    else:  # the rest: its name, its unit and what it holds
         shown = ", ".join(f"{k} {v}" for k, v in event.items() if k not in ("event", "rule", "dice", "unit", "units"))
-        words = f"{kind}{f' ({unit})' if unit else ''}{f': {shown}' if shown else ''}"
+        sentence = f"{kind}{f' ({unit})' if unit else ''}{f': {shown}' if shown else ''}"
     if "dice" in event:
-        words += f"; dice {event['dice']}"
+        sentence += f"; dice {event['dice']}"
     if event.get("rule"):
-        words += f" ({event['rule']})"
-    return words
+        sentence += f" ({event['rule']})"
+    return sentence
+
+
+def _targets(event: dict[str, Any]) -> str:
+    return ", ".join(f"{_short(t['unit'])} {t['dice']} dice" for t in event.get("targets", []))
+
+
+def _levels(event: dict[str, Any]) -> str:
+    levels = event.get("levels") or {}
+    return ", ".join(f"{k} at {v} or less" for k, v in levels.items())
+
+
+_EVENT_WORDS: dict[str, Callable[[dict[str, Any], str], str]] = {
+    "moved": lambda e, u: f"{u} moved to {e['hex']}",
+    "entered_map": lambda e, u: f"{u} entered the map at {e['hex']}",
+    "placed": lambda e, u: f"{u} placed in {e['hex']}",
+    "stopped": lambda e, u: (
+        f"{u} stopped in {e['hex']} after {e.get('mp', 0):g} MP" + (f": {e['why']}" if e.get("why") else "")
+    ),
+    "path ended": lambda e, u: (
+        f"{u}'s path ended in {e['hex']}" + (": reached" if e.get("reached") else f", short: {e.get('why')}")
+    ),
+    "pc": lambda e, u: f"{u} PC for {e.get('for')}: {e.get('check')}",
+    "phase": lambda e, u: (
+        f"turn {e.get('turn')}: the {str(e.get('phase')).replace('_', ' ')} phase"
+        + (f" of the {e['phasing']} Player Turn" if e.get("phasing") else "")
+    ),
+    "faced": lambda e, u: f"{u} faced {e['toward']}",
+    "state": lambda e, u: f"{u} went {e['state']}",
+    "result": lambda e, u: (
+        f"{u}: {e.get('result')} ({e.get('detail')})" + (f", now {e['morale']}" if e.get("morale") else "")
+    ),
+    "eliminated": lambda e, u: (
+        f"{u} eliminated" + (f" in {e['hex']}" if e.get("hex") else "") + (f" (die {e['die']})" if "die" in e else "")
+    ),
+    "destroyed": lambda e, u: f"{u} destroyed in {e.get('hex')}" + (", a Wreck left" if e.get("wreck") else ""),
+    "revealed": lambda e, u: f"hidden units revealed in {e['hex']}: {e.get('why')}",
+    "aim": lambda e, u: f"{u} aims an AP attack at {e['hex']}",
+    "join": lambda e, u: f"{u} joins the attack at {e['hex']}",
+    "attack": lambda e, u: (
+        f"{str(e.get('kind', '')).upper()} attack at {e.get('hex')} by "
+        + "+".join(_short(f) for f in e.get("firers", []))
+        + f", firepower {e.get('firepower')}"
+        + (f" ({_levels(e)})" if e.get("levels") else "")
+        + (f": {_targets(e)}" if e.get("targets") else "")
+    ),
+    "ap roll": lambda e, u: f"{u} AP roll ({_levels(e)}): {e.get('result')}",
+    "at roll": lambda e, u: (
+        f"{u} AT roll, factor {e.get('factor')} against armor {e.get('armor')}"
+        + (" from higher" if e.get("higher") else "")
+        + (": destroyed" if e.get("destroyed") else ": not destroyed")
+    ),
+    "bog_roll": lambda e, u: (
+        f"{u} bog roll, at most {e.get('at_most')} immobilizes: "
+        + ("immobilized" if e.get("immobilized") else "goes on")
+    ),
+    "mines": lambda e, u: (
+        f"{e.get('factors')} {str(e.get('type')).upper()} mine factors revealed in {e.get('hex')}"
+        + (f" by {_short(str(e['by']))}" if e.get("by") else "")
+    ),
+    "mine_attack": lambda e, u: (
+        f"{u} {str(e.get('type')).upper()} mine attack, {e.get('factors')} factors "
+        + f"in {e.get('hex')}: {e.get('result')}"
+    ),
+    "morale_roll": lambda e, u: f"{u} morale: {e.get('check')}, now {e.get('morale')}",
+    "game over": lambda e, u: (
+        f"the game is over: {e['result'].get('winner')} ({e['result'].get('by')})"
+        if isinstance(e.get("result"), dict)
+        else "the game is over"
+    ),
+}
