@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from engine.game import Action, legal_actions, new_game, play
+from engine.game import Action, legal_actions, new_game, parse, play
 from engine.game.describe import describe, describe_event, options, pc_chance
 from engine.model.scenario import load_scenario
 from tests.test_engine_paths import LMG, duel_movement
@@ -80,3 +80,15 @@ def test_legal_actions_filtered_by_unit_and_by_hex() -> None:
     assert mine and all(LMG in a.units for a in mine)
     assert {a.text() for a in options(game, hex="1301")} == {a.text() for a in legal_actions(game) if a.arg == "1301"}
     assert options(game, unit=LMG, hex="1301") == [Action("move", (LMG,), "1301")]
+
+
+def test_13_17_an_opportunity_shots_pc_is_given_with_its_modifier_and_chance() -> None:
+    """13.17: opportunity fire's PC is modified (+1 for an AFV in the Movement Phase); 10.12 every
+    firer takes its PC at `shoot`."""
+    game = duel_movement()
+    play(game, Action("move", (LMG,), "1301"))
+    aim = describe(game, parse("aim german/IIIe-1 1301"))
+    assert aim.pcs == (("german/IIIe-1", 8, float(pc_chance(9, 1))),)
+    assert aim.sentence == "IIIe-1 opens an AP attack (10.0 a): 1301; PC for IIIe-1: 8 or less on two dice, 72%"
+    play(game, parse("aim german/IIIe-1 1301"))
+    assert describe(game, Action("shoot")).pcs == aim.pcs

@@ -19,9 +19,12 @@ from engine.model.tables import table_values
 from engine.model.terrain import Terrain
 from engine.odds import dice_totals
 
-from .actions import DETACH, FACE, LEAD, MOVE, STATE, Action
+from .actions import DETACH, FACE, LEAD, MOVE, PUSH, STATE, Action
+from .assault import ASSAULT
+from .fire import AIM, ANTITANK, JOIN, SHOOT
 from .flamethrower import FLAME
 from .grenades import GRENADE
+from .mortars import MORTAR
 from .movement import (
     _movement_cost,
     _state_change_cost,
@@ -31,9 +34,12 @@ from .movement import (
     left,
     pc_needed,
 )
+from .overrun import OVERRUN
 from .paths import _checked, is_path
 from .performance import modifier
 from .play import legal_actions
+from .shot import fire_pc_modifier
+from .state import ASSAULT as ASSAULT_PHASE
 from .state import MOVEMENT, REACTION, GameState
 from .units import Unit
 
@@ -88,10 +94,10 @@ class Description(NamedTuple):
     sentence: str
 
 
-def pc_chance(pr: int, circumstance: str | None = None) -> Fraction:
+def pc_chance(pr: int, plus: int = 0) -> Fraction:
     """4.0: the chance that two dice (plus 4.12's modifier) come to the PR or less."""
     n = int(table_values("combat")["performance_check"]["dice"])
-    need = pr - modifier(circumstance)
+    need = pr - plus
     return sum((p for total, p in dice_totals(n).items() if total <= need), Fraction(0))
 
 
@@ -160,20 +166,35 @@ def _mp_cost(game: GameState, action: Action, unit: Unit | None) -> float | None
 
 
 def _pcs(game: GameState, action: Action, units: list[Unit]) -> tuple[tuple[str, int, float], ...]:
-    """The PCs the action takes: a move's start (8.22), a leader's (8.3 A, C), a grenade's (15.2),
-    a flamethrower's (16.1); the fire phases' PCs are in the attack's odds (`fire_odds`)."""
-    found: list[tuple[str, int, str | None]] = []
-    if action.verb in (MOVE, FACE, STATE) and game.phase in (MOVEMENT, REACTION) and game.interrupt is None:
-        found = [(u.id, u.pr, None) for u in units if u.id not in game.active and pc_needed(game, u)]
-    elif action.verb == LEAD and game.phase in (MOVEMENT, REACTION):
-        found = [(units[0].id, units[0].pr, None)]
-    elif action.verb == DETACH and action.arg in game.units:
-        found = [(action.arg, game.unit(action.arg).pr, "leader_directed_movement")]
-    elif action.verb == GRENADE:
-        found = [(units[0].id, units[0].pr, "grenade_attack")]
-    elif action.verb == FLAME:
-        found = [(units[0].id, units[0].pr, None)]
-    return tuple((i, pr - modifier(c), float(pc_chance(pr, c))) for i, pr, c in found)
+    """The PCs the action takes (4.0), each with 4.12's modifier: a move's start (8.22, an overrun's
+    too), a leader's (8.3 A, C), a push's at the phase's end (8.65), each firer's at `shoot` (10.12,
+    13.17 in opportunity fire), an AT shot's (12.0), a mortar's and its spotter's (14.13, R136), a
+    grenade's (15.2), a flamethrower's (16.1), each assaulting unit's or the leader's (17.12)."""
+    verb = action.verb
+    movement = game.phase in (MOVEMENT, REACTION) and game.interrupt is None
+    found: list[tuple[Unit, int]] = []
+    if verb in (MOVE, FACE, STATE, OVERRUN) and movement:
+        found = [(u, 0) for u in units if u.id not in game.active and pc_needed(game, u)]
+    elif verb == LEAD:
+        found = [(units[0], modifier("assault") if game.phase == ASSAULT_PHASE else 0)]
+    elif verb == DETACH and action.arg in game.units:
+        found = [(game.unit(action.arg), modifier("leader_directed_movement"))]
+    elif verb in (AIM, JOIN, ANTITANK) and units:
+        found = [(units[0], _fire_modifier(game, units[0]))]
+    elif verb == SHOOT and game.attack is not None:
+        found = [(u, _fire_modifier(game, u)) for u in map(game.unit, game.attack["units"])]
+    elif verb == ASSAULT:
+        found = [(u, modifier("assault")) for u in units]
+    elif verb == GRENADE:
+        found = [(units[0], modifier("grenade_attack"))]
+    elif verb in (FLAME, PUSH, MORTAR):
+        found = [(u, 0) for u in reversed(units)]  # a mortar's spotter first
+    return tuple((u.id, u.pr - m, float(pc_chance(u.pr, m))) for u, m in found)
+
+
+def _fire_modifier(game: GameState, unit: Unit) -> int:
+    """10.12's PC is a regular one but in opportunity fire (13.17)."""
+    return fire_pc_modifier(game, unit) if game.interrupt is not None else 0
 
 
 def _terrain_words(terrain: Terrain) -> str:
