@@ -12,11 +12,12 @@ import pytest
 
 from engine.game import Action, IllegalAction, legal_actions, new_game, parse, play
 from engine.game.log import log_text, read_log, replay
+from engine.game.movement import facing_index
 from engine.game.paths import paths
 from engine.game.shot import ap_shot
 from engine.game.state import MOVEMENT, GameState
 from engine.model.scenario import load_scenario
-from tests.test_engine_rules import DUEL, REPO, start, to_phase, with_dice
+from tests.test_engine_rules import DUEL, REPO, german_movement, start, to_phase, with_dice
 
 LMG = "russian/A/LMG-PR8-1"
 
@@ -195,3 +196,27 @@ def test_19_27_a_mine_attack_that_pins_the_mover_stops_the_path_in_the_mined_hex
     end = game.log[-1]["events"][-1]
     assert (end["hex"], end["reached"], end["rule"]) == ("1303", False, "19.27")
     assert game.unit(LMG).hex == game.board.hex("1303")
+
+
+def test_8_74_an_afv_on_a_path_turns_toward_each_hex_and_pays_for_it() -> None:
+    """8.74: 'AFVs may only move forward through their frontal hexside', one hexside free after
+    entering each hex, 1 MP each further one (R192): the path turns the IIIe as its player would."""
+    by_path, by_step = german_movement(start()), german_movement(start())
+    afv = ("german/IIIe-1",)
+    route = paths(by_path, afv)["1504"]
+    assert route.hexes == ("1306", "1405", "1505", "1504")
+    since = len(by_path.log)
+    play(by_path, route.action(afv))
+    while by_path.path is not None:
+        play(by_path, Action("pass"))
+    for label in route.hexes:
+        unit = by_step.unit(afv[0])
+        assert unit.hex is not None
+        if facing_index(unit.hex, by_step.board.hex(label)) != unit.facing:
+            play(by_step, Action("face", afv, label))
+        play(by_step, Action("move", afv, label))
+        play(by_step, Action("pass"))
+    assert events_of(by_path, since) == events_of(by_step, since)
+    assert [e["event"] for e in events_of(by_path, since)].count("faced") == 2
+    assert by_path.unit(afv[0]).mp_spent == by_step.unit(afv[0]).mp_spent == route.mp
+    assert by_path.digest() == by_step.digest()
