@@ -24,6 +24,7 @@ from .actions import FACE, MOVE, Action, IllegalAction
 from .movement import (
     _entering_facing,
     _movement_cost,
+    _step_costs,
     apply_movement,
     budget,
     facing_index,
@@ -225,8 +226,14 @@ def paths(game: GameState, units: Sequence[str]) -> dict[str, Route]:
                 assert cost is not None
                 heap.append((cost, len(heap), h, _entering_facing(game, h) if afv else None, (cost,), (label,)))
     heapq.heapify(heap)
+    # each unit: how it moves, whether it moves one hex regardless (8.11) and may still, its MPs left
+    movers = [
+        (u, u.mover(game.phase), budget(game, u) == ONE_HEX, not u.extra.get("hexes_entered"), left(game, u) + 1e-9)
+        for u in group
+    ]
     best: dict[tuple[Hex, int | None], float] = {}
     found: dict[str, Route] = {}
+    passable: dict[Hex, bool] = {}
     order = len(heap)
     while heap:
         total, _, h, facing, spent, hexes = heapq.heappop(heap)
@@ -236,39 +243,50 @@ def paths(game: GameState, units: Sequence[str]) -> dict[str, Route]:
         if hexes and hexes[-1] not in found and not over_stacked(game, side, h, group):
             found[hexes[-1]] = Route(hexes, max(spent))
         free = int(afv.extra.get("free_hexsides", free_after)) if afv is not None and h == origin else free_after
-        for n in game.neighbours(h):
-            toward = facing_index(h, n)
-            costs = _step_costs(game, group, h, n, len(hexes), spent)
-            if costs is None or n == origin or not _may_pass(game, group, n):
+        step_costs = [_step_costs(game, h, mover) for _, mover, _, _, _ in movers]
+        for i, n in enumerate(game.neighbours(h)):
+            if n == origin:
                 continue
-            if afv is not None and facing is not None and toward is not None:
-                turn = turn_mp(facing, toward, free)
-                costs = tuple(c + (turn if u is afv else 0.0) for u, c in zip(group, costs, strict=True))
-            if any(c > left(game, u) + 1e-9 for u, c in zip(group, costs, strict=True)):
+            toward = facing_index(h, n) if afv is not None else None
+            turn = turn_mp(facing, toward, free) if facing is not None and toward is not None else 0.0
+            costs = _entering(movers, step_costs, i, spent, len(hexes), afv, turn)
+            if costs is None:
                 continue
+            if n not in passable:
+                passable[n] = _may_pass(game, group, n)
             label = game.label_of(n)
-            if h == origin and not _first_step_legal(game, ids, legal, afv, facing, toward, label):
+            if not passable[n] or (h == origin and not _first_step_legal(game, ids, legal, afv, facing, toward, label)):
                 continue
             order += 1
-            heapq.heappush(heap, (sum(costs), order, n, toward if afv else None, costs, (*hexes, label)))
+            heapq.heappush(heap, (sum(costs), order, n, toward, costs, (*hexes, label)))
     return dict(sorted(found.items()))
 
 
-def _step_costs(
-    game: GameState, group: list[Unit], h: Hex, n: Hex, entered: int, spent: tuple[float, ...]
+def _entering(
+    movers: list[tuple[Unit, Any, bool, bool, float]],
+    step_costs: list[list[float | None]],
+    i: int,
+    spent: tuple[float, ...],
+    entered: int,
+    afv: Unit | None,
+    turn: float,
 ) -> tuple[float, ...] | None:
-    """Each unit's MPs once it has entered n from h (8.5; 8.11: a ONE_HEX unit one hex only)."""
+    """Each unit's MPs once it has entered the hex's i-th neighbour (8.5, the AFV's turn first: 8.74;
+    8.11: a ONE_HEX unit one hex only), or None if one of them may not."""
     costs = []
-    for unit, so_far in zip(group, spent, strict=True):
-        if budget(game, unit) == ONE_HEX:
-            if entered + int(unit.extra.get("hexes_entered", 0)) >= 1:
+    for (unit, _, one_hex, may, most), so_far, from_here in zip(movers, spent, step_costs, strict=True):
+        if one_hex:
+            if entered or not may:
                 return None
             costs.append(0.0)
             continue
-        cost = _movement_cost(game, h, n, unit.mover(game.phase))
+        cost = from_here[i]
         if cost is None:
             return None
-        costs.append(so_far + cost)
+        cost += so_far + (turn if unit is afv else 0.0)
+        if cost > most:
+            return None
+        costs.append(cost)
     return tuple(costs)
 
 
