@@ -61,15 +61,11 @@ def apply_path(game: GameState, action: Action) -> list[dict[str, Any]]:
     """Check the whole path from what the mover knows, then play its first hex (R191)."""
     labels, _ = _checked(game, action)
     game.path = {"units": list(action.units), "hexes": labels, "entered": 0, "n": len(game.log)}
-    return _go_on(game)
+    return continue_path(game)
 
 
 def continue_path(game: GameState) -> list[dict[str, Any]]:
-    """The other side passed at the hex entered last: the next hex, or the path's end."""
-    return _go_on(game)
-
-
-def _go_on(game: GameState) -> list[dict[str, Any]]:
+    """The path's next hex (the other side passed at the one entered last, 13.0), or its end."""
     path = game.path
     assert path is not None
     ids = tuple(path["units"])
