@@ -27,13 +27,16 @@ REPO = Path(__file__).resolve().parent.parent
 SCENARIOS = {"s1": "s1-demyansk-pocket", "s6": "s6-spartakovka"}
 
 
-def one_game(scenario: object, seed: int, by_path: bool) -> tuple[int, int, int, float]:
-    """(decisions, path moves, hexes the paths entered, seconds in `paths`) of one random game."""
+def one_game(scenario: object, seed: int, by_path: bool) -> tuple[int, int, int, float, int, int]:
+    """(decisions, path moves, hexes the paths entered, seconds in `paths`, the movers' decisions in
+    the movement phases, the answers at a hex entered) of one random game."""
     game = new_game(scenario, seed)  # type: ignore[arg-type]
     chance = random.Random(seed)
-    decisions = moves = entered = 0
+    decisions = moves = entered = moving = answers = 0
     in_paths = 0.0
     while not game.is_over:
+        answers += game.interrupt is not None
+        moving += game.interrupt is None and game.phase in ("movement", "reaction_movement")
         actions = legal_actions(game)
         action = actions[chance.randrange(len(actions))]
         if by_path and action.verb == "move" and game.interrupt is None:
@@ -48,7 +51,7 @@ def one_game(scenario: object, seed: int, by_path: bool) -> tuple[int, int, int,
         decisions += 1
         if on_path:  # the path's first hex, or a pass that played its next
             entered += sum(e["event"] == "moved" for e in game.log[-1]["events"])
-    return decisions, moves, entered, in_paths
+    return decisions, moves, entered, in_paths, moving, answers
 
 
 def main() -> None:
@@ -70,6 +73,8 @@ def main() -> None:
                 "path moves per game": round(sum(g[1] for g in games) / len(games)),
                 # the same game's moves one hex a decision: each path's hexes less its one decision
                 "the same moves hex by hex": round(sum(g[0] + g[2] - g[1] for g in games) / len(games)),
+                "movers' decisions in movement phases": round(sum(g[4] for g in games) / len(games)),
+                "answers at a hex entered (13.0)": round(sum(g[5] for g in games) / len(games)),
                 "seconds per game": round(seconds / len(games), 3),
                 "seconds in paths per game": round(sum(g[3] for g in games) / len(games), 3),
             }
