@@ -9,14 +9,17 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from engine.game import Action, IllegalAction, legal_actions, new_game, parse, play
+from engine.game import Action, IllegalAction, apply, legal_actions, new_game, parse, play
 from engine.game.log import log_text, read_log, replay
 from engine.game.movement import facing_index
 from engine.game.paths import paths
 from engine.game.shot import ap_shot
 from engine.game.state import MOVEMENT, GameState
 from engine.model.scenario import load_scenario
+from tests.properties import fewer_examples
 from tests.test_engine_rules import DUEL, REPO, german_movement, start, to_phase, with_dice
 
 LMG = "russian/A/LMG-PR8-1"
@@ -220,3 +223,50 @@ def test_8_74_an_afv_on_a_path_turns_toward_each_hex_and_pays_for_it() -> None:
     assert [e["event"] for e in events_of(by_path, since)].count("faced") == 2
     assert by_path.unit(afv[0]).mp_spent == by_step.unit(afv[0]).mp_spent == route.mp
     assert by_path.digest() == by_step.digest()
+
+
+S1 = load_scenario(REPO / "scenarios" / "s1-demyansk-pocket.yaml")
+
+
+@fewer_examples(5)
+@given(seed=st.integers(0, 10_000), pick=st.integers(0, 10_000))
+def test_8_0_property_any_route_played_by_path_is_its_steps_played_one_by_one(seed: int, pick: int) -> None:
+    """8.0, 13.0: in a random game of Scenario 1, at a mover's decision (after up to 1,200 others),
+    a route `paths` gives, played as one action, gives the events, state and choices of its steps
+    played one by one (an AFV's turns first, R192; a failed PC, 8.22, ends both), the other side
+    passing at each hex; `apply` leaves the state as it was."""
+    game = new_game(S1, seed)
+    chance = random.Random(seed)
+    routes: list[tuple[tuple[str, ...], Any]] = []
+    decisions = 0
+    while not game.is_over and not routes:
+        actions = legal_actions(game)
+        action = actions[chance.randrange(len(actions))]
+        decisions += 1
+        if action.verb == "move" and game.interrupt is None and decisions > pick % 1200:
+            routes = [(action.units, r) for r in paths(game, action.units).values() if len(r.hexes) > 1]
+        if not routes:
+            play(game, action)
+    if not routes:
+        return
+    units, route = routes[pick % len(routes)]
+    before = game.digest()
+    by_path = apply(game, route.action(units))
+    assert game.digest() == before and game.path is None
+    by_step, since = game.copy(), len(game.log)
+    while by_path.path is not None:
+        play(by_path, Action("pass"))
+    for label in route.hexes:  # each step while the units move on (a PC may fail: 8.22)
+        afv = next((by_step.unit(i) for i in units if by_step.unit(i).is_afv), None)
+        if afv is not None and afv.hex is not None and facing_index(afv.hex, by_step.board.hex(label)) != afv.facing:
+            play(by_step, Action("face", (afv.id,), label))
+        if any(by_step.unit(i).move_done for i in units):
+            break
+        play(by_step, Action("move", units, label))
+        if by_step.interrupt is None:
+            break
+        play(by_step, Action("pass"))
+        if by_step.active != units:
+            break
+    assert events_of(by_path, since) == events_of(by_step, since)
+    assert by_path.digest() == by_step.digest() and legal_actions(by_path) == legal_actions(by_step)
