@@ -9,7 +9,8 @@ import random
 import pytest
 
 from engine.game import Action, legal_actions, new_game, parse, play
-from engine.game.describe import describe, describe_event, options, pc_chance
+from engine.game.actions import VERBS
+from engine.game.describe import _DOES, describe, describe_event, options, pc_chance
 from engine.model.scenario import load_scenario
 from tests.test_engine_paths import LMG, duel_movement
 from tests.test_engine_rules import REPO
@@ -42,6 +43,7 @@ def test_every_action_offered_has_a_sentence_and_its_mps_are_what_playing_it_spe
         failed = any(e["event"] == "pc" and e["check"].endswith("failed") for e in game.log[since]["events"])
         if description.mp_cost is not None and lead is not None and not failed:
             assert lead.mp_spent - before == pytest.approx(description.mp_cost), description.sentence
+            assert f"{description.mp_cost:g} MP" in description.sentence
             assert f"{description.mp_left:g} MP left" in description.sentence
             checked += 1
         for event in game.log[since]["events"]:
@@ -92,3 +94,8 @@ def test_13_17_an_opportunity_shots_pc_is_given_with_its_modifier_and_chance() -
     assert aim.sentence == "IIIe-1 opens an AP attack (10.0 a): 1301; PC for IIIe-1: 8 or less on two dice, 72%"
     play(game, parse("aim german/IIIe-1 1301"))
     assert describe(game, Action("shoot")).pcs == aim.pcs
+
+
+def test_every_verb_has_its_words() -> None:
+    """Every registered verb (actions.VERBS, each module's `verb(...)`) has its words in a sentence."""
+    assert set(VERBS) <= set(_DOES)
