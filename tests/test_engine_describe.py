@@ -99,3 +99,12 @@ def test_13_17_an_opportunity_shots_pc_is_given_with_its_modifier_and_chance() -
 def test_every_verb_has_its_words() -> None:
     """Every registered verb (actions.VERBS, each module's `verb(...)`) has its words in a sentence."""
     assert set(VERBS) <= set(_DOES)
+
+
+def test_a_description_names_the_hex_an_action_aims_at() -> None:
+    """The hex of the argument (10.0 a's target, 24.1's placement, a path's last), never a state."""
+    game = duel_movement()
+    assert describe(game, parse("place russian/A/R-PR9-1 3817 down")).to_hex == "3817"
+    assert describe(game, parse("ip 2 4307")).to_hex == "4307"
+    assert describe(game, Action("move", (LMG,), "1301 1302")).to_hex == "1302"
+    assert describe(game, Action("move", (LMG,), "1301 1303")).mp_cost is None  # refused when played (8.0)

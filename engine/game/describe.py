@@ -19,7 +19,7 @@ from engine.model.tables import table_values
 from engine.model.terrain import Terrain
 from engine.odds import dice_totals
 
-from .actions import DETACH, FACE, LEAD, MOVE, PUSH, STATE, Action
+from .actions import DETACH, FACE, LEAD, MOVE, PUSH, STATE, Action, IllegalAction
 from .assault import ASSAULT
 from .fire import AIM, ANTITANK, JOIN, SHOOT
 from .flamethrower import FLAME
@@ -138,9 +138,13 @@ def _hex_of(game: GameState, unit_id: str) -> str | None:
 
 
 def _to_hex(game: GameState, action: Action) -> str | None:
-    if action.verb not in (MOVE, "place", "overrun", "infiltrate", "assault", "push", "wreck", "mark"):
+    """The hex the action goes to or aims at: a path's last, else the hex its argument names (not
+    a facing's hex across the hexside, 8.7)."""
+    if is_path(action):
+        return action.arg.split()[-1]
+    if action.verb == FACE:
         return None
-    return action.arg.split()[-1] if action.arg else None
+    return next((part for part in action.arg.split() if len(part) == 4 and part.isdigit()), None)
 
 
 def _mp_cost(game: GameState, action: Action, unit: Unit | None) -> float | None:
@@ -148,7 +152,10 @@ def _mp_cost(game: GameState, action: Action, unit: Unit | None) -> float | None
     if unit is None or game.phase not in (MOVEMENT, REACTION) or game.interrupt is not None:
         return None
     if action.verb == MOVE and is_path(action):
-        return _checked(game, action)[1][unit.id]
+        try:
+            return _checked(game, action)[1][unit.id]
+        except IllegalAction:
+            return None  # playing it says why (R191)
     if action.verb == MOVE:
         if budget(game, unit) == ONE_HEX:
             return 0.0
