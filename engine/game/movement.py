@@ -645,10 +645,13 @@ def _turns(game: GameState, afv: Unit) -> list[Hex]:
 
 def _turn_cost(afv: Unit, facing: int) -> float:
     """8.74: one hexside free after entering each hex (8.75: also before leaving the first), then 1 MP each."""
-    table = movement_allowances()
-    free = int(afv.extra.get("free_hexsides", table.free_facing_hexsides))
     assert afv.facing is not None
-    return max(hexsides_between(afv.facing, facing) - free, 0) * table.extra_hexside_mp
+    return turn_mp(afv.facing, facing, int(afv.extra.get("free_hexsides", movement_allowances().free_facing_hexsides)))
+
+
+def turn_mp(facing: int, new: int, free: int) -> float:
+    """8.74: the MPs of turning from `facing` to `new` with `free` hexsides still free in the hex."""
+    return max(hexsides_between(facing, new) - free, 0) * movement_allowances().extra_hexside_mp
 
 
 def _may_turn(unit: Unit) -> bool:

@@ -55,6 +55,7 @@ from .movement import (
     wreck_actions,
 )
 from .overrun import OVERRUN, apply_decision, apply_overrun, deciding, decisions, overrun_actions
+from .paths import apply_path, continue_path, is_path
 from .setup import (
     apply_entry_choice,
     apply_given_setup,
@@ -237,7 +238,9 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
             return apply_reaction(game, action)
         game.to_act = str(game.interrupt["side"])
         game.interrupt = None
-        return _end_movement(game) if game.phase_ending else []
+        if game.phase_ending:
+            return _end_movement(game)
+        return continue_path(game) if game.path is not None else []  # a move by path goes on (R190)
     if game.phase_ending:
         return apply_wreck(game, action)
     if game.closing:
@@ -262,7 +265,7 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
     if game.phase == MOVEMENT and action.verb == OVERRUN:
         return apply_overrun(game, action)
     if game.phase in (MOVEMENT, REACTION):
-        return apply_movement(game, action)
+        return apply_path(game, action) if is_path(action) else apply_movement(game, action)
     if action not in legal_actions(game):
         raise IllegalAction(f"{action.text()} is not a legal choice in the {game.phase} phase", "6.0")
     if action.verb == REVEAL:

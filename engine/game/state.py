@@ -100,6 +100,8 @@ class GameState:
     # 9.0 (overrun.py): "under_way", the overrun being resolved; "at_fire", hex -> the Player Turn of
     # its defensive AT fire (9.2 A: 'ONCE in the Movement Phase and only at the FIRST AFV'); public
     overrun: dict[str, Any] = field(default_factory=dict)
+    # a move by path (paths.py, R190): the units, the hexes still to go, the hexes entered, its log line
+    path: dict[str, Any] | None = None
     log: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     _at: dict[Hex, list[Unit]] | None = field(default=None, repr=False)
@@ -298,6 +300,7 @@ class GameState:
         twin.infiltration = deepcopy(self.infiltration) if self.infiltration else {}
         twin.revealed_mines = {h: dict(m) for h, m in self.revealed_mines.items()}
         twin.interrupt = dict(self.interrupt) if self.interrupt is not None else None
+        twin.path = {**self.path, "hexes": list(self.path["hexes"])} if self.path is not None else None
         if self.attack is not None:
             twin.attack = {k: list(v) if isinstance(v, list) else v for k, v in self.attack.items()}
         twin.held, twin.acted, twin.wrecks = set(self.held), set(self.acted), set(self.wrecks)
@@ -370,7 +373,8 @@ class GameState:
             for u in self.units.values()
         ]
         flags = [[u.hidden, u.immobilized, u.fired, u.moved] for u in self.units.values()]
-        text = repr((units, flags, self.view(None, with_units=False)))  # plain values: the same on every run
+        pending = () if self.path is None else (self.path,)  # R190: a path still to go (never at a phase end)
+        text = repr((units, flags, self.view(None, with_units=False), *pending))  # plain values: the same on every run
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
