@@ -11,6 +11,7 @@ import pytest
 from engine.game import Action, legal_actions, new_game, parse, play
 from engine.game.actions import VERBS
 from engine.game.describe import _DOES, describe, describe_event, options, pc_chance
+from engine.game.movement import entry_facing_actions
 from engine.model.scenario import load_scenario
 from tests.test_engine_paths import LMG, duel_movement
 from tests.test_engine_rules import REPO
@@ -89,6 +90,7 @@ def test_13_17_an_opportunity_shots_pc_is_given_with_its_modifier_and_chance() -
     firer takes its PC at `shoot`."""
     game = duel_movement()
     play(game, Action("move", (LMG,), "1301"))
+    play(game, entry_facing_actions(game)[0])  # R161: the LMG faces on entering, then the German answers
     aim = describe(game, parse("aim german/IIIe-1 1301"))
     assert aim.pcs == (("german/IIIe-1", 8, float(pc_chance(9, 1))),)
     assert aim.sentence == "IIIe-1 opens an AP attack (10.0 a): 1301; PC for IIIe-1: 8 or less on two dice, 72%"

@@ -14,10 +14,11 @@ from hypothesis import strategies as st
 
 from engine.game import Action, IllegalAction, apply, legal_actions, new_game, parse, play
 from engine.game.log import log_text, read_log, replay
-from engine.game.movement import facing_index
+from engine.game.movement import entry_facing_actions, facing_index
 from engine.game.paths import paths
 from engine.game.shot import ap_shot
 from engine.game.state import MOVEMENT, GameState
+from engine.game.views import side_log
 from engine.model.scenario import load_scenario
 from tests.properties import fewer_examples
 from tests.test_engine_rules import DUEL, REPO, german_movement, start, to_phase, with_dice
@@ -27,6 +28,13 @@ LMG = "russian/A/LMG-PR8-1"
 
 def duel_movement(seed: int = 1) -> GameState:
     return to_phase(start(seed), MOVEMENT)
+
+
+def answer(game: GameState) -> None:
+    """The hex entered answered: an entering MG's facing first (R161, 10.23), then the other side passes (13.0)."""
+    for face in entry_facing_actions(game)[:1]:
+        play(game, face)
+    play(game, Action("pass"))
 
 
 def events_of(game: GameState, since: int) -> list[dict[str, Any]]:
@@ -41,10 +49,10 @@ def test_8_0_a_path_move_plays_as_its_steps_played_one_by_one() -> None:
     since = len(by_path.log)
     play(by_path, route.action((LMG,)))
     while by_path.interrupt is not None:
-        play(by_path, Action("pass"))
+        answer(by_path)
     for label in route.hexes:
         play(by_step, Action("move", (LMG,), label))
-        play(by_step, Action("pass"))
+        answer(by_step)
     assert events_of(by_path, since) == events_of(by_step, since)
     assert by_path.log[-1]["events"][-1] == {
         "event": "path ended",
@@ -64,6 +72,7 @@ def test_13_18_an_interrupt_that_pins_the_mover_stops_the_path_naming_the_hex_an
     at each hex for the other side's answer; the IIIe's opportunity fire pins the LMG in 1301."""
     game = duel_movement()
     play(game, paths(game, (LMG,))["1306"].action((LMG,)))
+    play(game, entry_facing_actions(game)[0])  # R161: the LMG faces on entering, then the German answers
     assert game.to_act == "german" and game.interrupt == {"hex": "1301", "units": [LMG], "side": "russian"}
     play(game, parse("aim german/IIIe-1 1301"))
     shot = ap_shot(game, [game.unit("german/IIIe-1")], game.board.hex("1301"))
@@ -71,7 +80,7 @@ def test_13_18_an_interrupt_that_pins_the_mover_stops_the_path_naming_the_hex_an
     with_dice(game, 1, 2, shot.levels["P"])  # the IIIe's PC passes; the die at the P level
     play(game, Action("shoot"))
     assert str(game.unit(LMG).morale) == "pinned"
-    play(game, Action("pass"))
+    answer(game)
     assert game.log[-1]["events"] == [
         {
             "event": "path ended",
@@ -113,7 +122,7 @@ def test_r191_a_hidden_enemy_is_no_refusal_the_path_stops_where_it_is_revealed()
     game.caches = {}
     play(game, Action("move", (LMG,), "1206 1207 1208"))
     while game.path is not None:
-        play(game, Action("pass"))
+        answer(game)
     end = game.log[-1]["events"][-1]
     assert (end["event"], end["hex"], end["reached"], end["rule"]) == ("path ended", "1206", False, "24.23")
     assert game.to_act == "russian" and game.unit(LMG).hex == game.board.hex("1206")
@@ -135,7 +144,7 @@ def random_path_game(scenario: Any, seed: int, budget: int) -> GameState:
                 mp = max(game.unit(i).mp_spent for i in action.units)
                 play(game, route.action(action.units))
                 while game.path is not None:  # the other side lets it go (nothing interrupts)
-                    play(game, Action("pass"))
+                    answer(game)
                 end = game.log[-1]["events"][-1]
                 if end.get("reached"):
                     assert game.unit(action.units[0]).hex == game.board.hex(route.hexes[-1])
@@ -193,7 +202,7 @@ def test_19_27_a_mine_attack_that_pins_the_mover_stops_the_path_in_the_mined_hex
     with_dice(game, 4)  # the AP mine attack's die (19.24): P on 6 factors
     play(game, Action("move", (LMG,), "1301 1302 1303 1304 1305"))
     while game.path is not None:
-        play(game, Action("pass"))
+        answer(game)
     attack = next(e for entry in game.log for e in entry["events"] if e["event"] == "mine_attack")
     assert attack["result"] == "P"
     end = game.log[-1]["events"][-1]
@@ -211,14 +220,14 @@ def test_8_74_an_afv_on_a_path_turns_toward_each_hex_and_pays_for_it() -> None:
     since = len(by_path.log)
     play(by_path, route.action(afv))
     while by_path.path is not None:
-        play(by_path, Action("pass"))
+        answer(by_path)
     for label in route.hexes:
         unit = by_step.unit(afv[0])
         assert unit.hex is not None
         if facing_index(unit.hex, by_step.board.hex(label)) != unit.facing:
             play(by_step, Action("face", afv, label))
         play(by_step, Action("move", afv, label))
-        play(by_step, Action("pass"))
+        answer(by_step)
     assert events_of(by_path, since) == events_of(by_step, since)
     assert [e["event"] for e in events_of(by_path, since)].count("faced") == 2
     assert by_path.unit(afv[0]).mp_spent == by_step.unit(afv[0]).mp_spent == route.mp
@@ -255,7 +264,7 @@ def test_8_0_property_any_route_played_by_path_is_its_steps_played_one_by_one(se
     assert game.digest() == before and game.path is None
     by_step, since = game.copy(), len(game.log)
     while by_path.path is not None:
-        play(by_path, Action("pass"))
+        answer(by_path)
     for label in route.hexes:  # each step while the units move on (a PC may fail: 8.22)
         afv = next((by_step.unit(i) for i in units if by_step.unit(i).is_afv), None)
         if afv is not None and afv.hex is not None and facing_index(afv.hex, by_step.board.hex(label)) != afv.facing:
@@ -265,8 +274,26 @@ def test_8_0_property_any_route_played_by_path_is_its_steps_played_one_by_one(se
         play(by_step, Action("move", units, label))
         if by_step.interrupt is None:
             break
-        play(by_step, Action("pass"))
+        answer(by_step)
         if by_step.active != units:
             break
     assert events_of(by_path, since) == events_of(by_step, since)
     assert by_path.digest() == by_step.digest() and legal_actions(by_path) == legal_actions(by_step)
+
+
+def test_r190_the_other_side_sees_a_path_only_as_far_as_it_is_entered() -> None:
+    """R190, R180: a move by path names every hex the mover means to enter; the other side's log
+    names the hex entered first and sees the rest as they are entered, and not whether the mover
+    reached the hex it meant to."""
+    game = duel_movement()
+    route = paths(game, (LMG,))["1206"]
+    play(game, route.action((LMG,)))
+    while game.path is not None:
+        answer(game)
+    mover, other_side = side_log(game, "russian"), side_log(game, "german")
+    whole = route.action((LMG,)).text()
+    assert len(route.hexes) > 1 and whole in [e.get("action") for e in mover]
+    assert whole not in [e.get("action") for e in other_side]
+    assert f"move {LMG} {route.hexes[0]}" in [e.get("action") for e in other_side]
+    assert not any(e["event"] == "path ended" for entry in other_side for e in entry["events"])
+    assert any(e["event"] == "path ended" for entry in mover for e in entry["events"])

@@ -14,7 +14,7 @@ from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import DONE
+from .actions import DONE, MOVE
 from .state import SETUP, GameState, Secrets, other
 from .units import ELIMINATED, ON_MAP, WAITING, Unit
 
@@ -81,7 +81,10 @@ class SideLog:
 
     def _add(self, entry: dict[str, Any]) -> None:
         events, left_out = [], False
+        own = entry.get("side") == self.side
         for event in entry.get("events", ()):
+            if event["event"] == "path ended" and not event["units"][0].startswith(self.side + "/"):
+                continue  # R190: whether the enemy reached the hex it meant to is its intent, not seen
             if event["event"] == "revealed":
                 self._hidden.difference_update(event.get("units", ()))
             seen = self._seen(event)
@@ -97,7 +100,7 @@ class SideLog:
             action, left_out = None, True  # a decision about hidden units or secrets
         seen_entry = {k: v for k, v in entry.items() if k not in ("events", "dice", "digest", "action")}
         if "action" in entry:
-            seen_entry["action"] = action
+            seen_entry["action"] = action if own or action is None else _as_entered(str(action))
         if "dice" in entry and not left_out:
             seen_entry["dice"] = list(entry["dice"])
         self.entries.append({**seen_entry, "events": events})
@@ -113,6 +116,14 @@ class SideLog:
                 return None
             seen[key] = _scrub(value, self._hidden)
         return seen
+
+
+def _as_entered(action: str) -> str:
+    """An enemy's move by path as the side sees it: its first hex; the rest it sees as entered (R190)."""
+    verb, *rest = action.split()
+    if verb != MOVE or len(rest) < 3:
+        return action
+    return " ".join((verb, rest[0], rest[1]))
 
 
 def side_log(game: GameState, side: str) -> list[dict[str, Any]]:
