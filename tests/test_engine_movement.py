@@ -10,6 +10,7 @@ import pytest
 from engine.game import Action, IllegalAction, legal_actions, new_game, parse, play
 from engine.game.movement import ONE_HEX, budget, left, over_stacked
 from engine.game.performance import Check, modifier
+from engine.game.results import eliminate
 from engine.game.state import MOVEMENT, REACTION, GameState
 from engine.game.units import Unit
 from engine.geometry.movement import Morale, State
@@ -451,6 +452,20 @@ def test_8_73_mgs_turn_whatever_their_crew() -> None:
     assert len(faces_of(game, lmg)) == 5
 
 
+def test_8_73_r150_an_mg_turns_once_in_each_hex_it_stands_in() -> None:
+    """8.73: 'MG's may change facing to any hexside'; 8.71: 'A facing change is considered
+    movement'. One change reaches any hexside: a second in the same hex would only undo the first,
+    and offered for ever it would let a phase never end (R150). After a hex entered, it turns again."""
+    game = guns()
+    lmg = game.unit("german/E/LMG-PR9-1")
+    assert lmg.hex is not None
+    first = sorted(faces_of(game, lmg))[0]
+    do(game, f"face {lmg.id} {first}")
+    assert faces_of(game, lmg) == set() and moves_of(game, lmg)
+    do(game, f"move {lmg.id} {sorted(moves_of(game, lmg))[0]}")
+    assert len(faces_of(game, lmg)) == 5
+
+
 def test_8_75_an_afv_turning_in_its_hex_takes_the_pc_and_pays_after_the_first_hexside() -> None:
     """8.75: 'AFV's that wish to change facing without leaving the hex must still take the PC and pay
     the MP costs for each hexside after the first one.'"""
@@ -520,6 +535,115 @@ def test_8_3_b_units_led_remain_with_the_leader_throughout() -> None:
     pair = f"{commander.id}+german/C/MP-PR9-1"
     do(game, f"move {pair} 1106")
     assert "stop german/C/MP-PR9-1" not in texts(game) and f"stop {pair}" in texts(game)
+
+
+def books_stack(*faces: int) -> tuple[GameState, Unit, Unit]:
+    """8.3's example: a commander (PR10), three infantrymen and an ATR in one hex, the next rolls
+    `faces`; the German Movement Phase after the first shot."""
+    game = german_movement(start(first_shot=True))
+    commander = game.unit("german/PL-PR11")
+    commander.pr = 10
+    atr = put(game, game.unit("german/ATR-1"), game.label_of(commander.hex))
+    put(game, game.unit("german/C/R-PR8-2"), "1108")  # three infantrymen, not four
+    with_dice(game, *faces)
+    return game, commander, atr
+
+
+def test_8_3_c_example_in_the_books_order_units_left_behind_move_off_with_his_pr() -> None:
+    """8.3 C: 'If there are units in the stack that wish to move, but not with the leader (either
+    because the leader has moved to another hex or has chosen to remain stationary), each unit
+    takes a modified PC (+2) using the leader's PR.' The example, in its order: 'On a roll of 7 the
+    initial leader PC is passed ... The commander and the infantryman move together. The second
+    infantryman takes a modified PC ... (die roll of 6 + 2 = 8 which passes) ... The ATR crew also
+    takes a PC (9 + 2 = 11 which fails) and may not move. The infantryman that was not designated
+    to move is unaffected.'"""
+    game, commander, atr = books_stack(3, 4, 4, 2, 5, 4)
+    do(game, f"lead {commander.id}")
+    assert game.log[-1]["events"][0]["check"] == "3+4 = 7 against PR 10: passed"
+    do(game, f"move {commander.id}+german/C/MP-PR9-1 1106")
+    do(game, f"stop {commander.id}+german/C/MP-PR9-1")
+    assert {f"detach german/C/R-PR8-1 {commander.id}", f"detach {atr.id} {commander.id}"} <= texts(game)
+    do(game, f"detach german/C/R-PR8-1 {commander.id}")
+    assert game.log[-1]["events"][0]["check"] == "4+2 + 2 = 8 against PR 10: passed"
+    assert "move german/C/R-PR8-1 1108" in texts(game)
+    do(game, f"detach {atr.id} {commander.id}")
+    assert game.log[-1]["events"][0]["check"] == "5+4 + 2 = 11 against PR 10: failed"
+    assert atr.moved and atr.move_done
+    rifle = game.unit("german/C/R-PR9-1")  # 'not designated to move': no move of his own, no PC
+    assert not rifle.move_done and {a.verb for a in legal_actions(game) if rifle.id in a.units} == {"detach"}
+
+
+def test_8_3_c_example_a_commander_become_a_casualty_still_lends_his_pr() -> None:
+    """8.3 example: 'Had the commander become a casualty during his movement due to opportunity
+    fire, his PR would still be used by the other units in the original hex.'"""
+    game, commander, atr = books_stack(3, 4, 4, 2)
+    do(game, f"lead {commander.id}")
+    do(game, f"move {commander.id}+german/C/MP-PR9-1 1106")
+    eliminate(game, commander, "11.43")
+    do(game, f"detach {atr.id} {commander.id}")
+    assert game.log[-1]["events"][-1]["check"] == "4+2 + 2 = 8 against PR 10: passed"
+    assert atr.allowance_cap == 4 and f"move {atr.id} 1108" in texts(game)
+
+
+def test_8_3_b_8_32_the_leader_takes_none_one_some_or_all_of_those_he_leads() -> None:
+    """8.32: 'Not all units in the stack are required to move nor are they required to move
+    together.' 8.3 B: 'any other units stacked with him may move provided they remain with the
+    leader' (R151): of four led units, any two or three as well as none, one or all four."""
+    game = german_movement(start(first_shot=True))
+    commander = game.unit("german/PL-PR11")
+    with_dice(game, 1, 1)
+    do(game, f"lead {commander.id}")
+    stacks = {a.units for a in legal_actions(game) if a.verb == "move" and commander.id in a.units}
+    assert {len(units) for units in stacks} == {1, 2, 3, 4, 5}
+    assert len(stacks) == 2**4  # every choice of the four, each a stack with its leader
+    do(game, f"move {commander.id}+german/C/R-PR8-1+german/C/R-PR8-2 1106")
+    assert "stop german/C/R-PR8-1" not in texts(game)  # 8.3 B: they 'remain with the leader'
+
+
+def test_8_3_c_several_units_moving_together_to_the_same_hex_take_a_single_modified_pc() -> None:
+    """8.3 C: 'Several units moving together to the same hex take a single modified PC. A modified
+    PC is taken for EACH and EVERY unit or group, even if some fail and others pass.' Units of one
+    squad (8.64, R152)."""
+    game, commander, atr = books_stack(1, 1)
+    do(game, f"lead {commander.id}")
+    pair = "german/C/R-PR9-1+german/C/R-PR8-1"
+    assert f"detach {pair} {commander.id}" in texts(game)
+    assert not any(a.verb == "detach" and atr.id in a.units and len(a.units) > 1 for a in legal_actions(game))
+    with_dice(game, 2, 2)
+    do(game, f"detach {pair} {commander.id}")
+    assert [e["units"] for e in game.log[-1]["events"] if e["event"] == "pc"] == [pair.split("+")]
+    assert len(game.log[-1]["dice"]) == 2  # one PC for the pair
+    moves = {a.units for a in legal_actions(game) if a.verb == "move" and "german/C/R-PR8-1" in a.units}
+    assert moves == {tuple(pair.split("+"))}  # they move together, capped at 4 MPs
+    do(game, f"move {pair} 1106")
+    assert f"stop {pair}" in texts(game) and "stop german/C/R-PR8-1" not in texts(game)
+    assert all(game.unit(i).allowance_cap == 4 for i in pair.split("+"))
+
+
+def test_8_34_a_unit_has_only_one_leader_take_the_pc_for_it() -> None:
+    """8.34: 'If a stack contains multiple leaders, the owning player must designate ... which
+    leaders will take the PC for which units. A unit may have only one leader take the PC for it.'
+    A passed PC is for every unit its leader may lead; a later leader's PC only for the others, and
+    its failure freezes only those (R153)."""
+    game = german_movement(start(first_shot=True))
+    commander = game.unit("german/PL-PR11")
+    acting = "german/C/MP-PR9-1"  # 5.2: an acting leader of squad C
+    assert {f"lead {commander.id}", f"lead {acting}"} <= texts(game)
+    with_dice(game, 1, 1)
+    do(game, f"lead {commander.id}")
+    assert not any(a.verb == "lead" for a in legal_actions(game))  # no second PC for the same units
+    game = german_movement(start(first_shot=True))
+    commander = game.unit("german/PL-PR11")
+    stranger = game.unit("german/C/R-PR8-2")
+    stranger.squad = "D"  # one man the acting leader may not lead
+    with_dice(game, 1, 1, 6, 6)
+    do(game, f"lead {acting}")
+    assert f"lead {commander.id}" in texts(game)  # for himself and the stranger only
+    do(game, f"lead {commander.id}")
+    assert commander.move_done and stranger.move_done
+    squad = [u for u in game.at(commander.hex) if u.squad == "C"]
+    assert all(u.led_by == acting and not u.move_done for u in squad)
+    assert f"move {acting}+german/C/R-PR9-1 1106" in texts(game)
 
 
 def test_8_43_infantry_riding_with_an_afv_stop_when_it_bogs_down() -> None:

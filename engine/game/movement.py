@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from functools import cache
+from itertools import combinations
 from typing import Any
 
 from engine.geometry.movement import (
@@ -240,7 +241,7 @@ def _continue_now(game: GameState, active: list[Unit]) -> list[Action]:
     lead = active[0]
     if len(active) == 1 and lead.is_afv and not lead.immobilized:
         actions += game.hex_actions(FACE, ids, _turns(game, lead))
-    if len(active) == 1 and lead.faces_hexside and not lead.is_afv and _may_turn(lead):
+    if len(active) == 1 and lead.faces_hexside and not lead.is_afv and _may_turn(lead) and not lead.extra.get("turned"):
         actions += game.hex_actions(FACE, ids, _facing_hexes(game, lead))
     if len(active) == 1 and _state_change_cost(lead) <= left(game, lead) and lead.may_change_state:
         actions.append(Action(STATE, ids, "down" if lead.state == State.UP else "up"))
@@ -249,8 +250,8 @@ def _continue_now(game: GameState, active: list[Unit]) -> list[Action]:
         afv = next((u for u in active if u.is_afv), None)
         if afv is not None and not afv.immobilized:  # the AFV turns; the infantry rides along (8.43)
             actions += game.hex_actions(FACE, (afv.id,), _turns(game, afv))
-        for unit in active:  # 8.43: 'The infantry units may cease movement in any hex', but not
-            if not unit.is_afv and unit.led_by is None:  # those led, who 'remain with the leader' (8.3 B)
+        for unit in active:  # 8.43: 'The infantry units may cease movement in any hex', but not those
+            if not unit.is_afv and unit.led_by is None and not unit.extra.get("detached"):  # led (8.3 B, C)
                 actions.append(Action(STOP, (unit.id,)))
     return actions
 
@@ -320,7 +321,9 @@ def _dynamic(unit: Unit) -> tuple[Any, ...]:
         extra.get("hexes_entered"),
         extra.get("lead_pc"),
         extra.get("lead_passed"),
+        extra.get("detached"),
         extra.get("free_hexsides"),
+        extra.get("turned"),
         extra.get("must_exit"),
         unit.immobilized,
         extra.get("commander_killed"),  # 11.43: no more state changes (Unit.may_change_state)
@@ -394,14 +397,21 @@ def _groups(game: GameState, units: list[Unit]) -> list[list[Unit]]:
     """Each unit alone, and the stack that may move together: all of them where a commander is
     with them, else each squad's, alone or with the AFV there (5.3, 8.64, 8.41); CWs never with an
     AFV (8.44)."""
+    detached: dict[tuple[str, ...], list[Unit]] = {}
+    for u in units:  # 8.3 C: 'Several units moving together to the same hex take a single modified PC'
+        if u.extra.get("detached"):
+            detached.setdefault(u.extra["detached"], []).append(u)
+    if detached:
+        units = [u for u in units if not u.extra.get("detached")]
+        return [*detached.values(), *_groups(game, units)] if units else list(detached.values())
     leaders = {u.led_by for u in units if u.led_by is not None}
-    if leaders:  # 8.3 B, 8.32: the leader alone, with any one of those he leads, or with all of them
+    if leaders:  # 8.3 B, 8.32: the leader alone or with any of those he leads (R151)
         groups = []
         for leader_id in sorted(leaders):
             led = [u for u in units if u.led_by == leader_id and u.id != leader_id]
             leader = next((u for u in units if u.id == leader_id), None)
             if leader is not None:
-                groups += [[leader]] + [[leader, u] for u in led] + ([[leader, *led]] if len(led) > 1 else [])
+                groups += [[leader, *c] for n in range(len(led) + 1) for c in combinations(led, n)]
         afvs = [u for u in units if u.is_afv and u.led_by is None]
         if len(afvs) == 1:  # 8.42: 'the leader and any moving infantry must accompany the AFV' (no CW: 8.44)
             for leader_id in sorted(leaders):
@@ -441,21 +451,33 @@ def _order(lead: Unit, group: list[Unit]) -> int:
 
 
 def _leader_actions(game: GameState, units: list[Unit]) -> list[Action]:
-    """8.3 A: a leader's PC for the stack; C: a unit or units moving off on their own with his PR."""
+    """8.3 A: a leader's PC for the units of his hex no other leader's PC is for (8.34); C: those he
+    led that have not moved with him move off without him, one unit or several together, with his
+    PR, wherever he is now ('because the leader has moved to another hex' or was a casualty)."""
     actions = []
     for leader in units:
-        if not _may_lead(leader):
+        if leader.led_by is not None or leader.extra.get("lead_pc") or not _may_lead(leader):
             continue
-        followers = [u for u in units if u is not leader and may_lead(leader, u)]
-        if not followers:
-            continue
-        if not leader.extra.get("lead_pc"):
+        if any(u is not leader and u.led_by is None and may_lead(leader, u) for u in units):
             actions.append(Action(LEAD, (leader.id,)))
-        elif leader.extra.get("lead_passed"):  # 8.3 C: those moving without him
-            for unit in followers:
-                if unit.led_by == leader.id and not unit.extra.get("moving") and not unit.move_done:
-                    actions.append(Action(DETACH, (unit.id,), leader.id))
+    left_behind: dict[str, list[Unit]] = {}
+    for unit in units:
+        if unit.led_by is not None and unit.led_by != unit.id:
+            left_behind.setdefault(unit.led_by, []).append(unit)
+    for leader_id, led in sorted(left_behind.items()):
+        actions += [Action(DETACH, tuple(u.id for u in group), leader_id) for group in _moving_together(led)]
     return actions
+
+
+def _moving_together(units: list[Unit]) -> list[tuple[Unit, ...]]:
+    """Each unit alone, and every set of two or more of one squad: without their leader, units of
+    different squads may not move together (8.64, R152)."""
+    squads: dict[str, list[Unit]] = {}
+    for u in units:
+        if u.squad is not None:
+            squads.setdefault(u.squad, []).append(u)
+    together = [c for s in squads.values() for n in range(2, len(s) + 1) for c in combinations(s, n)]
+    return [(u,) for u in units] + together
 
 
 def _may_lead(leader: Unit) -> bool:
@@ -702,10 +724,10 @@ def apply_movement(game: GameState, action: Action) -> list[dict[str, Any]]:
         raise IllegalAction(f"{action.text()} is not a legal move now", _rule_for(action))
     units = [game.unit(i) for i in action.units]
     events: list[dict[str, Any]] = []
-    if action.verb == LEAD:
-        return _lead(game, units[0])
+    if action.verb == LEAD:  # a PC to move begins another move: the one under way ends (8.0)
+        return end_active(game) + _lead(game, units[0])
     if action.verb == DETACH:
-        return _detach(game, units, game.unit(action.arg))
+        return end_active(game) + _detach(game, units, game.unit(action.arg))
     if action.verb == PUSH:
         return end_active(game) + _declare_push(game, units[0], game.board.hex(action.arg))
     if len(action.units) == 1 and len(game.active) > 1 and action.units[0] in game.active:
@@ -794,6 +816,7 @@ def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any
         unit.extra["left_hex_turn"] = game.player_turns  # 10.14: a Stug that left its hex may not fire
         unit.extra["free_hexsides"] = movement_allowances().free_facing_hexsides
         unit.extra.pop("must_exit", None)  # 9.0: out of the hex it overran
+        unit.extra.pop("turned", None)  # R150: a new hex, a new facing change
         game.relocate(unit, ON_MAP, target)
     events.append({"event": "moved", "units": [u.id for u in units], "hex": game.label(target)})
     own_hidden = [u for u in game.at(target) if u.side == units[0].side and u.hidden and u not in units]
@@ -861,6 +884,8 @@ def _face(game: GameState, unit: Unit, toward: Hex) -> list[dict[str, Any]]:
         used = hexsides_between(unit.facing, new)
         unit.extra["free_hexsides"] = max(int(unit.extra.get("free_hexsides", 1)) - used, 0)
         unit.mp_spent += cost
+    else:  # 8.73: one change reaches any hexside; once a hex (R150: a phase always ends)
+        unit.extra["turned"] = True
     unit.facing = new
     return [
         {"event": "faced", "unit": unit.id, "toward": game.label(toward), "rule": "8.74" if unit.is_afv else "8.71"}
@@ -868,8 +893,9 @@ def _face(game: GameState, unit: Unit, toward: Hex) -> list[dict[str, Any]]:
 
 
 def _lead(game: GameState, leader: Unit) -> list[dict[str, Any]]:
-    """8.3 A: the leader's PC. Failed: no unit in the hex may move, all have MOVED. Passed: those
-    staying with him move without a PC (B)."""
+    """8.3 A: the leader's PC for the units of his hex. Failed: none of them may move, all have
+    MOVED. Passed: those staying with him move without a PC (B). 8.34: 'A unit may have only one
+    leader take the PC for it': units another leader's passed PC is for are left out (R153)."""
     check = performance_check(game.dice, leader.pr)
     leader.extra["lead_pc"] = True
     stack = [u for u in game.at(leader.hex) if u.side == leader.side] if leader.hex is not None else [leader]
@@ -883,6 +909,8 @@ def _lead(game: GameState, leader: Unit) -> list[dict[str, Any]]:
         }
     ]
     for unit in stack:
+        if unit.led_by is not None:
+            continue
         unit.moved = True
         if not check.passed:
             unit.move_done = True
@@ -905,6 +933,7 @@ def _detach(game: GameState, units: list[Unit], leader: Unit) -> list[dict[str, 
         unit.moved = True
         if check.passed:
             unit.extra["pc_passed"] = True
+            unit.extra["detached"] = tuple(u.id for u in units)
             unit.allowance_cap = cap
         else:
             unit.move_done = True
