@@ -330,7 +330,17 @@ def _start_player_turn(game: GameState, phase: str = MORALE) -> list[dict[str, A
 
 # what a unit's extra holds for one phase only (8.0, 8.3, 8.74; 6.0 H)
 _FOR_THE_PHASE = frozenset(
-    ("moving", "pc_passed", "hexes_entered", "lead_pc", "lead_passed", "free_hexsides", "turned", "detached", "state_changed")
+    (
+        "moving",
+        "pc_passed",
+        "hexes_entered",
+        "lead_pc",
+        "lead_passed",
+        "free_hexsides",
+        "turned",
+        "detached",
+        "state_changed",
+    )
 )
 
 
