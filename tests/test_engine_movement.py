@@ -5,6 +5,8 @@ IIIe; Russian squad B, a BT7m and a T34b entering on the north edge; the Germans
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.game import Action, IllegalAction, legal_actions, new_game, parse, play
@@ -289,7 +291,7 @@ def test_8_23_no_unit_enters_a_visible_enemy_units_hex() -> None:
     assert "1005" in moves_of(game, unit)
     put(game, game.unit("russian/B/R-PR9-1"), "1005")
     assert "1005" not in moves_of(game, unit)
-    with pytest.raises(IllegalAction, match=r"8\.0"):
+    with pytest.raises(IllegalAction, match=r"enemy occupied hex \(8\.23, 9\.0\)"):
         play(game, parse(f"move {unit.id} 1005"))
 
 
@@ -658,3 +660,126 @@ def test_8_43_infantry_riding_with_an_afv_stop_when_it_bogs_down() -> None:
     do(game, f"move {'+'.join([afv.id, *(u.id for u in riders)])} 1105")
     assert afv.immobilized and all(u.hex == afv.hex and u.move_done for u in riders) and not game.active
     assert not any(a.verb == "move" and set(a.units) & {u.id for u in riders} for a in legal_actions(game))
+
+
+# -- refusals: the reason and the rule that refuses -------------------------------------------------------
+
+
+def refused(game: GameState, text: str) -> IllegalAction:
+    with pytest.raises(IllegalAction) as caught:
+        play(game, parse(text))
+    return caught.value
+
+
+def test_3_22_8_15_a_suppressed_unit_is_refused_by_its_rule() -> None:
+    """3.22: 'SUPPRESSED units may not move at all'; 8.15: 'Suppressed units of any type may not move.'"""
+    game = guns()
+    unit = demoralize(game.unit("german/E/R-PR10-1"), "suppressed")
+    assert refused(game, f"move {unit.id} 1005").rule == "3.22, 8.15"
+    assert refused(game, f"state {unit.id} up").rule == "3.22, 8.15"
+
+
+def test_3_22_8_12_a_pinned_cw_does_not_move_in_reaction_movement() -> None:
+    """8.12: 'PINNED full strength CW units may move ONE HEX ... in the Movement Phase. They may not
+    move in the Reaction Movement Phase.' 3.27: 'Only a NORMAL status unit may change its combat
+    state voluntarily.'"""
+    game = reaction(guns())
+    mg = demoralize(game.unit("german/MMG-1"), "pinned")
+    assert mg.hex is not None
+    assert refused(game, f"move {mg.id} {game.label_of(game.board.neighbours(mg.hex)[0])}").rule == "3.22, 8.12"
+    game = guns()
+    pinned = demoralize(game.unit("german/E/R-PR10-1"), "pinned")
+    assert refused(game, f"state {pinned.id} up").rule == "3.27, 11.43"
+
+
+def test_4_0_8_0_a_unit_whose_move_is_over_is_refused() -> None:
+    """4.0: a unit that took its PC to move has MOVED; 8.0: starting another unit ends its move."""
+    game = guns()
+    do(game, "move german/E/R-PR10-1 1005")
+    do(game, "move german/E/R-PR8-1 1005")
+    refusal = refused(game, "move german/E/R-PR10-1 1004")
+    assert refusal.rule == "4.0, 8.0" and "movement is over" in refusal.reason
+
+
+def test_8_11_8_3_c_a_move_beyond_the_mps_left_names_the_allowance() -> None:
+    """8.11: 'NORMAL status infantry units may spend SIX MP's in the Movement Phase'; 8.3 C: a unit
+    led off on its own 'has its Movement Allowance reduced to 4 MP's'."""
+    game = guns()
+    unit = game.unit("german/E/R-PR10-1")
+    unit.mp_spent = 5.5
+    game.caches = {}
+    refusal = refused(game, f"move {unit.id} 1005")
+    assert refusal.rule == "8.11" and "0.5 MPs left" in refusal.reason
+    unit.allowance_cap = 4.0
+    game.caches = {}
+    assert refused(game, f"move {unit.id} 1005").rule == "8.3 C"
+
+
+def test_6_0_8_7_8_22_other_refusals_say_their_rule() -> None:
+    """The side that moves (6.0 C, D), the phase (6.0), all round facing (8.7), no PC before the
+    first shot (8.22), a hex next to the unit's (8.0), units led by a leader whose PC passed
+    (8.3 C), the order of battle (24.1), a stop of a unit not moving (8.0)."""
+    game = guns()
+    cases = {
+        "move russian/B/R-PR9-1 1005": "6.0 C",
+        "face german/E/R-PR10-1 1005": "8.7",
+        "lead german/E/R-PR10-1": "8.22",
+        "move german/E/R-PR10-1 1507": "8.0",
+        "detach german/E/R-PR8-1 german/E/R-PR10-1": "8.3 C",
+        "move nobody/X 1005": "24.1",
+        "stop german/E/R-PR10-1": "8.0",
+        "state german/E/R-PR10-1 sideways": "3.1",
+    }
+    assert {text: refused(game, text).rule for text in cases} == cases
+    while game.phase != "moving_fire":
+        play(game, Action("done"))
+    assert refused(game, "move german/E/R-PR10-1 1005").rule == "6.0 C, D"
+    assert refused(game, "overrun german/IIIe-1 1005").rule == "9.11"
+
+
+def test_6_0_an_action_with_units_or_an_argument_its_verb_never_takes_is_refused() -> None:
+    """`done extra`, `pass german/E/R-PR10-1`, `stop UNIT 1005`: parse and play refuse them, with
+    the rule of the verb (6.0 done, 13.0 pass, 8.0 stop)."""
+    with pytest.raises(IllegalAction, match=r"done takes no argument \(6\.0\)"):
+        parse("done extra")
+    game = guns()
+    logged = len(game.log)
+    for action, rule in [
+        (Action("done", (), "extra"), "6.0"),
+        (Action("pass", ("german/E/R-PR10-1",)), "13.0"),
+        (Action("stop", ("german/E/R-PR10-1",), "1005"), "8.0"),
+        (Action("shoot", (), "1005"), "10.0"),
+    ]:
+        with pytest.raises(IllegalAction) as caught:
+            play(game, action)
+        assert caught.value.rule == rule
+    assert game.phase == MOVEMENT and len(game.log) == logged  # nothing was played
+
+
+def test_8_0_every_refusal_in_a_movement_phase_says_its_own_reason() -> None:
+    """Actions made up at random in the movement phases of a random game of Scenario 1 (other units,
+    verbs, hexes and leaders than those offered) are refused, nothing played, each with the reason
+    and the rule that refuses it, never a bare 'not a legal move'."""
+    chance = random.Random(1)
+    game = new_game(load_scenario(REPO / "scenarios" / "s1-demyansk-pocket.yaml"), 3)
+    units, rules = sorted(game.units), set()
+    while not game.is_over:
+        actions = legal_actions(game)
+        if game.phase in (MOVEMENT, REACTION) and game.interrupt is None and not game.closing:
+            unit = game.unit(chance.choice(units))
+            h = unit.hex if unit.hex is not None else chance.choice(sorted(game.board.hexes))
+            verb = chance.choice(["move", "face", "state", "stop", "lead", "detach"])
+            arg = {
+                "move": game.label_of(chance.choice(game.neighbours(h))),
+                "face": game.label_of(chance.choice(game.neighbours(h))),
+                "state": chance.choice(["up", "down"]),
+                "detach": chance.choice(units),
+            }.get(verb, "")
+            action, logged = Action(verb, (unit.id,), arg), len(game.log)
+            if action not in actions:
+                with pytest.raises(IllegalAction) as caught:
+                    play(game, action)
+                assert "not a legal move" not in caught.value.reason and len(game.log) == logged
+                rules.add(caught.value.rule)
+        play(game, chance.choice(actions))
+    assert {"6.0 C", "6.0 D", "4.0, 8.0", "8.3 C", "24.1", "8.21"} <= rules

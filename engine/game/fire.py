@@ -43,10 +43,10 @@ from .state import GameState
 from .units import Unit
 
 AIM = verb("aim")  # aim UNIT HEX: an AP attack at HEX, UNIT its first firer (10.0 a)
-JOIN = verb("join")  # join UNIT: another firer combines its factors (11.13, 11.14)
-INTENSIVE = verb("intensive")  # intensive UNIT: an MG of the attack fires double (11.15)
-SHOOT = verb("shoot")  # the declared attack: PCs, then the dice (10.0 c-f)
-CANCEL = verb("cancel")  # the declared attack is dropped before any PC
+JOIN = verb("join", arg=False, rule="11.13")  # join UNIT: another firer combines its factors (11.13, 11.14)
+INTENSIVE = verb("intensive", arg=False, rule="11.15")  # intensive UNIT: an MG of the attack fires double (11.15)
+SHOOT = verb("shoot", units=False, arg=False, rule="10.0")  # the declared attack: PCs, then the dice (10.0 c-f)
+CANCEL = verb("cancel", units=False, arg=False, rule="R97")  # the declared attack is dropped before any PC
 ANTITANK = verb("antitank")  # antitank UNIT HEX: AT fire at the AFV in HEX (12.0)
 
 

@@ -721,7 +721,7 @@ def _state_change_costs() -> tuple[float, float]:
 
 def apply_movement(game: GameState, action: Action) -> list[dict[str, Any]]:
     if action not in movement_actions(game, action):
-        raise IllegalAction(f"{action.text()} is not a legal move now", _rule_for(action))
+        raise refusal(game, action)
     units = [game.unit(i) for i in action.units]
     events: list[dict[str, Any]] = []
     if action.verb == LEAD:  # a PC to move begins another move: the one under way ends (8.0)
@@ -747,6 +747,177 @@ def apply_movement(game: GameState, action: Action) -> list[dict[str, Any]]:
     if action.verb == FACE:  # the hex across the new frontal hexside may lie off the map
         return events + _face(game, units[0], parse_label(action.arg, game.board.offset))
     return events + _step(game, units, game.board.hex(action.arg))
+
+
+# -- refusals: why an action is not open, and the rule that says so -----------------------------
+
+# 8.1: each kind's Movement Allowance
+_ALLOWANCE_RULES = {"infantry": "8.11", "commander": "8.11", "cw": "8.12", "afv": "8.13", "ft": "8.14"}
+
+
+def refusal(game: GameState, action: Action) -> IllegalAction:
+    """Why a movement phase's action (one that is not among `movement_actions`) is refused, with the
+    rule that refuses it: worked out only for a refusal, so listing and playing cost nothing more."""
+    for unit_id in action.units:
+        if unit_id not in game.units:
+            return IllegalAction(f"{action.text()}: the scenario has no unit {unit_id}", "24.1")
+    units = [game.unit(i) for i in action.units]
+    if not units:
+        return IllegalAction(f"{action.text()}: name the units it concerns", _rule_for(action))
+    if action.verb == DETACH:
+        return _detach_refusal(game, action, units)
+    for unit in units:
+        why = _unit_refusal(game, action, unit)
+        if why is not None:
+            return IllegalAction(f"{action.text()}: {unit.id} {why[0]}", why[1])
+    if action.verb == LEAD:
+        return _lead_refusal(game, units[0])
+    if action.verb in (MOVE, FACE, PUSH) and not _is_label(game, action.arg):
+        return IllegalAction(f"{action.text()}: {action.arg or 'no hex'} is not a hex of the map", _rule_for(action))
+    if action.verb == STOP and units[0].extra.get("moving"):
+        return IllegalAction(f"{action.text()}: units led 'remain with the leader throughout'", "8.3 B")
+    if action.verb == STOP:
+        return IllegalAction(f"{action.text()}: only a unit that is moving stops", "8.0")
+    if action.verb == STATE and action.arg not in ("up", "down"):
+        return IllegalAction(f"{action.text()}: a unit's combat state is up or down", "3.1")
+    if action.verb == STATE and not units[0].may_change_state:
+        return IllegalAction(f"{action.text()}: only a NORMAL status unit changes its state at will", "3.27, 11.43")
+    if action.verb == STATE:
+        if units[0].state == action.arg:
+            return IllegalAction(f"{action.text()}: {units[0].id} is {action.arg} already", "3.13")
+        cost, rest = _state_change_cost(units[0]), left(game, units[0])
+        return IllegalAction(f"{action.text()}: a change costs {cost:g} MPs, {units[0].id} has {rest:g} left", "3.13")
+    if action.verb == MOVE:
+        return _move_refusal(game, action, units)
+    if action.verb == FACE:
+        return _face_refusal(game, action, units[0])
+    return IllegalAction(f"{action.text()} is not a legal move now", _rule_for(action))
+
+
+def _unit_refusal(game: GameState, action: Action, unit: Unit) -> tuple[str, str] | None:
+    """What bars the unit itself from the action in this phase, if anything: the first of the rules."""
+    side = mover_side(game)
+    if unit.side != side:
+        return f"is {unit.side}: the {side} side moves in this phase", "6.0 C" if game.phase == MOVEMENT else "6.0 D"
+    if unit.where not in (ON_MAP, WAITING):
+        return f"is {unit.where}", "11.43" if unit.where == "eliminated" else "20.1"
+    if unit.morale == Morale.SUPPRESSED:
+        return "is SUPPRESSED: 'Suppressed units of any type may not move'", "3.22, 8.15"
+    if unit.immobilized:
+        return "is immobilized for the remainder of the game", "8.54, 8.55"
+    if game.phase == MOVEMENT and unit.extra.get("support_fired"):
+        return "fired in the Support Fire Phase and may not move in the Movement Phase", "8.21"
+    if restricted(game, unit):
+        return "may not move yet: a restriction of the scenario", "24.1"
+    if unit.extra.get("push") is not None:
+        return "spends its Movement Phase pushing a Wreck", "8.65"
+    if unit.move_done:
+        return "has MOVED: its movement is over for this phase", "4.0, 8.0"
+    if unit.kind == "cw" and _short_crewed(unit) and not (action.verb == FACE and turns_only(game, unit)):
+        return "is short of its crew: 'units without a full crew may never move'", "8.12"
+    if unit.morale == Morale.PINNED and game.phase == REACTION and unit.kind in ("cw", "ft"):
+        return "is PINNED: it may not move in the Reaction Movement Phase", "3.22, " + _ALLOWANCE_RULES[unit.kind]
+    if unit.where == WAITING and not open_entry_hexes(game, unit):
+        return "has no entry open in this phase", "24.1"
+    if unit.led_by not in (None, unit.id, *action.units) and action.verb in (MOVE, FACE, STATE):
+        return f"is led by {unit.led_by}: it moves with him, or without him after a modified PC", "8.3 B, 8.3 C"
+    return None
+
+
+def _lead_refusal(game: GameState, leader: Unit) -> IllegalAction:
+    if not game.first_shot:
+        return IllegalAction(f"lead {leader.id}: before the first shot no unit takes a PC to move", "8.22")
+    if not _may_lead(leader):
+        return IllegalAction(f"lead {leader.id}: not a commander nor NORMAL infantry of PR 9 or more", "5.1, 5.2")
+    if leader.led_by is not None and leader.led_by != leader.id:
+        return IllegalAction(f"lead {leader.id}: {leader.led_by} took the PC for him", "8.34")
+    if leader.extra.get("lead_pc"):
+        return IllegalAction(f"lead {leader.id}: he took his PC for the hex already", "8.3 A")
+    return IllegalAction(f"lead {leader.id}: no unit in his hex for him to lead", "8.31, 8.34")
+
+
+def _detach_refusal(game: GameState, action: Action, units: list[Unit]) -> IllegalAction:
+    if action.arg not in game.units:
+        return IllegalAction(f"{action.text()}: {action.arg or 'no leader'} is not a leader's id", "8.3 C")
+    for unit in units:
+        if unit.led_by != action.arg or unit.id == action.arg:
+            return IllegalAction(f"{action.text()}: {unit.id} has no PC of {action.arg} passed for it", "8.3 C")
+        why = _unit_refusal(game, Action(STOP, action.units), unit)
+        if why is not None:
+            return IllegalAction(f"{action.text()}: {unit.id} {why[0]}", why[1])
+    return IllegalAction(f"{action.text()}: units of different squads move together only with a leader", "5.3, 8.64")
+
+
+def _is_label(game: GameState, label: str) -> bool:
+    try:
+        parse_label(label, game.board.offset)
+    except ValueError:
+        return False
+    return True
+
+
+def _move_refusal(game: GameState, action: Action, units: list[Unit]) -> IllegalAction:
+    text, target = action.text(), parse_label(action.arg, game.board.offset)
+    first = units[0]
+    if len(units) > 1 and not any(sorted(g, key=id) == sorted(units, key=id) for g in _groups(game, units)):
+        if any(u.is_afv for u in units) and any(u.kind == "cw" for u in units):
+            return IllegalAction(f"{text}: CW units may not move with AFV's", "8.44")
+        if any(u.hex != first.hex or u.where != first.where for u in units):
+            return IllegalAction(f"{text}: only units stacked together move together", "8.0")
+        return IllegalAction(f"{text}: units of different squads move together only with a commander", "5.3, 8.64")
+    if len(units) > 1 and any(pc_needed(game, u) for u in units) and not any(u.is_afv for u in units):
+        return IllegalAction(f"{text}: a stack moves together after its leader's PC (lead)", "8.3 A, 8.3 B")
+    if _order(first, units) < game.stage.get(first.side, AFV_ALONE):
+        return IllegalAction(f"{text}: AFVs alone move first, then AFV/infantry stacks, then the rest", "8.0")
+    if first.where == WAITING:
+        if target not in open_entry_hexes(game, first):
+            return IllegalAction(f"{text}: {action.arg} is not one of its entry hexes now", "24.1")
+    elif first.hex is None or target not in game.neighbours(first.hex):
+        return IllegalAction(f"{text}: {action.arg} is not a hex next to its own", "8.0")
+    elif any(u.is_afv for u in units) and any(
+        u.facing is not None and target != first.hex + DIRECTIONS[u.facing] for u in units if u.is_afv
+    ):
+        return IllegalAction(f"{text}: an AFV moves through its frontal hexside", "8.74")
+    there = game.at(target)
+    if any(u.side != first.side and not u.hidden for u in there):
+        return IllegalAction(f"{text}: only an overrun moves into an enemy occupied hex", "8.23, 9.0")
+    if any(u.is_afv for u in units) and (target in game.wrecks or any(u.is_afv for u in there)):
+        return IllegalAction(f"{text}: an AFV may not enter a hex with another AFV or a Wreck", "8.61, 8.65")
+    for unit in units:
+        if unit.where == WAITING:
+            continue
+        assert unit.hex is not None
+        cost = _movement_cost(game, unit.hex, target, unit.mover(game.phase))
+        if cost is None:
+            return IllegalAction(f"{text}: {unit.id} may not enter {action.arg}", "8.5")
+        if budget(game, unit) == ONE_HEX:
+            return IllegalAction(f"{text}: {unit.id} moves one hex in this phase, and has moved it", "8.11, 8.12, 8.14")
+        if cost > left(game, unit) + 1e-9:
+            rule = "8.3 C" if unit.allowance_cap is not None else _ALLOWANCE_RULES.get(unit.kind, "8.1")
+            return IllegalAction(
+                f"{text}: {unit.id} has {left(game, unit):g} MPs left, {action.arg} costs {cost:g}", rule
+            )
+    if over_stacked(game, first.side, target, units):
+        return IllegalAction(f"{text}: more than six men plus one AFV in {action.arg}, with no MPs to leave it", "8.62")
+    return IllegalAction(f"{text} is not a legal move now", "8.0")
+
+
+def _face_refusal(game: GameState, action: Action, unit: Unit) -> IllegalAction:
+    text = action.text()
+    if not unit.faces_hexside:
+        return IllegalAction(f"{text}: {unit.id} has all round facing", "8.7")
+    if not _may_turn(unit):
+        return IllegalAction(f"{text}: ATG's with a crew strength of 1 or 2 may never change facing", "8.72")
+    toward = parse_label(action.arg, game.board.offset)
+    if unit.hex is None or facing_index(unit.hex, toward) is None:
+        return IllegalAction(f"{text}: {action.arg} is not across a hexside of its hex", "8.7")
+    if unit.facing == facing_index(unit.hex, toward):
+        return IllegalAction(f"{text}: {unit.id} faces {action.arg} already", "8.7")
+    if unit.extra.get("turned"):
+        return IllegalAction(f"{text}: {unit.id} has changed its facing in this hex", "8.73, R150")
+    if unit.is_afv:
+        return IllegalAction(f"{text}: {unit.id} has {left(game, unit):g} MPs left for the turn", "8.74")
+    return IllegalAction(f"{text} is not a legal move now", "8.7")
 
 
 def _rule_for(action: Action) -> str:
