@@ -453,7 +453,7 @@ def _order(lead: Unit, group: list[Unit]) -> int:
 def _leader_actions(game: GameState, units: list[Unit]) -> list[Action]:
     """8.3 A: a leader's PC for the units of his hex no other leader's PC is for (8.34); C: those he
     led that have not moved with him move off without him, one unit or several together, with his
-    PR, wherever he is now ('because the leader has moved to another hex' or was a casualty)."""
+    PR, wherever he is now ("because the leader has moved to another hex", or a casualty: R154)."""
     actions = []
     for leader in units:
         if leader.led_by is not None or leader.extra.get("lead_pc") or not _may_lead(leader):
