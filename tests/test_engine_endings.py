@@ -14,9 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.game import Action, legal_actions, new_game, play
+from engine.game import Action, IllegalAction, legal_actions, new_game, parse, play
+from engine.game.state import SUPPORT_FIRE
 from engine.model.scenario import load_scenario
 from engine.resources import bundled_examples, bundled_scenarios
+from tests.test_engine_fire import away, game_at, put
 
 REPO = Path(__file__).resolve().parent.parent
 SCENARIOS = {p.stem: load_scenario(p) for p in [*bundled_scenarios(), *bundled_examples()]}
@@ -42,15 +44,46 @@ def finish(scenario: str, seed: int, choose: Chooser) -> dict[str, object]:
     return game.result
 
 
+PLAYERS: dict[str, Chooser] = {"first": lambda actions: actions[0], "last": lambda actions: actions[-1]}
+
+
 @pytest.mark.parametrize("scenario", sorted(SCENARIOS))
-@pytest.mark.parametrize("pick", ["first", "last"])
+@pytest.mark.parametrize("pick", sorted(PLAYERS))
 def test_6_0_a_player_taking_always_the_first_or_the_last_action_finishes_every_scenario(
     scenario: str, pick: str
 ) -> None:
     """6.0: every phase is performed and ends. The first action of a movement phase is often a
     facing change: one a hex (R150), else an MG turns for ever (8.73)."""
-    index = 0 if pick == "first" else -1
-    assert finish(scenario, 7, lambda actions: actions[index])["winner"] in ("german", "russian", "draw")
+    assert finish(scenario, 7, PLAYERS[pick])["winner"] in ("german", "russian", "draw")
+
+
+@pytest.mark.parametrize("scenario", ["s1-demyansk-pocket", "s2-khristishche"])
+def test_r155_a_player_cancelling_every_attack_it_declares_finishes(scenario: str) -> None:
+    """R97: a declared attack 'may be dropped before its PCs'; R155: its first firer does not aim at
+    that hex again in the phase, else aim and cancel cycle for ever."""
+
+    def cancelling(actions: Sequence[Action]) -> Action:
+        return next((a for a in actions if a.verb == "cancel"), actions[0])
+
+    finish(scenario, 7, cancelling)
+
+
+def test_r155_a_first_firer_whose_attack_was_cancelled_does_not_aim_there_again() -> None:
+    """R97: `cancel` drops a designation before any PC; R155: its first firer is not offered that
+    hex again in the phase (other firers are, and it may aim elsewhere), nor may it play it."""
+    game = game_at("russian", SUPPORT_FIRE)
+    away(game, "russian/A/R-PR9-1", "russian/A/R-PR8-1", "german/D/R-PR9-1")
+    put(game, "russian/A/R-PR9-1", "1210")
+    put(game, "russian/A/R-PR8-1", "1210")
+    put(game, "german/D/R-PR9-1", "1213")
+    play(game, parse("aim russian/A/R-PR9-1 1213"))
+    play(game, parse("cancel"))
+    offered = {a.text() for a in legal_actions(game)}
+    assert "aim russian/A/R-PR9-1 1213" not in offered and "aim russian/A/R-PR8-1 1213" in offered
+    with pytest.raises(IllegalAction):
+        play(game, parse("aim russian/A/R-PR9-1 1213"))
+    play(game, parse("aim russian/A/R-PR8-1 1213"))
+    assert "join russian/A/R-PR9-1" in {a.text() for a in legal_actions(game)}  # it still fires with another
 
 
 def test_6_0_random_players_finish_every_scenario() -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.geometry.movement import Morale
+from engine.hexgrid import Hex
 from engine.model.tables import table_values
 from engine.odds import ap_result, at_destroyed
 
@@ -99,7 +100,15 @@ def _legal(game: GameState, action: Action) -> bool:
     unit, h = named
     if game.interrupt is not None and action.arg != game.interrupt["hex"]:
         return False  # 13.13: only the hex entered
-    return may_aim(game, unit, h) if action.verb == AIM else may_antitank(game, unit, h)
+    if action.verb == AIM:
+        return may_aim(game, unit, h) and not _cancelled(game, unit, h)
+    return may_antitank(game, unit, h)
+
+
+def _cancelled(game: GameState, unit: Unit, h: Hex) -> bool:
+    """R155: the unit was the first firer of an attack at h cancelled this phase (no cycle of aim
+    and cancel: a phase always ends)."""
+    return game.label_of(h) in unit.extra.get("cancelled", ())
 
 
 # -- opportunity fire (13.0) at the interrupt after a hex entered ---------------------------------------
@@ -144,7 +153,7 @@ def _openings(game: GameState) -> list[Action]:
     side = firing_side(game)
     actions: list[Action] = []
     for unit, h, aim, antitank in openings(game, side, opening_hexes(game, side)):
-        if aim:
+        if aim and not _cancelled(game, unit, h):
             actions += game.hex_actions(AIM, (unit.id,), (h,))
         if antitank:
             actions += game.hex_actions(ANTITANK, (unit.id,), (h,))
@@ -174,7 +183,10 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
         assert game.attack is not None
         game.attack["intensive"].append(action.units[0])
         return [{"event": "intensive", "unit": action.units[0], "rule": "11.15"}]
-    if action.verb == CANCEL:
+    if action.verb == CANCEL:  # R155: its first firer opens no second time at that hex this phase
+        assert game.attack is not None
+        first = game.unit(game.attack["units"][0])
+        first.extra["cancelled"] = (*first.extra.get("cancelled", ()), game.attack["target"])
         game.attack = None
         return [{"event": "cancelled", "rule": "10.0 a"}]
     if action.verb == SHOOT:

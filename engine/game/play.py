@@ -374,6 +374,7 @@ _FOR_THE_PHASE = frozenset(
         "free_hexsides",
         "turned",
         "detached",
+        "cancelled",
         "state_changed",
     )
 )
