@@ -468,6 +468,20 @@ def test_8_73_r150_an_mg_turns_once_in_each_hex_it_stands_in() -> None:
     assert len(faces_of(game, lmg)) == 5
 
 
+def test_3_13_r156_a_unit_moving_one_hex_changes_its_state_once() -> None:
+    """3.13: units 'may change their combat states voluntarily during their Movement and Reaction
+    Movement Phases at a cost in movement points'; 8.12: a NORMAL CW 'may move ONE HEX, regardless
+    of terrain costs, in the Reaction Movement Phase'. With no MPs to count, one change (R156): else
+    down, up, down... for ever."""
+    game = reaction(guns())
+    mg = game.unit("german/MMG-1")
+    assert budget(game, mg) == ONE_HEX
+    do(game, f"state {mg.id} down")
+    assert not any(a.verb == "state" and a.units == (mg.id,) for a in legal_actions(game))
+    assert refused(game, f"state {mg.id} up").rule == "3.13, R156"
+    assert moves_of(game, mg)  # its one hex is still to move
+
+
 def test_8_75_an_afv_turning_in_its_hex_takes_the_pc_and_pays_after_the_first_hexside() -> None:
     """8.75: 'AFV's that wish to change facing without leaving the hex must still take the PC and pay
     the MP costs for each hexside after the first one.'"""

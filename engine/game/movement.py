@@ -243,7 +243,7 @@ def _continue_now(game: GameState, active: list[Unit]) -> list[Action]:
         actions += game.hex_actions(FACE, ids, _turns(game, lead))
     if len(active) == 1 and lead.faces_hexside and not lead.is_afv and _may_turn(lead) and not lead.extra.get("turned"):
         actions += game.hex_actions(FACE, ids, _facing_hexes(game, lead))
-    if len(active) == 1 and _state_change_cost(lead) <= left(game, lead) and lead.may_change_state:
+    if len(active) == 1 and _may_change_state(game, lead):
         actions.append(Action(STATE, ids, "down" if lead.state == State.UP else "up"))
     actions.append(Action(STOP, ids))
     if len(active) > 1:
@@ -324,6 +324,7 @@ def _dynamic(unit: Unit) -> tuple[Any, ...]:
         extra.get("detached"),
         extra.get("free_hexsides"),
         extra.get("turned"),
+        extra.get("state_changed"),
         extra.get("must_exit"),
         unit.immobilized,
         extra.get("commander_killed"),  # 11.43: no more state changes (Unit.may_change_state)
@@ -366,7 +367,7 @@ def _hex_starts(
                 actions += game.hex_actions(FACE, ids, _turns(game, unit))
             elif unit.faces_hexside and _may_turn(unit):
                 actions += game.hex_actions(FACE, ids, _facing_hexes(game, unit))
-            if unit.may_change_state and _state_change_cost(unit) <= left(game, unit):
+            if _may_change_state(game, unit):
                 actions.append(Action(STATE, ids, "down" if unit.state == State.UP else "up"))
     if game.first_shot:
         actions += _leader_actions(game, units)
@@ -705,6 +706,16 @@ def facing_index(h: Hex, toward: Hex) -> int | None:
     return DIRECTIONS.index(d) if d in DIRECTIONS else None
 
 
+def _may_change_state(game: GameState, unit: Unit) -> bool:
+    """3.13, 3.27: a NORMAL unit with the MPs for a change; one moving ONE HEX regardless of terrain
+    costs has no MPs to count, and changes once in the phase (R156: a phase always ends)."""
+    if not unit.may_change_state:
+        return False
+    if budget(game, unit) == ONE_HEX:
+        return not unit.extra.get("state_changed") and not unit.extra.get("hexes_entered")
+    return _state_change_cost(unit) <= left(game, unit)
+
+
 def _state_change_cost(unit: Unit) -> float:
     """3.13: 2 MPs for infantry and CWs, 5 for AFVs."""
     return _state_change_costs()[unit.is_afv]
@@ -743,6 +754,7 @@ def apply_movement(game: GameState, action: Action) -> list[dict[str, Any]]:
         unit = units[0]
         unit.mp_spent += _state_change_cost(unit)
         unit.state = State(action.arg)
+        unit.extra["state_changed"] = True  # R156
         return [*events, {"event": "state", "unit": unit.id, "state": action.arg, "rule": "3.13"}]
     if action.verb == FACE:  # the hex across the new frontal hexside may lie off the map
         return events + _face(game, units[0], parse_label(action.arg, game.board.offset))
@@ -785,6 +797,8 @@ def refusal(game: GameState, action: Action) -> IllegalAction:
     if action.verb == STATE:
         if units[0].state == action.arg:
             return IllegalAction(f"{action.text()}: {units[0].id} is {action.arg} already", "3.13")
+        if budget(game, units[0]) == ONE_HEX:
+            return IllegalAction(f"{action.text()}: moving one hex, it changes its state once, before", "3.13, R156")
         cost, rest = _state_change_cost(units[0]), left(game, units[0])
         return IllegalAction(f"{action.text()}: a change costs {cost:g} MPs, {units[0].id} has {rest:g} left", "3.13")
     if action.verb == MOVE:
