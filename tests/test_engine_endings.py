@@ -80,7 +80,7 @@ def test_r155_a_first_firer_whose_attack_was_cancelled_does_not_aim_there_again(
     play(game, parse("cancel"))
     offered = {a.text() for a in legal_actions(game)}
     assert "aim russian/A/R-PR9-1 1213" not in offered and "aim russian/A/R-PR8-1 1213" in offered
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match=r"cancelled in this phase \(R155\)"):
         play(game, parse("aim russian/A/R-PR9-1 1213"))
     play(game, parse("aim russian/A/R-PR8-1 1213"))
     assert "join russian/A/R-PR9-1" in {a.text() for a in legal_actions(game)}  # it still fires with another

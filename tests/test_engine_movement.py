@@ -743,6 +743,7 @@ def test_6_0_8_7_8_22_other_refusals_say_their_rule() -> None:
         "move nobody/X 1005": "24.1",
         "stop german/E/R-PR10-1": "8.0",
         "state german/E/R-PR10-1 sideways": "3.1",
+        "move german/E/R-PR10-1": "8.0",
     }
     assert {text: refused(game, text).rule for text in cases} == cases
     while game.phase != "moving_fire":

@@ -76,8 +76,15 @@ def apply_fire(game: GameState, action: Action) -> list[dict[str, Any]]:
     if action.verb == FLAME:
         return apply_flame(game, action)
     if not _legal(game, action):
-        raise IllegalAction(f"{action.text()} is not a legal fire choice now", _rule(action))
+        raise _refused(game, action)
     return _apply(game, action)
+
+
+def _refused(game: GameState, action: Action) -> IllegalAction:
+    named = firer_and_hex(game, action, action.verb) if action.verb == AIM and game.attack is None else None
+    if named is not None and _cancelled(game, *named):
+        return IllegalAction(f"{action.text()}: its attack at {action.arg} was cancelled in this phase", "R155")
+    return IllegalAction(f"{action.text()} is not a legal fire choice now", _rule(action))
 
 
 def _legal(game: GameState, action: Action) -> bool:

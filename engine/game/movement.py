@@ -782,10 +782,14 @@ def refusal(game: GameState, action: Action) -> IllegalAction:
         why = _unit_refusal(game, action, unit)
         if why is not None:
             return IllegalAction(f"{action.text()}: {unit.id} {why[0]}", why[1])
+    if action.verb == LEAD and action.arg:
+        return IllegalAction(f"{action.text()}: a leader's PC to move names no hex", "8.3 A")
     if action.verb == LEAD:
         return _lead_refusal(game, units[0])
+    if action.verb in (MOVE, FACE, PUSH) and not action.arg:
+        return IllegalAction(f"{action.text()}: name the hex", _rule_for(action))
     if action.verb in (MOVE, FACE, PUSH) and not _is_label(game, action.arg):
-        return IllegalAction(f"{action.text()}: {action.arg or 'no hex'} is not a hex of the map", _rule_for(action))
+        return IllegalAction(f"{action.text()}: {action.arg} is not a hex of the map", _rule_for(action))
     if action.verb == STOP and units[0].extra.get("moving"):
         return IllegalAction(f"{action.text()}: units led 'remain with the leader throughout'", "8.3 B")
     if action.verb == STOP:
