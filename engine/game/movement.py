@@ -732,7 +732,7 @@ def _state_change_costs() -> tuple[float, float]:
 
 def apply_movement(game: GameState, action: Action) -> list[dict[str, Any]]:
     if action not in movement_actions(game, action):
-        raise refusal(game, action)
+        raise _refusal(game, action)
     units = [game.unit(i) for i in action.units]
     events: list[dict[str, Any]] = []
     if action.verb == LEAD:  # a PC to move begins another move: the one under way ends (8.0)
@@ -767,7 +767,7 @@ def apply_movement(game: GameState, action: Action) -> list[dict[str, Any]]:
 _ALLOWANCE_RULES = {"infantry": "8.11", "commander": "8.11", "cw": "8.12", "afv": "8.13", "ft": "8.14"}
 
 
-def refusal(game: GameState, action: Action) -> IllegalAction:
+def _refusal(game: GameState, action: Action) -> IllegalAction:
     """Why a movement phase's action (one that is not among `movement_actions`) is refused, with the
     rule that refuses it: worked out only for a refusal, so listing and playing cost nothing more."""
     for unit_id in action.units:
@@ -860,7 +860,7 @@ def _detach_refusal(game: GameState, action: Action, units: list[Unit]) -> Illeg
     for unit in units:
         if unit.led_by != action.arg or unit.id == action.arg:
             return IllegalAction(f"{action.text()}: {unit.id} has no PC of {action.arg} passed for it", "8.3 C")
-        why = _unit_refusal(game, Action(STOP, action.units), unit)
+        why = _unit_refusal(game, action, unit)
         if why is not None:
             return IllegalAction(f"{action.text()}: {unit.id} {why[0]}", why[1])
     return IllegalAction(f"{action.text()}: units of different squads move together only with a leader", "5.3, 8.64")
