@@ -5,11 +5,14 @@ IIIe; Russian squad B, a BT7m and a T34b entering on the north edge; the Germans
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.game import Action, IllegalAction, legal_actions, new_game, parse, play
 from engine.game.movement import ONE_HEX, budget, left, over_stacked
 from engine.game.performance import Check, modifier
+from engine.game.results import eliminate
 from engine.game.state import MOVEMENT, REACTION, GameState
 from engine.game.units import Unit
 from engine.geometry.movement import Morale, State
@@ -288,7 +291,7 @@ def test_8_23_no_unit_enters_a_visible_enemy_units_hex() -> None:
     assert "1005" in moves_of(game, unit)
     put(game, game.unit("russian/B/R-PR9-1"), "1005")
     assert "1005" not in moves_of(game, unit)
-    with pytest.raises(IllegalAction, match=r"8\.0"):
+    with pytest.raises(IllegalAction, match=r"enemy occupied hex \(8\.23, 9\.0\)"):
         play(game, parse(f"move {unit.id} 1005"))
 
 
@@ -451,6 +454,34 @@ def test_8_73_mgs_turn_whatever_their_crew() -> None:
     assert len(faces_of(game, lmg)) == 5
 
 
+def test_8_73_r150_an_mg_turns_once_in_each_hex_it_stands_in() -> None:
+    """8.73: 'MG's may change facing to any hexside'; 8.71: 'A facing change is considered
+    movement'. One change reaches any hexside: a second in the same hex would only undo the first,
+    and offered for ever it would let a phase never end (R150). After a hex entered, it turns again."""
+    game = guns()
+    lmg = game.unit("german/E/LMG-PR9-1")
+    assert lmg.hex is not None
+    first = sorted(faces_of(game, lmg))[0]
+    do(game, f"face {lmg.id} {first}")
+    assert faces_of(game, lmg) == set() and moves_of(game, lmg)
+    do(game, f"move {lmg.id} {sorted(moves_of(game, lmg))[0]}")
+    assert len(faces_of(game, lmg)) == 5
+
+
+def test_3_13_r156_a_unit_moving_one_hex_changes_its_state_once() -> None:
+    """3.13: units 'may change their combat states voluntarily during their Movement and Reaction
+    Movement Phases at a cost in movement points'; 8.12: a NORMAL CW 'may move ONE HEX, regardless
+    of terrain costs, in the Reaction Movement Phase'. With no MPs to count, one change (R156): else
+    down, up, down... for ever."""
+    game = reaction(guns())
+    mg = game.unit("german/MMG-1")
+    assert budget(game, mg) == ONE_HEX
+    do(game, f"state {mg.id} down")
+    assert not any(a.verb == "state" and a.units == (mg.id,) for a in legal_actions(game))
+    assert refused(game, f"state {mg.id} up").rule == "3.13, R156"
+    assert moves_of(game, mg)  # its one hex is still to move
+
+
 def test_8_75_an_afv_turning_in_its_hex_takes_the_pc_and_pays_after_the_first_hexside() -> None:
     """8.75: 'AFV's that wish to change facing without leaving the hex must still take the PC and pay
     the MP costs for each hexside after the first one.'"""
@@ -522,6 +553,115 @@ def test_8_3_b_units_led_remain_with_the_leader_throughout() -> None:
     assert "stop german/C/MP-PR9-1" not in texts(game) and f"stop {pair}" in texts(game)
 
 
+def books_stack(*faces: int) -> tuple[GameState, Unit, Unit]:
+    """8.3's example: a commander (PR10), three infantrymen and an ATR in one hex, the next rolls
+    `faces`; the German Movement Phase after the first shot."""
+    game = german_movement(start(first_shot=True))
+    commander = game.unit("german/PL-PR11")
+    commander.pr = 10
+    atr = put(game, game.unit("german/ATR-1"), game.label_of(commander.hex))
+    put(game, game.unit("german/C/R-PR8-2"), "1108")  # three infantrymen, not four
+    with_dice(game, *faces)
+    return game, commander, atr
+
+
+def test_8_3_c_example_in_the_books_order_units_left_behind_move_off_with_his_pr() -> None:
+    """8.3 C: 'If there are units in the stack that wish to move, but not with the leader (either
+    because the leader has moved to another hex or has chosen to remain stationary), each unit
+    takes a modified PC (+2) using the leader's PR.' The example, in its order: 'On a roll of 7 the
+    initial leader PC is passed ... The commander and the infantryman move together. The second
+    infantryman takes a modified PC ... (die roll of 6 + 2 = 8 which passes) ... The ATR crew also
+    takes a PC (9 + 2 = 11 which fails) and may not move. The infantryman that was not designated
+    to move is unaffected.'"""
+    game, commander, atr = books_stack(3, 4, 4, 2, 5, 4)
+    do(game, f"lead {commander.id}")
+    assert game.log[-1]["events"][0]["check"] == "3+4 = 7 against PR 10: passed"
+    do(game, f"move {commander.id}+german/C/MP-PR9-1 1106")
+    do(game, f"stop {commander.id}+german/C/MP-PR9-1")
+    assert {f"detach german/C/R-PR8-1 {commander.id}", f"detach {atr.id} {commander.id}"} <= texts(game)
+    do(game, f"detach german/C/R-PR8-1 {commander.id}")
+    assert game.log[-1]["events"][0]["check"] == "4+2 + 2 = 8 against PR 10: passed"
+    assert "move german/C/R-PR8-1 1108" in texts(game)
+    do(game, f"detach {atr.id} {commander.id}")
+    assert game.log[-1]["events"][0]["check"] == "5+4 + 2 = 11 against PR 10: failed"
+    assert atr.moved and atr.move_done
+    rifle = game.unit("german/C/R-PR9-1")  # 'not designated to move': no move of his own, no PC
+    assert not rifle.move_done and {a.verb for a in legal_actions(game) if rifle.id in a.units} == {"detach"}
+
+
+def test_8_3_c_example_a_commander_become_a_casualty_still_lends_his_pr() -> None:
+    """8.3 example: 'Had the commander become a casualty during his movement due to opportunity
+    fire, his PR would still be used by the other units in the original hex.'"""
+    game, commander, atr = books_stack(3, 4, 4, 2)
+    do(game, f"lead {commander.id}")
+    do(game, f"move {commander.id}+german/C/MP-PR9-1 1106")
+    eliminate(game, commander, "11.43")
+    do(game, f"detach {atr.id} {commander.id}")
+    assert game.log[-1]["events"][-1]["check"] == "4+2 + 2 = 8 against PR 10: passed"
+    assert atr.allowance_cap == 4 and f"move {atr.id} 1108" in texts(game)
+
+
+def test_8_3_b_8_32_the_leader_takes_none_one_some_or_all_of_those_he_leads() -> None:
+    """8.32: 'Not all units in the stack are required to move nor are they required to move
+    together.' 8.3 B: 'any other units stacked with him may move provided they remain with the
+    leader' (R151): of four led units, any two or three as well as none, one or all four."""
+    game = german_movement(start(first_shot=True))
+    commander = game.unit("german/PL-PR11")
+    with_dice(game, 1, 1)
+    do(game, f"lead {commander.id}")
+    stacks = {a.units for a in legal_actions(game) if a.verb == "move" and commander.id in a.units}
+    assert {len(units) for units in stacks} == {1, 2, 3, 4, 5}
+    assert len(stacks) == 2**4  # every choice of the four, each a stack with its leader
+    do(game, f"move {commander.id}+german/C/R-PR8-1+german/C/R-PR8-2 1106")
+    assert "stop german/C/R-PR8-1" not in texts(game)  # 8.3 B: they 'remain with the leader'
+
+
+def test_8_3_c_several_units_moving_together_to_the_same_hex_take_a_single_modified_pc() -> None:
+    """8.3 C: 'Several units moving together to the same hex take a single modified PC. A modified
+    PC is taken for EACH and EVERY unit or group, even if some fail and others pass.' Units of one
+    squad (8.64, R152)."""
+    game, commander, atr = books_stack(1, 1)
+    do(game, f"lead {commander.id}")
+    pair = "german/C/R-PR9-1+german/C/R-PR8-1"
+    assert f"detach {pair} {commander.id}" in texts(game)
+    assert not any(a.verb == "detach" and atr.id in a.units and len(a.units) > 1 for a in legal_actions(game))
+    with_dice(game, 2, 2)
+    do(game, f"detach {pair} {commander.id}")
+    assert [e["units"] for e in game.log[-1]["events"] if e["event"] == "pc"] == [pair.split("+")]
+    assert len(game.log[-1]["dice"]) == 2  # one PC for the pair
+    moves = {a.units for a in legal_actions(game) if a.verb == "move" and "german/C/R-PR8-1" in a.units}
+    assert moves == {tuple(pair.split("+"))}  # they move together, capped at 4 MPs
+    do(game, f"move {pair} 1106")
+    assert f"stop {pair}" in texts(game) and "stop german/C/R-PR8-1" not in texts(game)
+    assert all(game.unit(i).allowance_cap == 4 for i in pair.split("+"))
+
+
+def test_8_34_a_unit_has_only_one_leader_take_the_pc_for_it() -> None:
+    """8.34: 'If a stack contains multiple leaders, the owning player must designate ... which
+    leaders will take the PC for which units. A unit may have only one leader take the PC for it.'
+    A passed PC is for every unit its leader may lead; a later leader's PC only for the others, and
+    its failure freezes only those (R153)."""
+    game = german_movement(start(first_shot=True))
+    commander = game.unit("german/PL-PR11")
+    acting = "german/C/MP-PR9-1"  # 5.2: an acting leader of squad C
+    assert {f"lead {commander.id}", f"lead {acting}"} <= texts(game)
+    with_dice(game, 1, 1)
+    do(game, f"lead {commander.id}")
+    assert not any(a.verb == "lead" for a in legal_actions(game))  # no second PC for the same units
+    game = german_movement(start(first_shot=True))
+    commander = game.unit("german/PL-PR11")
+    stranger = game.unit("german/C/R-PR8-2")
+    stranger.squad = "D"  # one man the acting leader may not lead
+    with_dice(game, 1, 1, 6, 6)
+    do(game, f"lead {acting}")
+    assert f"lead {commander.id}" in texts(game)  # for himself and the stranger only
+    do(game, f"lead {commander.id}")
+    assert commander.move_done and stranger.move_done
+    squad = [u for u in game.at(commander.hex) if u.squad == "C"]
+    assert all(u.led_by == acting and not u.move_done for u in squad)
+    assert f"move {acting}+german/C/R-PR9-1 1106" in texts(game)
+
+
 def test_8_43_infantry_riding_with_an_afv_stop_when_it_bogs_down() -> None:
     """8.43: 'If an AFV ceases its movement all infantry accompanying it must end their movement
     also': an AFV immobilized in a Marsh (8.55) ends its riders' move there."""
@@ -534,3 +674,127 @@ def test_8_43_infantry_riding_with_an_afv_stop_when_it_bogs_down() -> None:
     do(game, f"move {'+'.join([afv.id, *(u.id for u in riders)])} 1105")
     assert afv.immobilized and all(u.hex == afv.hex and u.move_done for u in riders) and not game.active
     assert not any(a.verb == "move" and set(a.units) & {u.id for u in riders} for a in legal_actions(game))
+
+
+# -- refusals: the reason and the rule that refuses -------------------------------------------------------
+
+
+def refused(game: GameState, text: str) -> IllegalAction:
+    with pytest.raises(IllegalAction) as caught:
+        play(game, parse(text))
+    return caught.value
+
+
+def test_3_22_8_15_a_suppressed_unit_is_refused_by_its_rule() -> None:
+    """3.22: 'SUPPRESSED units may not move at all'; 8.15: 'Suppressed units of any type may not move.'"""
+    game = guns()
+    unit = demoralize(game.unit("german/E/R-PR10-1"), "suppressed")
+    assert refused(game, f"move {unit.id} 1005").rule == "3.22, 8.15"
+    assert refused(game, f"state {unit.id} up").rule == "3.22, 8.15"
+
+
+def test_3_22_8_12_a_pinned_cw_does_not_move_in_reaction_movement() -> None:
+    """8.12: 'PINNED full strength CW units may move ONE HEX ... in the Movement Phase. They may not
+    move in the Reaction Movement Phase.' 3.27: 'Only a NORMAL status unit may change its combat
+    state voluntarily.'"""
+    game = reaction(guns())
+    mg = demoralize(game.unit("german/MMG-1"), "pinned")
+    assert mg.hex is not None
+    assert refused(game, f"move {mg.id} {game.label_of(game.board.neighbours(mg.hex)[0])}").rule == "3.22, 8.12"
+    game = guns()
+    pinned = demoralize(game.unit("german/E/R-PR10-1"), "pinned")
+    assert refused(game, f"state {pinned.id} up").rule == "3.27, 11.43"
+
+
+def test_4_0_8_0_a_unit_whose_move_is_over_is_refused() -> None:
+    """4.0: a unit that took its PC to move has MOVED; 8.0: starting another unit ends its move."""
+    game = guns()
+    do(game, "move german/E/R-PR10-1 1005")
+    do(game, "move german/E/R-PR8-1 1005")
+    refusal = refused(game, "move german/E/R-PR10-1 1004")
+    assert refusal.rule == "4.0, 8.0" and "movement is over" in refusal.reason
+
+
+def test_8_11_8_3_c_a_move_beyond_the_mps_left_names_the_allowance() -> None:
+    """8.11: 'NORMAL status infantry units may spend SIX MP's in the Movement Phase'; 8.3 C: a unit
+    led off on its own 'has its Movement Allowance reduced to 4 MP's'."""
+    game = guns()
+    unit = game.unit("german/E/R-PR10-1")
+    unit.mp_spent = 5.5
+    game.caches = {}
+    refusal = refused(game, f"move {unit.id} 1005")
+    assert refusal.rule == "8.11" and "0.5 MPs left" in refusal.reason
+    unit.allowance_cap = 4.0
+    game.caches = {}
+    assert refused(game, f"move {unit.id} 1005").rule == "8.3 C"
+
+
+def test_6_0_8_7_8_22_other_refusals_say_their_rule() -> None:
+    """The side that moves (6.0 C, D), the phase (6.0), all round facing (8.7), no PC before the
+    first shot (8.22), a hex next to the unit's (8.0), units led by a leader whose PC passed
+    (8.3 C), the order of battle (24.1), a stop of a unit not moving (8.0)."""
+    game = guns()
+    cases = {
+        "move russian/B/R-PR9-1 1005": "6.0 C",
+        "face german/E/R-PR10-1 1005": "8.7",
+        "lead german/E/R-PR10-1": "8.22",
+        "move german/E/R-PR10-1 1507": "8.0",
+        "detach german/E/R-PR8-1 german/E/R-PR10-1": "8.3 C",
+        "move nobody/X 1005": "24.1",
+        "stop german/E/R-PR10-1": "8.0",
+        "state german/E/R-PR10-1 sideways": "3.1",
+        "move german/E/R-PR10-1": "8.0",
+    }
+    assert {text: refused(game, text).rule for text in cases} == cases
+    while game.phase != "moving_fire":
+        play(game, Action("done"))
+    assert refused(game, "move german/E/R-PR10-1 1005").rule == "6.0 C, D"
+    assert refused(game, "overrun german/IIIe-1 1005").rule == "9.11"
+
+
+def test_6_0_an_action_with_units_or_an_argument_its_verb_never_takes_is_refused() -> None:
+    """`done extra`, `pass german/E/R-PR10-1`, `stop UNIT 1005`: parse and play refuse them, with
+    the rule of the verb (6.0 done, 13.0 pass, 8.0 stop)."""
+    with pytest.raises(IllegalAction, match=r"done takes no argument \(6\.0\)"):
+        parse("done extra")
+    game = guns()
+    logged = len(game.log)
+    for action, rule in [
+        (Action("done", (), "extra"), "6.0"),
+        (Action("pass", ("german/E/R-PR10-1",)), "13.0"),
+        (Action("stop", ("german/E/R-PR10-1",), "1005"), "8.0"),
+        (Action("shoot", (), "1005"), "10.0"),
+    ]:
+        with pytest.raises(IllegalAction) as caught:
+            play(game, action)
+        assert caught.value.rule == rule
+    assert game.phase == MOVEMENT and len(game.log) == logged  # nothing was played
+
+
+def test_8_0_every_refusal_in_a_movement_phase_says_its_own_reason() -> None:
+    """Actions made up at random in the movement phases of a random game of Scenario 1 (other units,
+    verbs, hexes and leaders than those offered) are refused, nothing played, each with the reason
+    and the rule that refuses it, never a bare 'not a legal move'."""
+    chance = random.Random(1)
+    game = new_game(load_scenario(REPO / "scenarios" / "s1-demyansk-pocket.yaml"), 3)
+    units, rules = sorted(game.units), set()
+    while not game.is_over:
+        actions = legal_actions(game)
+        if game.phase in (MOVEMENT, REACTION) and game.interrupt is None and not game.closing:
+            unit = game.unit(chance.choice(units))
+            h = unit.hex if unit.hex is not None else chance.choice(sorted(game.board.hexes))
+            verb = chance.choice(["move", "face", "state", "stop", "lead", "detach"])
+            arg = {
+                "move": game.label_of(chance.choice(game.neighbours(h))),
+                "face": game.label_of(chance.choice(game.neighbours(h))),
+                "state": chance.choice(["up", "down"]),
+                "detach": chance.choice(units),
+            }.get(verb, "")
+            action, logged = Action(verb, (unit.id,), arg), len(game.log)
+            if action not in actions:
+                with pytest.raises(IllegalAction) as caught:
+                    play(game, action)
+                assert "not a legal move" not in caught.value.reason and len(game.log) == logged
+                rules.add(caught.value.rule)
+        play(game, chance.choice(actions))
+    assert {"6.0 C", "6.0 D", "4.0, 8.0", "8.3 C", "24.1", "8.21"} <= rules

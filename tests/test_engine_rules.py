@@ -326,7 +326,7 @@ def test_illegal_actions_say_why_with_the_rule() -> None:
     game = to_phase(start(), MOVEMENT)
     with pytest.raises(IllegalAction) as caught:
         play(game, parse("move russian/PL-PR10 1308"))
-    assert caught.value.rule == "8.0"
+    assert caught.value.rule == "24.1" and "not one of its entry hexes" in caught.value.reason
     assert game.unit("russian/PL-PR10").where == "waiting"
 
 

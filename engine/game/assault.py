@@ -36,7 +36,9 @@ Events = list[dict[str, Any]]
 
 MARK = verb("mark")  # 17.0: mark UNIT HEX, an Assault marker on UNIT's hex pointing at the adjacent HEX
 ASSAULT = verb("assault")  # 17.0 a, 17.12: assault UNITS HEX, each unit takes its own PC (+1)
-REMOVE = verb("remove")  # 17.23: remove UNIT, the owner's choice of the unit an assault hit eliminates
+REMOVE = verb(
+    "remove", arg=False, rule="17.23"
+)  # 17.23: remove UNIT, the owner's choice of the unit an assault hit eliminates
 # `lead LEADER+UNITS HEX` (actions.LEAD) in the Assault Phase: 17.12, the leader's PC for the stack
 
 INFANTRY = ("infantry", "ft", "commander")  # 17.11, 17.13: no CW, no AFV assaults

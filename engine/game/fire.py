@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.geometry.movement import Morale
+from engine.hexgrid import Hex
 from engine.model.tables import table_values
 from engine.odds import ap_result, at_destroyed
 
@@ -43,10 +44,10 @@ from .state import GameState
 from .units import Unit
 
 AIM = verb("aim")  # aim UNIT HEX: an AP attack at HEX, UNIT its first firer (10.0 a)
-JOIN = verb("join")  # join UNIT: another firer combines its factors (11.13, 11.14)
-INTENSIVE = verb("intensive")  # intensive UNIT: an MG of the attack fires double (11.15)
-SHOOT = verb("shoot")  # the declared attack: PCs, then the dice (10.0 c-f)
-CANCEL = verb("cancel")  # the declared attack is dropped before any PC
+JOIN = verb("join", arg=False, rule="11.13")  # join UNIT: another firer combines its factors (11.13, 11.14)
+INTENSIVE = verb("intensive", arg=False, rule="11.15")  # intensive UNIT: an MG of the attack fires double (11.15)
+SHOOT = verb("shoot", units=False, arg=False, rule="10.0")  # the declared attack: PCs, then the dice (10.0 c-f)
+CANCEL = verb("cancel", units=False, arg=False, rule="R97")  # the declared attack is dropped before any PC
 ANTITANK = verb("antitank")  # antitank UNIT HEX: AT fire at the AFV in HEX (12.0)
 
 
@@ -75,8 +76,15 @@ def apply_fire(game: GameState, action: Action) -> list[dict[str, Any]]:
     if action.verb == FLAME:
         return apply_flame(game, action)
     if not _legal(game, action):
-        raise IllegalAction(f"{action.text()} is not a legal fire choice now", _rule(action))
+        raise _refused(game, action)
     return _apply(game, action)
+
+
+def _refused(game: GameState, action: Action) -> IllegalAction:
+    named = firer_and_hex(game, action, action.verb) if action.verb == AIM and game.attack is None else None
+    if named is not None and _cancelled(game, *named):
+        return IllegalAction(f"{action.text()}: its attack at {action.arg} was cancelled in this phase", "R155")
+    return IllegalAction(f"{action.text()} is not a legal fire choice now", _rule(action))
 
 
 def _legal(game: GameState, action: Action) -> bool:
@@ -99,7 +107,15 @@ def _legal(game: GameState, action: Action) -> bool:
     unit, h = named
     if game.interrupt is not None and action.arg != game.interrupt["hex"]:
         return False  # 13.13: only the hex entered
-    return may_aim(game, unit, h) if action.verb == AIM else may_antitank(game, unit, h)
+    if action.verb == AIM:
+        return may_aim(game, unit, h) and not _cancelled(game, unit, h)
+    return may_antitank(game, unit, h)
+
+
+def _cancelled(game: GameState, unit: Unit, h: Hex) -> bool:
+    """R155: the unit was the first firer of an attack at h cancelled this phase (no cycle of aim
+    and cancel: a phase always ends)."""
+    return game.label_of(h) in unit.extra.get("cancelled", ())
 
 
 # -- opportunity fire (13.0) at the interrupt after a hex entered ---------------------------------------
@@ -144,7 +160,7 @@ def _openings(game: GameState) -> list[Action]:
     side = firing_side(game)
     actions: list[Action] = []
     for unit, h, aim, antitank in openings(game, side, opening_hexes(game, side)):
-        if aim:
+        if aim and not _cancelled(game, unit, h):
             actions += game.hex_actions(AIM, (unit.id,), (h,))
         if antitank:
             actions += game.hex_actions(ANTITANK, (unit.id,), (h,))
@@ -174,7 +190,10 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
         assert game.attack is not None
         game.attack["intensive"].append(action.units[0])
         return [{"event": "intensive", "unit": action.units[0], "rule": "11.15"}]
-    if action.verb == CANCEL:
+    if action.verb == CANCEL:  # R155: its first firer opens no second time at that hex this phase
+        assert game.attack is not None
+        first = game.unit(game.attack["units"][0])
+        first.extra["cancelled"] = (*first.extra.get("cancelled", ()), game.attack["target"])
         game.attack = None
         return [{"event": "cancelled", "rule": "10.0 a"}]
     if action.verb == SHOOT:

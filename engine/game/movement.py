@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from functools import cache
+from itertools import combinations
 from typing import Any
 
 from engine.geometry.movement import (
@@ -240,17 +241,17 @@ def _continue_now(game: GameState, active: list[Unit]) -> list[Action]:
     lead = active[0]
     if len(active) == 1 and lead.is_afv and not lead.immobilized:
         actions += game.hex_actions(FACE, ids, _turns(game, lead))
-    if len(active) == 1 and lead.faces_hexside and not lead.is_afv and _may_turn(lead):
+    if len(active) == 1 and lead.faces_hexside and not lead.is_afv and _may_turn(lead) and not lead.extra.get("turned"):
         actions += game.hex_actions(FACE, ids, _facing_hexes(game, lead))
-    if len(active) == 1 and _state_change_cost(lead) <= left(game, lead) and lead.may_change_state:
+    if len(active) == 1 and _may_change_state(game, lead):
         actions.append(Action(STATE, ids, "down" if lead.state == State.UP else "up"))
     actions.append(Action(STOP, ids))
     if len(active) > 1:
         afv = next((u for u in active if u.is_afv), None)
         if afv is not None and not afv.immobilized:  # the AFV turns; the infantry rides along (8.43)
             actions += game.hex_actions(FACE, (afv.id,), _turns(game, afv))
-        for unit in active:  # 8.43: 'The infantry units may cease movement in any hex', but not
-            if not unit.is_afv and unit.led_by is None:  # those led, who 'remain with the leader' (8.3 B)
+        for unit in active:  # 8.43: 'The infantry units may cease movement in any hex', but not those
+            if not unit.is_afv and unit.led_by is None and not unit.extra.get("detached"):  # led (8.3 B, C)
                 actions.append(Action(STOP, (unit.id,)))
     return actions
 
@@ -320,7 +321,10 @@ def _dynamic(unit: Unit) -> tuple[Any, ...]:
         extra.get("hexes_entered"),
         extra.get("lead_pc"),
         extra.get("lead_passed"),
+        extra.get("detached"),
         extra.get("free_hexsides"),
+        extra.get("turned"),
+        extra.get("state_changed"),
         extra.get("must_exit"),
         unit.immobilized,
         extra.get("commander_killed"),  # 11.43: no more state changes (Unit.may_change_state)
@@ -363,7 +367,7 @@ def _hex_starts(
                 actions += game.hex_actions(FACE, ids, _turns(game, unit))
             elif unit.faces_hexside and _may_turn(unit):
                 actions += game.hex_actions(FACE, ids, _facing_hexes(game, unit))
-            if unit.may_change_state and _state_change_cost(unit) <= left(game, unit):
+            if _may_change_state(game, unit):
                 actions.append(Action(STATE, ids, "down" if unit.state == State.UP else "up"))
     if game.first_shot:
         actions += _leader_actions(game, units)
@@ -394,14 +398,21 @@ def _groups(game: GameState, units: list[Unit]) -> list[list[Unit]]:
     """Each unit alone, and the stack that may move together: all of them where a commander is
     with them, else each squad's, alone or with the AFV there (5.3, 8.64, 8.41); CWs never with an
     AFV (8.44)."""
+    detached: dict[tuple[str, ...], list[Unit]] = {}
+    for u in units:  # 8.3 C: 'Several units moving together to the same hex take a single modified PC'
+        if u.extra.get("detached"):
+            detached.setdefault(u.extra["detached"], []).append(u)
+    if detached:
+        units = [u for u in units if not u.extra.get("detached")]
+        return [*detached.values(), *_groups(game, units)] if units else list(detached.values())
     leaders = {u.led_by for u in units if u.led_by is not None}
-    if leaders:  # 8.3 B, 8.32: the leader alone, with any one of those he leads, or with all of them
+    if leaders:  # 8.3 B, 8.32: the leader alone or with any of those he leads (R151)
         groups = []
         for leader_id in sorted(leaders):
             led = [u for u in units if u.led_by == leader_id and u.id != leader_id]
             leader = next((u for u in units if u.id == leader_id), None)
             if leader is not None:
-                groups += [[leader]] + [[leader, u] for u in led] + ([[leader, *led]] if len(led) > 1 else [])
+                groups += [[leader, *c] for n in range(len(led) + 1) for c in combinations(led, n)]
         afvs = [u for u in units if u.is_afv and u.led_by is None]
         if len(afvs) == 1:  # 8.42: 'the leader and any moving infantry must accompany the AFV' (no CW: 8.44)
             for leader_id in sorted(leaders):
@@ -441,21 +452,33 @@ def _order(lead: Unit, group: list[Unit]) -> int:
 
 
 def _leader_actions(game: GameState, units: list[Unit]) -> list[Action]:
-    """8.3 A: a leader's PC for the stack; C: a unit or units moving off on their own with his PR."""
+    """8.3 A: a leader's PC for the units of his hex no other leader's PC is for (8.34); C: those he
+    led that have not moved with him move off without him, one unit or several together, with his
+    PR, wherever he is now ("because the leader has moved to another hex", or a casualty: R154)."""
     actions = []
     for leader in units:
-        if not _may_lead(leader):
+        if leader.led_by is not None or leader.extra.get("lead_pc") or not _may_lead(leader):
             continue
-        followers = [u for u in units if u is not leader and may_lead(leader, u)]
-        if not followers:
-            continue
-        if not leader.extra.get("lead_pc"):
+        if any(u is not leader and u.led_by is None and may_lead(leader, u) for u in units):
             actions.append(Action(LEAD, (leader.id,)))
-        elif leader.extra.get("lead_passed"):  # 8.3 C: those moving without him
-            for unit in followers:
-                if unit.led_by == leader.id and not unit.extra.get("moving") and not unit.move_done:
-                    actions.append(Action(DETACH, (unit.id,), leader.id))
+    left_behind: dict[str, list[Unit]] = {}
+    for unit in units:
+        if unit.led_by is not None and unit.led_by != unit.id:
+            left_behind.setdefault(unit.led_by, []).append(unit)
+    for leader_id, led in sorted(left_behind.items()):
+        actions += [Action(DETACH, tuple(u.id for u in group), leader_id) for group in _moving_together(led)]
     return actions
+
+
+def _moving_together(units: list[Unit]) -> list[tuple[Unit, ...]]:
+    """Each unit alone, and every set of two or more of one squad: without their leader, units of
+    different squads may not move together (8.64, R152)."""
+    squads: dict[str, list[Unit]] = {}
+    for u in units:
+        if u.squad is not None:
+            squads.setdefault(u.squad, []).append(u)
+    together = [c for s in squads.values() for n in range(2, len(s) + 1) for c in combinations(s, n)]
+    return [(u,) for u in units] + together
 
 
 def _may_lead(leader: Unit) -> bool:
@@ -686,6 +709,16 @@ def facing_index(h: Hex, toward: Hex) -> int | None:
     return DIRECTIONS.index(d) if d in DIRECTIONS else None
 
 
+def _may_change_state(game: GameState, unit: Unit) -> bool:
+    """3.13, 3.27: a NORMAL unit with the MPs for a change; one moving ONE HEX regardless of terrain
+    costs has no MPs to count, and changes once in the phase (R156: a phase always ends)."""
+    if not unit.may_change_state:
+        return False
+    if budget(game, unit) == ONE_HEX:
+        return not unit.extra.get("state_changed") and not unit.extra.get("hexes_entered")
+    return _state_change_cost(unit) <= left(game, unit)
+
+
 def _state_change_cost(unit: Unit) -> float:
     """3.13: 2 MPs for infantry and CWs, 5 for AFVs."""
     return _state_change_costs()[unit.is_afv]
@@ -702,13 +735,13 @@ def _state_change_costs() -> tuple[float, float]:
 
 def apply_movement(game: GameState, action: Action) -> list[dict[str, Any]]:
     if action not in movement_actions(game, action):
-        raise IllegalAction(f"{action.text()} is not a legal move now", _rule_for(action))
+        raise _refusal(game, action)
     units = [game.unit(i) for i in action.units]
     events: list[dict[str, Any]] = []
-    if action.verb == LEAD:
-        return _lead(game, units[0])
+    if action.verb == LEAD:  # a PC to move begins another move: the one under way ends (8.0)
+        return end_active(game) + _lead(game, units[0])
     if action.verb == DETACH:
-        return _detach(game, units, game.unit(action.arg))
+        return end_active(game) + _detach(game, units, game.unit(action.arg))
     if action.verb == PUSH:
         return end_active(game) + _declare_push(game, units[0], game.board.hex(action.arg))
     if len(action.units) == 1 and len(game.active) > 1 and action.units[0] in game.active:
@@ -724,10 +757,188 @@ def apply_movement(game: GameState, action: Action) -> list[dict[str, Any]]:
         unit = units[0]
         unit.mp_spent += _state_change_cost(unit)
         unit.state = State(action.arg)
+        unit.extra["state_changed"] = True  # R156
         return [*events, {"event": "state", "unit": unit.id, "state": action.arg, "rule": "3.13"}]
     if action.verb == FACE:  # the hex across the new frontal hexside may lie off the map
         return events + _face(game, units[0], parse_label(action.arg, game.board.offset))
     return events + _step(game, units, game.board.hex(action.arg))
+
+
+# -- refusals: why an action is not open, and the rule that says so -----------------------------
+
+# 8.1: each kind's Movement Allowance
+_ALLOWANCE_RULES = {"infantry": "8.11", "commander": "8.11", "cw": "8.12", "afv": "8.13", "ft": "8.14"}
+
+
+def _refusal(game: GameState, action: Action) -> IllegalAction:
+    """Why a movement phase's action (one that is not among `movement_actions`) is refused, with the
+    rule that refuses it: worked out only for a refusal, so listing and playing cost nothing more."""
+    for unit_id in action.units:
+        if unit_id not in game.units:
+            return IllegalAction(f"{action.text()}: the scenario has no unit {unit_id}", "24.1")
+    units = [game.unit(i) for i in action.units]
+    if not units:
+        return IllegalAction(f"{action.text()}: name the units it concerns", _rule_for(action))
+    if action.verb == DETACH:
+        return _detach_refusal(game, action, units)
+    for unit in units:
+        why = _unit_refusal(game, action, unit)
+        if why is not None:
+            return IllegalAction(f"{action.text()}: {unit.id} {why[0]}", why[1])
+    if action.verb == LEAD and action.arg:
+        return IllegalAction(f"{action.text()}: a leader's PC to move names no hex", "8.3 A")
+    if action.verb == LEAD:
+        return _lead_refusal(game, units[0])
+    if action.verb in (MOVE, FACE, PUSH) and not action.arg:
+        return IllegalAction(f"{action.text()}: name the hex", _rule_for(action))
+    if action.verb in (MOVE, FACE, PUSH) and not _is_label(game, action.arg):
+        return IllegalAction(f"{action.text()}: {action.arg} is not a hex of the map", _rule_for(action))
+    if action.verb == STOP and units[0].extra.get("moving"):
+        return IllegalAction(f"{action.text()}: units led 'remain with the leader throughout'", "8.3 B")
+    if action.verb == STOP:
+        return IllegalAction(f"{action.text()}: only a unit that is moving stops", "8.0")
+    if action.verb == STATE and action.arg not in ("up", "down"):
+        return IllegalAction(f"{action.text()}: a unit's combat state is up or down", "3.1")
+    if action.verb == STATE and not units[0].may_change_state:
+        return IllegalAction(f"{action.text()}: only a NORMAL status unit changes its state at will", "3.27, 11.43")
+    if action.verb == STATE:
+        if units[0].state == action.arg:
+            return IllegalAction(f"{action.text()}: {units[0].id} is {action.arg} already", "3.13")
+        if budget(game, units[0]) == ONE_HEX:
+            return IllegalAction(f"{action.text()}: moving one hex, it changes its state once, before", "3.13, R156")
+        cost, rest = _state_change_cost(units[0]), left(game, units[0])
+        return IllegalAction(f"{action.text()}: a change costs {cost:g} MPs, {units[0].id} has {rest:g} left", "3.13")
+    if action.verb == MOVE:
+        return _move_refusal(game, action, units)
+    if action.verb == FACE:
+        return _face_refusal(game, action, units[0])
+    return IllegalAction(f"{action.text()} is not a legal move now", _rule_for(action))
+
+
+def _unit_refusal(game: GameState, action: Action, unit: Unit) -> tuple[str, str] | None:
+    """What bars the unit itself from the action in this phase, if anything: the first of the rules."""
+    side = mover_side(game)
+    if unit.side != side:
+        return f"is {unit.side}: the {side} side moves in this phase", "6.0 C" if game.phase == MOVEMENT else "6.0 D"
+    if unit.where not in (ON_MAP, WAITING):
+        return f"is {unit.where}", "11.43" if unit.where == "eliminated" else "20.1"
+    if unit.morale == Morale.SUPPRESSED:
+        return "is SUPPRESSED: 'Suppressed units of any type may not move'", "3.22, 8.15"
+    if unit.immobilized:
+        return "is immobilized for the remainder of the game", "8.54, 8.55"
+    if game.phase == MOVEMENT and unit.extra.get("support_fired"):
+        return "fired in the Support Fire Phase and may not move in the Movement Phase", "8.21"
+    if restricted(game, unit):
+        return "may not move yet: a restriction of the scenario", "24.1"
+    if unit.extra.get("push") is not None:
+        return "spends its Movement Phase pushing a Wreck", "8.65"
+    if unit.move_done:
+        return "has MOVED: its movement is over for this phase", "4.0, 8.0"
+    if unit.kind == "cw" and _short_crewed(unit) and not (action.verb == FACE and turns_only(game, unit)):
+        return "is short of its crew: 'units without a full crew may never move'", "8.12"
+    if unit.morale == Morale.PINNED and game.phase == REACTION and unit.kind in ("cw", "ft"):
+        return "is PINNED: it may not move in the Reaction Movement Phase", "3.22, " + _ALLOWANCE_RULES[unit.kind]
+    if unit.where == WAITING and not open_entry_hexes(game, unit):
+        return "has no entry open in this phase", "24.1"
+    if unit.led_by not in (None, unit.id, *action.units) and action.verb in (MOVE, FACE, STATE):
+        return f"is led by {unit.led_by}: it moves with him, or without him after a modified PC", "8.3 B, 8.3 C"
+    return None
+
+
+def _lead_refusal(game: GameState, leader: Unit) -> IllegalAction:
+    if not game.first_shot:
+        return IllegalAction(f"lead {leader.id}: before the first shot no unit takes a PC to move", "8.22")
+    if not _may_lead(leader):
+        return IllegalAction(f"lead {leader.id}: not a commander nor NORMAL infantry of PR 9 or more", "5.1, 5.2")
+    if leader.led_by is not None and leader.led_by != leader.id:
+        return IllegalAction(f"lead {leader.id}: {leader.led_by} took the PC for him", "8.34")
+    if leader.extra.get("lead_pc"):
+        return IllegalAction(f"lead {leader.id}: he took his PC for the hex already", "8.3 A")
+    return IllegalAction(f"lead {leader.id}: no unit in his hex for him to lead", "8.31, 8.34")
+
+
+def _detach_refusal(game: GameState, action: Action, units: list[Unit]) -> IllegalAction:
+    if action.arg not in game.units:
+        return IllegalAction(f"{action.text()}: {action.arg or 'no leader'} is not a leader's id", "8.3 C")
+    for unit in units:
+        if unit.led_by != action.arg or unit.id == action.arg:
+            return IllegalAction(f"{action.text()}: {unit.id} has no PC of {action.arg} passed for it", "8.3 C")
+        why = _unit_refusal(game, action, unit)
+        if why is not None:
+            return IllegalAction(f"{action.text()}: {unit.id} {why[0]}", why[1])
+    return IllegalAction(f"{action.text()}: units of different squads move together only with a leader", "5.3, 8.64")
+
+
+def _is_label(game: GameState, label: str) -> bool:
+    try:
+        parse_label(label, game.board.offset)
+    except ValueError:
+        return False
+    return True
+
+
+def _move_refusal(game: GameState, action: Action, units: list[Unit]) -> IllegalAction:
+    text, target = action.text(), parse_label(action.arg, game.board.offset)
+    first = units[0]
+    if len(units) > 1 and not any(sorted(g, key=id) == sorted(units, key=id) for g in _groups(game, units)):
+        if any(u.is_afv for u in units) and any(u.kind == "cw" for u in units):
+            return IllegalAction(f"{text}: CW units may not move with AFV's", "8.44")
+        if any(u.hex != first.hex or u.where != first.where for u in units):
+            return IllegalAction(f"{text}: only units stacked together move together", "8.0")
+        return IllegalAction(f"{text}: units of different squads move together only with a commander", "5.3, 8.64")
+    if len(units) > 1 and any(pc_needed(game, u) for u in units) and not any(u.is_afv for u in units):
+        return IllegalAction(f"{text}: a stack moves together after its leader's PC (lead)", "8.3 A, 8.3 B")
+    if _order(first, units) < game.stage.get(first.side, AFV_ALONE):
+        return IllegalAction(f"{text}: AFVs alone move first, then AFV/infantry stacks, then the rest", "8.0")
+    if first.where == WAITING:
+        if target not in open_entry_hexes(game, first):
+            return IllegalAction(f"{text}: {action.arg} is not one of its entry hexes now", "24.1")
+    elif first.hex is None or target not in game.neighbours(first.hex):
+        return IllegalAction(f"{text}: {action.arg} is not a hex next to its own", "8.0")
+    elif any(u.is_afv for u in units) and any(
+        u.facing is not None and target != first.hex + DIRECTIONS[u.facing] for u in units if u.is_afv
+    ):
+        return IllegalAction(f"{text}: an AFV moves through its frontal hexside", "8.74")
+    there = game.at(target)
+    if any(u.side != first.side and not u.hidden for u in there):
+        return IllegalAction(f"{text}: only an overrun moves into an enemy occupied hex", "8.23, 9.0")
+    if any(u.is_afv for u in units) and (target in game.wrecks or any(u.is_afv for u in there)):
+        return IllegalAction(f"{text}: an AFV may not enter a hex with another AFV or a Wreck", "8.61, 8.65")
+    for unit in units:
+        if unit.where == WAITING:
+            continue
+        assert unit.hex is not None
+        cost = _movement_cost(game, unit.hex, target, unit.mover(game.phase))
+        if cost is None:
+            return IllegalAction(f"{text}: {unit.id} may not enter {action.arg}", "8.5")
+        if budget(game, unit) == ONE_HEX:
+            return IllegalAction(f"{text}: {unit.id} moves one hex in this phase, and has moved it", "8.11, 8.12, 8.14")
+        if cost > left(game, unit) + 1e-9:
+            rule = "8.3 C" if unit.allowance_cap is not None else _ALLOWANCE_RULES.get(unit.kind, "8.1")
+            return IllegalAction(
+                f"{text}: {unit.id} has {left(game, unit):g} MPs left, {action.arg} costs {cost:g}", rule
+            )
+    if over_stacked(game, first.side, target, units):
+        return IllegalAction(f"{text}: more than six men plus one AFV in {action.arg}, with no MPs to leave it", "8.62")
+    return IllegalAction(f"{text} is not a legal move now", "8.0")
+
+
+def _face_refusal(game: GameState, action: Action, unit: Unit) -> IllegalAction:
+    text = action.text()
+    if not unit.faces_hexside:
+        return IllegalAction(f"{text}: {unit.id} has all round facing", "8.7")
+    if not _may_turn(unit):
+        return IllegalAction(f"{text}: ATG's with a crew strength of 1 or 2 may never change facing", "8.72")
+    toward = parse_label(action.arg, game.board.offset)
+    if unit.hex is None or facing_index(unit.hex, toward) is None:
+        return IllegalAction(f"{text}: {action.arg} is not across a hexside of its hex", "8.7")
+    if unit.facing == facing_index(unit.hex, toward):
+        return IllegalAction(f"{text}: {unit.id} faces {action.arg} already", "8.7")
+    if unit.extra.get("turned"):
+        return IllegalAction(f"{text}: {unit.id} has changed its facing in this hex", "8.73, R150")
+    if unit.is_afv:
+        return IllegalAction(f"{text}: {unit.id} has {left(game, unit):g} MPs left for the turn", "8.74")
+    return IllegalAction(f"{text} is not a legal move now", "8.7")
 
 
 def _rule_for(action: Action) -> str:
@@ -797,6 +1008,7 @@ def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any
         unit.extra["left_hex_turn"] = game.player_turns  # 10.14: a Stug that left its hex may not fire
         unit.extra["free_hexsides"] = movement_allowances().free_facing_hexsides
         unit.extra.pop("must_exit", None)  # 9.0: out of the hex it overran
+        unit.extra.pop("turned", None)  # R150: a new hex, a new facing change
         game.relocate(unit, ON_MAP, target)
     events.append({"event": "moved", "units": [u.id for u in units], "hex": game.label(target)})
     own_hidden = [u for u in game.at(target) if u.side == units[0].side and u.hidden and u not in units]
@@ -903,6 +1115,8 @@ def _face(game: GameState, unit: Unit, toward: Hex) -> list[dict[str, Any]]:
         used = hexsides_between(unit.facing, new)
         unit.extra["free_hexsides"] = max(int(unit.extra.get("free_hexsides", 1)) - used, 0)
         unit.mp_spent += cost
+    else:  # 8.73: one change reaches any hexside; once a hex (R150: a phase always ends)
+        unit.extra["turned"] = True
     unit.facing = new
     return [
         {"event": "faced", "unit": unit.id, "toward": game.label(toward), "rule": "8.74" if unit.is_afv else "8.71"}
@@ -910,8 +1124,9 @@ def _face(game: GameState, unit: Unit, toward: Hex) -> list[dict[str, Any]]:
 
 
 def _lead(game: GameState, leader: Unit) -> list[dict[str, Any]]:
-    """8.3 A: the leader's PC. Failed: no unit in the hex may move, all have MOVED. Passed: those
-    staying with him move without a PC (B)."""
+    """8.3 A: the leader's PC for the units of his hex. Failed: none of them may move, all have
+    MOVED. Passed: those staying with him move without a PC (B). 8.34: 'A unit may have only one
+    leader take the PC for it': units another leader's passed PC is for are left out (R153)."""
     check = performance_check(game.dice, leader.pr)
     leader.extra["lead_pc"] = True
     stack = [u for u in game.at(leader.hex) if u.side == leader.side] if leader.hex is not None else [leader]
@@ -925,6 +1140,8 @@ def _lead(game: GameState, leader: Unit) -> list[dict[str, Any]]:
         }
     ]
     for unit in stack:
+        if unit.led_by is not None:
+            continue
         unit.moved = True
         if not check.passed:
             unit.move_done = True
@@ -947,6 +1164,7 @@ def _detach(game: GameState, units: list[Unit], leader: Unit) -> list[dict[str, 
         unit.moved = True
         if check.passed:
             unit.extra["pc_passed"] = True
+            unit.extra["detached"] = tuple(u.id for u in units)
             unit.allowance_cap = cap
         else:
             unit.move_done = True

@@ -26,7 +26,23 @@ from engine.problems import count_errors
 from engine.validate.context import ScenarioContext
 from engine.validate.runner import validate_document
 
-from .actions import DONE, ENTRY, PASS, REVEAL, SET_UP_VERBS, STATE, Action, IllegalAction
+from .actions import (
+    DETACH,
+    DONE,
+    ENTRY,
+    FACE,
+    LEAD,
+    MOVE,
+    PASS,
+    PUSH,
+    REVEAL,
+    SET_UP_VERBS,
+    STATE,
+    STOP,
+    Action,
+    IllegalAction,
+    malformed,
+)
 from .assault import apply_assault, assault_actions, end_assault_phase
 from .closing import apply_closing, closing_actions
 from .dice import Dice
@@ -199,6 +215,9 @@ def play(game: GameState, action: Action) -> None:
     """Apply `action` to `game` in place; IllegalAction if the rules do not allow it now."""
     if game.is_over:
         raise IllegalAction("the game is over", "6.0")
+    refused = malformed(action)  # `done extra`: what its verb never takes
+    if refused is not None:
+        raise refused
     side, turn, phase = game.to_act, game.turn, game.phase
     before = len(game.dice.rolled)
     events = _apply(game, action)
@@ -248,6 +267,11 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
             return apply_closing(game, action)
         game.closing = False
         return _next_phase(game)
+    if action.verb in _MOVING_VERBS and game.phase != _ALSO_IN.get(action.verb) and not _moving(game, action):
+        phase = game.phase.replace("_", " ")
+        if action.verb == OVERRUN:
+            raise IllegalAction(f"{action.text()}: overruns are made only in the friendly Movement Phase", "9.11")
+        raise IllegalAction(f"{action.text()}: units move in the movement phases, not in the {phase} phase", "6.0 C, D")
     if game.phase in (ASSAULT, *FIRE_PHASES):
         if action.verb != DONE:
             return apply_assault(game, action) if game.phase == ASSAULT else apply_fire(game, action)
@@ -276,6 +300,17 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
         unit.extra["state_changed"] = True
         return [{"event": "state", "unit": unit.id, "state": action.arg, "rule": "3.13, 6.0 H"}]
     raise IllegalAction(f"no such action {action.text()}")
+
+
+# The verbs of the movement phases (8.0, 9.0), and the other phase that has one of them: 17.12's
+# leader in the Assault Phase, 6.0 H's free change of state.
+_MOVING_VERBS = frozenset((MOVE, DETACH, STOP, FACE, PUSH, LEAD, STATE, OVERRUN))
+_ALSO_IN = {LEAD: ASSAULT, STATE: FREE_STATE}
+
+
+def _moving(game: GameState, action: Action) -> bool:
+    """A movement phase (an overrun: the friendly Movement Phase only, 9.11)."""
+    return game.phase == MOVEMENT or (game.phase == REACTION and action.verb != OVERRUN)
 
 
 def _free_state_actions(game: GameState) -> list[Action]:
@@ -337,7 +372,18 @@ def _start_player_turn(game: GameState, phase: str = MORALE) -> list[dict[str, A
 
 # what a unit's extra holds for one phase only (8.0, 8.3, 8.74; 6.0 H)
 _FOR_THE_PHASE = frozenset(
-    ("moving", "pc_passed", "hexes_entered", "lead_pc", "lead_passed", "free_hexsides", "state_changed")
+    (
+        "moving",
+        "pc_passed",
+        "hexes_entered",
+        "lead_pc",
+        "lead_passed",
+        "free_hexsides",
+        "turned",
+        "detached",
+        "cancelled",
+        "state_changed",
+    )
 )
 
 
