@@ -98,11 +98,45 @@ def test_24_32_the_german_may_reveal_a_hidden_hex_closer_than_his_nearest_unit()
     do(game, "infiltrate russian/A 1404")
     assert game.to_act == "german" and texts(game) == {"reveal 1505", "done"}
     with_dice(game, 3, 3, 1, 1)  # 6 + 2 = 8: F2, the first two of the squad
-    events = do(game, "reveal 1505")
+    do(game, "reveal 1505")
     assert not any(u.hidden for u in game.at(game.board.hex("1505")))
+    assert game.to_act == "german" and texts(game) == {"done"}  # R170: asked until he is done
+    events = do(game, "done")
     roll = next(e for e in events if e["event"] == "infiltration roll")
     assert roll["modifiers"] == ["-1 best PR 9", "-3 3 Trees", "+6 1 hexes to a German"]
     assert roll["total"] == 8 and roll["result"] == "F2"
+
+
+def test_24_32_being_asked_to_reveal_tells_the_russian_nothing_r170(tmp_path: Path) -> None:
+    """24.32: 'If the German player has a hidden hex closer to the Infiltration Hex than the nearest
+    German on-map unit, he may voluntarily reveal the hidden hex'. Two games that differ only in
+    whether the hidden hex of the two R PR8 is 1505 (next to 1404) or 1008 (six hexes away) hand the
+    turn over the same way and show the Russian the same state and events until a reveal (R170)."""
+    fixture = REPO / "tests" / "fixtures" / "game"
+    far = tmp_path / "infiltration-far.yaml"
+    text = (fixture / "infiltration.yaml").read_text(encoding="utf-8")
+    far.write_text(text.replace('"1505"', '"1008"').replace("maps: [", f"maps: [{fixture}/"), encoding="utf-8")
+    games = [start(), new_game(load_scenario(far), 1)]
+    for game in games[1:]:
+        play(game, Action("done"))
+        play(game, Action("done"))
+    seen: list[list[tuple[object, ...]]] = [[], []]
+    german_offered: list[set[str]] = [set(), set()]
+    while games[0].phase == INFILTRATION:
+        for n, game in enumerate(games):
+            if game.to_act == "german":
+                german_offered[n] |= texts(game)
+            if game.infiltration.get("step") == "designate":
+                action = next(a for a in legal_actions(game) if a.text() == "infiltrate russian/A 1404")
+                with_dice(game, 1, 1)  # 2 - 1 - 3 + 3 = 1: SS
+            else:
+                action = next(a for a in legal_actions(game) if game.to_act == "russian" or a.verb == "done")
+            events = do(game, action.text())
+            shown = [a.text() for a in legal_actions(game)] if game.to_act == "russian" else []
+            seen[n].append((game.to_act, events, game.view("russian"), shown))
+        assert seen[0] == seen[1]
+    assert german_offered == [{"reveal 1505", "done"}, {"done"}]  # the games differ in what is hidden
+    assert len(seen[0]) > 5 and games[1].phase != INFILTRATION
 
 
 def test_24_33_the_roll_and_its_modifiers() -> None:
