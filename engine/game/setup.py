@@ -11,6 +11,7 @@ from typing import Any
 from engine.geometry.movement import State
 from engine.hexgrid import DIRECTIONS, Hex, parse_label
 from engine.model.setup import side_setups
+from engine.model.setup_limits import Capped, cap_excess
 from engine.model.tables import table_values
 from engine.validate.placements import may_stand
 
@@ -25,13 +26,63 @@ def deploying(game: GameState, unit: Unit) -> bool:
     return bool(deployment_area(game, unit))
 
 
-def deployment_area(game: GameState, unit: Unit) -> frozenset[Hex]:
-    """24.1: the zones of the deployments naming the unit, else those naming its group."""
-    found: dict[str, set[Hex]] = {"unit": set(), "group": set()}
+def _deployments(game: GameState, unit: Unit) -> list[dict[str, Any]]:
+    """24.1: the deployments naming the unit, else those naming its group."""
+    found: dict[str, list[dict[str, Any]]] = {"unit": [], "group": []}
     for d in game.scenario.data["sides"][unit.side].get("deployment") or []:
         if game.names(d, unit):
-            found["group" if d.get("group") is not None else "unit"] |= game.zone_hexes(d["zone"])
-    return frozenset(found["unit"] or found["group"])
+            found["group" if d.get("group") is not None else "unit"].append(d)
+    return found["unit"] or found["group"]
+
+
+def deployment_area(game: GameState, unit: Unit) -> frozenset[Hex]:
+    """24.1: the zones of the deployments naming the unit, else those naming its group."""
+    return frozenset().union(*(game.zone_hexes(d["zone"]) for d in _deployments(game, unit)))
+
+
+def _caps(game: GameState, unit: Unit) -> list[tuple[dict[str, Any], frozenset[Hex]]]:
+    """R83: the unit's capped deployments, each with the hexes where the unit counts against it
+    (in the capped zone and in none of the unit's other deployment zones); kept for the set-up."""
+    kept: dict[Any, list[tuple[dict[str, Any], frozenset[Hex]]]] = game.caches.setdefault("setup", {})
+    key = ("caps", unit.id)
+    if key not in kept:
+        deployments = _deployments(game, unit)
+        kept[key] = [
+            (
+                d,
+                frozenset(game.zone_hexes(d["zone"])).difference(
+                    *(game.zone_hexes(o["zone"]) for o in deployments if o is not d)
+                ),
+            )
+            for d in deployments
+            if d.get("limit")
+        ]
+    return kept[key]
+
+
+def _capped(unit: Unit) -> Capped:
+    """The unit as a cap counts it, in the scenario's words (R83)."""
+    if unit.squad is not None:
+        return Capped("squad", unit.squad, unit.type)
+    return Capped({"cw": "crew_weapon"}.get(unit.kind, unit.kind), unit.type)
+
+
+def over_cap(game: GameState, unit: Unit, h: Hex) -> str | None:
+    """Why placing the unit in h breaks a deployment's `limit:` (24.1, R83), else None: the units
+    the deployment names that stand only in its zone, counted by the validator's own function."""
+    for d, only_here in _caps(game, unit):
+        if h not in only_here:
+            continue
+        standing = [
+            u
+            for u in game.side_units(unit.side)
+            if u.on_map and any(u.hex in area for cap, area in _caps(game, u) if cap is d)
+        ]
+        excess = cap_excess(d["limit"], [_capped(u) for u in [*standing, unit]])
+        if excess:
+            zone = d["zone"] if isinstance(d["zone"], str) else "its zone"
+            return f"{excess[0].what} in {zone}: the deployment's limit allows {excess[0].most}"
+    return None
 
 
 def side_area(game: GameState, side: str) -> frozenset[Hex]:
@@ -139,7 +190,7 @@ def _placeable(game: GameState, unit: Unit) -> list[Hex]:
             for h in sorted(deployment_area(game, unit))
             if may_stand(game.board, h, afv=unit.is_afv, state=str(unit.state))
         ]
-    return [h for h in kept[key] if not over_stacked(game, unit.side, h, [unit])]
+    return [h for h in kept[key] if not over_stacked(game, unit.side, h, [unit]) and over_cap(game, unit, h) is None]
 
 
 def _may_hold(game: GameState, unit: Unit) -> bool:
@@ -282,6 +333,9 @@ def _hide(game: GameState, side: str, h: Hex) -> None:
 
 def apply_setup(game: GameState, action: Action) -> list[dict[str, Any]]:
     if not _legal(game, action):
+        over = _cap_refusal(game, action)
+        if over is not None:
+            raise IllegalAction(over, "24.1, R83")
         raise IllegalAction(f"{action.text()} is not a legal set-up choice now", "24.1")
     side = game.to_act
     if action.verb == PLACE:
@@ -315,6 +369,15 @@ def apply_setup(game: GameState, action: Action) -> list[dict[str, Any]]:
         _hide(game, side, game.board.hex(action.arg))
         return [{"event": "hidden hex", "side": side, "secret": True, "rule": "24.21"}]
     return []  # DONE: the caller moves on
+
+
+def _cap_refusal(game: GameState, action: Action) -> str | None:
+    """Why a `place` of the unit to place, in its deployment area, breaks a cap (R83), else None."""
+    units = to_place(game, game.to_act)
+    if action.verb != PLACE or not units or action.units != (units[0].id,) or _needs_facing(game, game.to_act):
+        return None
+    h = next((h for h in deployment_area(game, units[0]) if game.label_of(h) == action.arg), None)
+    return None if h is None else over_cap(game, units[0], h)
 
 
 def _legal(game: GameState, action: Action) -> bool:
