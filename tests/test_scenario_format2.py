@@ -130,6 +130,21 @@ def test_24_1_a_deployment_cap_limits_what_stands_in_its_zone(
     assert [p.message.split(" deploy")[0] for p in found] == expected
 
 
+def test_24_1_a_cap_whose_units_may_deploy_in_its_zone_by_another_zone_is_reported(tmp_path: Path) -> None:
+    """'No more than one LMG and any two Rifle units of Squad E may deploy on Hill P' (R83: a unit
+    counts against the cap where it stands in the capped zone and in none of its other deployment
+    zones): a second zone of Squad E that takes in the hill lets the whole squad stand there."""
+    data = example()
+    data["zones"]["german-rear"]["area"] = {"any_of": [{"adjacent_to": {"hill": "P"}}, {"hexes": ["6805"]}]}
+    (problem,) = [p for p in problems(data, tmp_path) if p.code == "deployment-cap-circumvented"]
+    assert problem.severity is Severity.WARNING and problem.rule == "24.1, R83" and problem.hex == "6805"
+    assert problem.message.startswith("1 of the 9 hexes of hill-p (6805) are also in german-rear")
+    data["zones"]["german-rear"]["area"] = {"any_of": [{"adjacent_to": {"hill": "P"}}, {"hill": "P"}]}
+    (problem,) = [p for p in problems(data, tmp_path) if p.code == "deployment-cap-circumvented"]
+    assert problem.message.startswith("all hexes of hill-p")
+    assert "deployment-cap-circumvented" not in codes(validate_paths([EXAMPLE]))
+
+
 def test_22_1_two_lmgs_say_pool_or_each(tmp_path: Path) -> None:
     """R81: "Squad A (9)" for a squad with two LMGs is one pool; "(20 each)" gives each LMG 20."""
     data = example()
