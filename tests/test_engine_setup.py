@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from engine.game import Action, IllegalAction, legal_actions, new_game, parse, play, setup
 from engine.game.movement import open_entry_hexes
@@ -257,3 +258,27 @@ def test_24_1_a_deployment_cap_holds_in_play_as_in_the_validator(tmp_path: Path)
     lmg["hex"] = next(e["hex"] for e in data["setup"]["german"]["units"] if e["member"].startswith("MP"))
     found = [p.message for p in problems(data, tmp_path) if p.code == "setup-deployment-cap"]
     assert [m.split(" deploy")[0] for m in found] == ["2 LMG units"]
+
+
+def test_19_12_no_at_placement_leaves_a_last_factor_no_hex_may_take(tmp_path: Path) -> None:
+    """19.12: 'A maximum of four AP and seven AT factors may be placed in a mined hex. A hex mined
+    with AT factors must have AT LEAST two factors in the hex.' With 15 AT factors, 7 in one hex and
+    6 in another, a seventh there would leave one that no hex may take: it is not offered, a new
+    hex (two factors) is, and all 15 are laid."""
+    data = example()
+    data["sides"]["german"]["mines"] = {"ap_factors": 0, "at_factors": 15}
+    path = tmp_path / "mined.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    game = new_game(load_scenario(path), 1)
+    while not any(a.verb == "mine" for a in legal_actions(game)):
+        play(game, legal_actions(game)[0])
+    for label, times in (("6001", 6), ("6002", 5)):  # 2 + 5 = 7; 2 + 4 = 6
+        for _ in range(times):
+            play(game, parse(f"mine at {label}"))
+    offered = texts(game)
+    assert "mine at 6002" not in offered and "mine at 6003" in offered
+    with pytest.raises(IllegalAction, match=r"leave 1 AT factor that no mined hex has room for \(19\.12\)"):
+        play(game, parse("mine at 6002"))
+    while any(a.verb == "mine" for a in legal_actions(game)):
+        play(game, next(a for a in legal_actions(game) if a.verb == "mine"))
+    assert sum(m["at"] for m in game.secrets["german"].mines.values()) == 15

@@ -6,6 +6,7 @@ where a game begins: what it places is placed, the rest is left to the players.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.geometry.movement import State
@@ -278,22 +279,38 @@ def _mine_factors(game: GameState, side: str) -> dict[str, int]:
 
 def _mine_actions(game: GameState, side: str) -> list[Action]:
     """19.12: at most 4 AP and 7 AT factors a hex, AT at least 2 (so the first AT placement in a hex
-    is two factors); 19.14: any terrain but Buildings."""
-    limits = table_values("combat")["mines"]
-    left = _mine_factors(game, side)
-    placed = game.secrets[side].mines
+    is two factors, and none leaves a last factor no hex may take); 19.14: any terrain but Buildings."""
     actions = []
     for kind in ("ap", "at"):
-        if left[kind] <= 0:
-            continue
-        most = int(limits[f"max_{kind}_factors_per_hex"])
-        least = int(limits["min_at_factors_per_hex"]) if kind == "at" else 1
-        for h, action in _mine_candidates(game, kind):
-            have = placed[h][kind] if h in placed else 0
-            step = least if have == 0 else 1
-            if have + step <= most and step <= left[kind]:
-                actions.append(action)
+        why_not = _mine_refusals(game, side, kind)
+        actions += [a for h, a in _mine_candidates(game, kind) if why_not(h) is None]
     return actions
+
+
+def _mine_refusals(game: GameState, side: str, kind: str) -> Callable[[Hex], tuple[str, str] | None]:
+    """Why one more placement of the side's `kind` mines in a hex is refused (reason, rule), else
+    None; the hexes' terrain is 19.14's, left to `_mine_candidates`."""
+    limits = table_values("combat")["mines"]
+    left = _mine_factors(game, side)[kind]
+    placed = game.secrets[side].mines
+    most = int(limits[f"max_{kind}_factors_per_hex"])
+    least = int(limits["min_at_factors_per_hex"]) if kind == "at" else 1
+    with_room = sum(1 for m in placed.values() if 0 < m[kind] < most)
+    name = kind.upper()
+
+    def why_not(h: Hex) -> tuple[str, str] | None:
+        have = placed[h][kind] if h in placed else 0
+        step = least if have == 0 else 1
+        if step > left:
+            return f"{left} {name} mine factors left to place, {step} needed", "19.11, 19.12"
+        if have + step > most:
+            return f"{have} {name} mine factors in {game.label_of(h)}, at most {most}", "19.12"
+        room_after = with_room - (0 < have < most) + (have + step < most)
+        if 0 < left - step < least and room_after == 0:  # the last factor would have no hex to go in
+            return f"it would leave {left - step} {name} factor that no mined hex has room for", "19.12"
+        return None
+
+    return why_not
 
 
 def _mine_candidates(game: GameState, kind: str) -> list[tuple[Hex, Action]]:
@@ -333,10 +350,7 @@ def _hide(game: GameState, side: str, h: Hex) -> None:
 
 def apply_setup(game: GameState, action: Action) -> list[dict[str, Any]]:
     if not _legal(game, action):
-        over = _cap_refusal(game, action)
-        if over is not None:
-            raise IllegalAction(over, "24.1, R83")
-        raise IllegalAction(f"{action.text()} is not a legal set-up choice now", "24.1")
+        raise IllegalAction(*(_refusal(game, action) or (f"{action.text()} is not a legal set-up choice now", "24.1")))
     side = game.to_act
     if action.verb == PLACE:
         unit = game.unit(action.units[0])
@@ -371,13 +385,27 @@ def apply_setup(game: GameState, action: Action) -> list[dict[str, Any]]:
     return []  # DONE: the caller moves on
 
 
-def _cap_refusal(game: GameState, action: Action) -> str | None:
-    """Why a `place` of the unit to place, in its deployment area, breaks a cap (R83), else None."""
-    units = to_place(game, game.to_act)
-    if action.verb != PLACE or not units or action.units != (units[0].id,) or _needs_facing(game, game.to_act):
+def _refusal(game: GameState, action: Action) -> tuple[str, str] | None:
+    """Why a `place` of the unit to place, in its deployment area, or a `mine` once the units are
+    placed, is refused: the cap (R83) or the mine rule it breaks; None for any other refusal."""
+    side = game.to_act
+    if _needs_facing(game, side) is not None:
         return None
-    h = next((h for h in deployment_area(game, units[0]) if game.label_of(h) == action.arg), None)
-    return None if h is None else over_cap(game, units[0], h)
+    units = to_place(game, side)
+    if action.verb == PLACE and units and action.units == (units[0].id,):
+        h = next((h for h in deployment_area(game, units[0]) if game.label_of(h) == action.arg), None)
+        over = None if h is None else over_cap(game, units[0], h)
+        return None if over is None else (over, "24.1, R83")
+    kind, _, label = action.arg.partition(" ")
+    if action.verb != MINE or units or kind not in ("ap", "at"):
+        return None
+    try:
+        h = game.board.hex(label)
+    except ValueError:  # not a hex label of the board (UnknownHexError, LabelError)
+        return None
+    if game.board.terrain(h).building is not None:
+        return f"{label} is a Building: no mines there", "19.14"
+    return _mine_refusals(game, side, kind)(h)
 
 
 def _legal(game: GameState, action: Action) -> bool:
