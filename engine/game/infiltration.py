@@ -239,17 +239,20 @@ def _resolve(game: GameState) -> Events:
 
 def _casualties(game: GameState, units: list[Unit], count: int, rule: str) -> Events:
     """24.34 F#: '# is the number of randomly selected infiltrating Russian units that are removed';
-    each picked by a die among the units left in the order designated (a face beyond them is rolled
-    again)."""
+    each picked with the same chance for every unit left, counted in the order designated (R130):
+    among six or fewer one die, a face beyond them rolled again; among more (a squad of seven and
+    its commander) two dice read as 1-36, a number beyond the largest multiple of their count
+    rolled again, the rest counted round them."""
     pool = list(units)
     events: Events = []
     while count > 0 and pool:
-        (face,) = game.dice.roll(1)
-        if face > len(pool):
+        faces = game.dice.roll(1 if len(pool) <= 6 else 2)
+        number = faces[0] if len(faces) == 1 else (faces[0] - 1) * 6 + faces[1]
+        if number > len(pool) * (6 ** len(faces) // len(pool)):
             continue
-        unit = pool.pop(face - 1)
+        unit = pool.pop((number - 1) % len(pool))
         game.relocate(unit, ELIMINATED, None)
-        events.append({"event": "eliminated", "unit": unit.id, "die": face, "hex": None, "rule": rule})
+        events.append({"event": "eliminated", "unit": unit.id, "dice": list(faces), "hex": None, "rule": rule})
         count -= 1
     return events
 
