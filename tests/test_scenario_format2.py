@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 import yaml
 
+from engine.game import ScenarioNotPlayable, new_game
+from engine.model.scenario import load_scenario
 from engine.problems import Problem, Severity
 from engine.resources import bundled_examples
 from engine.validate.runner import validate_paths
@@ -143,6 +145,22 @@ def test_24_1_a_cap_whose_units_may_deploy_in_its_zone_by_another_zone_is_report
     (problem,) = [p for p in problems(data, tmp_path) if p.code == "deployment-cap-circumvented"]
     assert problem.message.startswith("all hexes of hill-p")
     assert "deployment-cap-circumvented" not in codes(validate_paths([EXAMPLE]))
+
+
+def test_24_1_a_cap_on_the_only_zone_of_its_units_leaves_the_rest_nowhere(tmp_path: Path) -> None:
+    """'No more than one LMG and any two Rifle units of Squad E may deploy on Hill P; the rest
+    deploy beside it' (R83): without the deployment beside it, Squad E's second LMG has nowhere to
+    deploy. An error, so the engine does not start a set-up it could not finish."""
+    data = example()
+    del data["sides"]["german"]["deployment"][1]
+    (problem,) = [p for p in problems(data, tmp_path) if p.code == "deployment-cap-stranded"]
+    assert problem.severity is Severity.ERROR and problem.rule == "24.1, R83"
+    assert problem.message == (
+        "2 LMG units may deploy only in hill-p, whose limit allows 1: the rest have nowhere to deploy"
+    )
+    with pytest.raises(ScenarioNotPlayable, match=r"\[deployment-cap-stranded\]"):
+        new_game(load_scenario(tmp_path / "scenario.yaml"))
+    assert "deployment-cap-stranded" not in codes(validate_paths([EXAMPLE]))
 
 
 def test_22_1_two_lmgs_say_pool_or_each(tmp_path: Path) -> None:
