@@ -22,6 +22,7 @@ from .context import ScenarioContext
 # A unit as an instruction names it: kind, type, number, PR (docs/formats.md, unit ids).
 Key = tuple[str, str, int | None, int | None]
 
+
 def key_of(entry: dict[str, Any]) -> Key:
     """The key of a unit entry, unit_key or placement."""
     kind = next(k for k in UNIT_KINDS if k in entry)
