@@ -10,6 +10,7 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
+from engine.game import ScenarioNotPlayable, new_game
 from engine.model.scenario import load_scenario
 from engine.model.schema import _registry, _schemas
 from engine.model.setup import side_setups
@@ -403,6 +404,26 @@ def test_19_12_at_least_two_at_factors_in_an_at_mined_hex(write) -> None:
     text, problems = run(write, setup)
     assert found(problems, "setup-mine-factors") == [("19.12", line_of(text, '{hex: "1508"'), "1508")]
     assert found(problems, "setup-mine-count") == []
+
+
+def test_19_12_an_allowance_of_one_at_factor_is_reported_and_not_played(write) -> None:
+    """19.12: 'A hex mined with AT factors must have AT LEAST two factors in the hex': one AT factor
+    has no hex it may go in; the engine, which would never offer it, refuses the scenario."""
+    scenario = SCENARIO.replace("mines: {ap_factors: 4, at_factors: 3}", "mines: {ap_factors: 4, at_factors: 1}")
+    text, problems = run(write, "", scenario)
+    (problem,) = [p for p in problems if p.code == "mine-allowance"]
+    assert (problem.rule, problem.severity, problem.line) == (
+        "19.12",
+        Severity.ERROR,
+        1 + text.count("\n", 0, text.index("at_factors: 1")),
+    )
+    assert problem.message == (
+        "German mines: 1 AT factor, but a hex mined with AT factors must have at least 2: it could never be placed"
+    )
+    with pytest.raises(ScenarioNotPlayable, match=r"\(19\.12\) \[mine-allowance\]"):
+        new_game(load_scenario(write("setup-test.yaml", text)), 1)
+    _, problems = run(write, "", scenario.replace("at_factors: 1}", "at_factors: 0}"))
+    assert [p for p in problems if p.code == "mine-allowance"] == []
 
 
 def test_19_14_no_mines_in_buildings(write) -> None:

@@ -407,3 +407,22 @@ def test_random_choices_in_an_assault_phase_with_fights_always_end_it() -> None:
         for units in game.occupied().values():
             assert len({u.side for u in units}) == 1
     assert fights > 30 and removes > 30
+
+
+def test_17_0_a_r172_a_unit_or_stack_is_what_stands_with_the_marker() -> None:
+    """17.0 a: 'Designate an assaulting unit or stack and make the PC for each one (17.1)'; 17.0:
+    'Units stacked with an Assault marker are NOT required to assault'; 17.15: 'Units which were
+    designated to assault in the Movement Phase are not prohibited from firing in the Moving Fire
+    Phase but then they may not assault.' R172: the designation is the marked hex's eligible units,
+    one or several, each with its PC; no part of them is offered alone; a unit kept out fires in
+    the Moving Fire Phase (or is not stacked with the marker)."""
+    game = assault_phase({R9: "1106", R8: "1106", R7: "1106"}, {"1106": "1107"})
+    assert texts(game) == {f"assault {R7}+{R8}+{R9} 1107", f"lead {R9}+{R7}+{R8} 1107", "done"}
+    game.unit(R8).fired, game.unit(R8).extra["fired_phase"] = True, "moving_fire"
+    assert texts(game) == {f"assault {R7}+{R9} 1107", f"lead {R9}+{R7} 1107", "done"}
+    with_dice(game, 1, 1, 1, 1)  # each unit its own PC (+1): 3 and 3 pass
+    before = len(game.log)
+    do(game, f"assault {R7}+{R9} 1107")
+    events = [e for line in game.log[before:] for e in line.get("events", [])]
+    assert [e["unit"] for e in events if e["event"] == "assault check"] == [R7, R9]
+    assert where(game, R7) == where(game, R9) == "1107" and where(game, R8) == "1106"

@@ -809,3 +809,20 @@ def test_odds_fire_in_a_set_up_and_in_a_saved_game(tmp_path: Path, capsys: pytes
     log.write_text("not a log\n", encoding="utf-8")
     assert main(["odds", "fire", str(log), "--from", label, "--to", to]) == 2
     assert f"{log}:1: error" in capsys.readouterr().err
+
+
+def test_11_16_a_r171_a_lone_afv_reduces_the_ap_fire_aimed_at_it() -> None:
+    """11.16 a: 'minus one for each Tree symbol, AFV unit and Wreck marker in the target hex'; 10.0:
+    AP fire 'may also be used against AFV's'. R171: the AFV attacked counts, alone in its hex too:
+    the rifle's 4 at three hexes is 3 at the IIIe, and its dice are 11.34's two (UP)."""
+    game = game_at("russian", SUPPORT_FIRE)
+    away(game, "russian/A/R-PR9-1", "german/IIIe-1")
+    rifle = put(game, "russian/A/R-PR9-1", "1210")
+    put(game, "german/IIIe-1", "1213", toward="1212")
+    shot = ap_shot(game, [rifle], game.board.hex("1213"))
+    assert [(p.rule, p.value) for p in shot.parts] == [("11.2", 4), ("11.16 a", -1)]
+    assert shot.firepower == 3 and [d.count for d in shot.dice] == [2]
+    do(game, "aim russian/A/R-PR9-1 1213")
+    with_dice(game, 1, 1, 6, 6)  # the PC, then 12: no effect
+    do(game, "shoot")
+    assert events(game, "attack")[-1]["firepower"] == 3

@@ -13,7 +13,7 @@ import pytest
 from engine.game import Action, IllegalAction, legal_actions, play
 from engine.game.infiltration import INFILTRATION, modifiers
 from engine.game.play import new_game
-from engine.game.state import MORALE, SUPPORT_FIRE, GameState
+from engine.game.state import MORALE, MOVEMENT, SUPPORT_FIRE, GameState
 from engine.game.units import ELIMINATED, WAITING
 from engine.geometry.movement import Morale, State
 from engine.hexgrid import hex_distance
@@ -97,12 +97,46 @@ def test_24_32_the_german_may_reveal_a_hidden_hex_closer_than_his_nearest_unit()
     game = start()
     do(game, "infiltrate russian/A 1404")
     assert game.to_act == "german" and texts(game) == {"reveal 1505", "done"}
-    with_dice(game, 3, 3, 1, 1)  # 6 + 2 = 8: F2, the first two of the squad
-    events = do(game, "reveal 1505")
+    with_dice(game, 3, 3, 1, 1, 1)  # 6 + 2 = 8: F2, the first of seven (two dice: 1), the first of six
+    do(game, "reveal 1505")
     assert not any(u.hidden for u in game.at(game.board.hex("1505")))
+    assert game.to_act == "german" and texts(game) == {"done"}  # R170: asked until he is done
+    events = do(game, "done")
     roll = next(e for e in events if e["event"] == "infiltration roll")
     assert roll["modifiers"] == ["-1 best PR 9", "-3 3 Trees", "+6 1 hexes to a German"]
     assert roll["total"] == 8 and roll["result"] == "F2"
+
+
+def test_24_32_being_asked_to_reveal_tells_the_russian_nothing_r170(tmp_path: Path) -> None:
+    """24.32: 'If the German player has a hidden hex closer to the Infiltration Hex than the nearest
+    German on-map unit, he may voluntarily reveal the hidden hex'. Two games that differ only in
+    whether the hidden hex of the two R PR8 is 1505 (next to 1404) or 1008 (six hexes away) hand the
+    turn over the same way and show the Russian the same state and events until a reveal (R170)."""
+    fixture = REPO / "tests" / "fixtures" / "game"
+    far = tmp_path / "infiltration-far.yaml"
+    text = (fixture / "infiltration.yaml").read_text(encoding="utf-8")
+    far.write_text(text.replace('"1505"', '"1008"').replace("maps: [", f"maps: [{fixture}/"), encoding="utf-8")
+    games = [start(), new_game(load_scenario(far), 1)]
+    for game in games[1:]:
+        play(game, Action("done"))
+        play(game, Action("done"))
+    seen: list[list[tuple[object, ...]]] = [[], []]
+    german_offered: list[set[str]] = [set(), set()]
+    while games[0].phase == INFILTRATION:
+        for n, game in enumerate(games):
+            if game.to_act == "german":
+                german_offered[n] |= texts(game)
+            if game.infiltration.get("step") == "designate":
+                action = next(a for a in legal_actions(game) if a.text() == "infiltrate russian/A 1404")
+                with_dice(game, 1, 1)  # 2 - 1 - 3 + 3 = 1: SS
+            else:
+                action = next(a for a in legal_actions(game) if game.to_act == "russian" or a.verb == "done")
+            events = do(game, action.text())
+            shown = [a.text() for a in legal_actions(game)] if game.to_act == "russian" else []
+            seen[n].append((game.to_act, events, game.view("russian"), shown))
+        assert seen[0] == seen[1]
+    assert german_offered == [{"reveal 1505", "done"}, {"done"}]  # the games differ in what is hidden
+    assert len(seen[0]) > 5 and games[1].phase != INFILTRATION
 
 
 def test_24_33_the_roll_and_its_modifiers() -> None:
@@ -163,15 +197,17 @@ def test_24_34_sp_and_ss_deploy_down_pinned_or_suppressed() -> None:
 def test_24_34_f_removes_that_many_infiltrators_picked_by_the_dice() -> None:
     """24.34 F#: '# is the number of randomly selected infiltrating Russian units that are removed
     from the infiltrators. The survivors participate in the scenario as though no infiltration
-    attempt has been made'. 6 + 6 - 1 + 1 (six hexes from 1207) = 12: F3; each casualty a die
-    among the units left in the order designated, a face beyond them rolled again."""
+    attempt has been made'. 6 + 6 - 1 + 1 (six hexes from 1207) = 12: F3; each casualty picked
+    with the same chance among the units left in the order designated (R130): of seven by two dice
+    as 1-36 (36 rolled again, 7, 14, ... 35 the seventh), of six or fewer by a die (a face beyond
+    them rolled again)."""
     game = start()
     do(game, "infiltrate russian/A 1102")
     assert game.to_act == "german"  # 1107 (five hexes) is closer than 1207 (six)
-    with_dice(game, 6, 6, 1, 6, 6, 1)  # F3; the 1st; the 6th of the six left; a 6 of five: again; the 1st
+    with_dice(game, 6, 6, 6, 6, 2, 1, 1, 6, 1)  # F3; 36: again; 7: the 7th; the 1st of six; a 6 of five: again; the 1st
     events = do(game, "done")
     removed = [e["unit"] for e in events if e["event"] == "eliminated"]
-    assert removed == ["russian/A/LMG-PR8-1", "russian/A/R-PR5-1", "russian/A/LMG-PR9-1"]
+    assert removed == ["russian/A/R-PR5-1", "russian/A/LMG-PR8-1", "russian/A/LMG-PR9-1"]
     assert all(game.unit(i).where == ELIMINATED for i in removed)
     assert sum(1 for i in SQUAD_A if game.unit(i).where == WAITING) == 4
     assert (game.turn, game.phase) == (1, MORALE)
@@ -184,7 +220,7 @@ def test_24_35_a_hidden_infiltration_hex_fails_at_once_r130() -> None:
     the hidden hex are permanently revealed and a Grenade Attack (15.6) is performed against it.
     Pinned and Suppressed results are ignored.' (R130: no Russian grenade is used.)"""
     game = start()
-    with_dice(game, 2, 1, 2, 1, 2)  # 2 casualties: A/LMG-PR8-1, then A/R-PR9-1; grenade dice 1 (E), 2 (S)
+    with_dice(game, 2, 1, 1, 2, 1, 2)  # 2 casualties: A/LMG-PR8-1 (1, 1 of seven), A/R-PR9-1; grenades 1 (E), 2 (S)
     events = do(game, "infiltrate russian/A 1107")
     assert game.board.hex("1107") not in game.secrets["german"].hidden_hexes
     assert [e["unit"] for e in events if e["event"] == "eliminated" and e["rule"] == "24.35"][:2] == [
@@ -256,3 +292,40 @@ def test_24_31_a_test_set_up_may_designate_the_infiltration() -> None:
     assert game.infiltration["hex"] == "3818" and "russian/PL-PR10" in game.infiltration["units"]
     with pytest.raises(IllegalAction):
         play(game, Action("infiltrate", ("russian/B",), "3818"))
+
+
+def test_24_34_ss_r173_the_first_player_turn_has_no_morale_phase() -> None:
+    """24.34 SS: 'Same as SN except that all the units are deployed in the DOWN state in SUPPRESSED
+    status'; SN: 'The scenario begins with the Russian player turn Support Fire Phase.' R173 (R129
+    stands): the Morale Phase before it is not played, so the suppressed infiltrators do not
+    recover before their first Player Turn: they neither fire nor move in it."""
+    game = start()
+    do(game, "infiltrate russian/B 1404")
+    with_dice(game, 1, 2)  # 3 - 1 - 3 + 3 = 2: SS
+    do(game, "done")
+    place_all(game, avoid=("1505", "1107"))
+    assert (game.turn, game.phase, game.phasing) == (1, SUPPORT_FIRE, "russian")
+    assert not any(e.get("phase") == MORALE for line in game.log for e in line.get("events", []))
+    squad = [u for u in game.side_units("russian") if u.squad == "B"]
+    assert all(u.morale == Morale.SUPPRESSED for u in squad)
+    ids = {u.id for u in squad}
+    assert not any(set(a.units) & ids for a in legal_actions(game))  # 10.11: no fire
+    play(game, Action("done"))
+    assert game.phase == MOVEMENT and game.to_act == "russian"
+    assert not any(set(a.units) & ids for a in legal_actions(game))  # 8.15: no move
+
+
+def test_24_37_r130_the_mine_attack_is_not_the_first_shot_the_grenade_attack_is() -> None:
+    """8.22: 'no units are required to pass a PC for movement until either side rolls the dice to
+    resolve combat (the first shot) ... Mine detonations (see MINES 19.0) do not count as combat for
+    this purpose.' R130: 24.37's mine attack leaves movement without PCs; 24.35's grenade attack
+    (test_24_35_a_hidden_infiltration_hex_fails_at_once_r130) brings them."""
+    game = start()
+    do(game, "infiltrate russian/A+russian/PL-PR10 1404")
+    with_dice(game, 1, 1)
+    do(game, "done")
+    do(game, "place russian/A/LMG-PR8-1 1605 up")  # the mined hex
+    with_dice(game, 1)  # the mine's die: E
+    place_all(game, avoid=("1505", "1107"))
+    assert game.unit("russian/A/LMG-PR8-1").where == ELIMINATED
+    assert (game.turn, game.phase) == (1, SUPPORT_FIRE) and not game.shot_fired and not game.first_shot

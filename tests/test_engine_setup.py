@@ -6,16 +6,22 @@ and Scenario 6's limited entry (R15) and entries chosen before play."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
-from engine.game import Action, IllegalAction, legal_actions, new_game, parse, play
+from engine.game import Action, IllegalAction, legal_actions, new_game, parse, play, setup
 from engine.game.movement import open_entry_hexes
 from engine.game.state import ENTRY_CHOICE, MORALE, MOVEMENT, SETUP, GameState
+from engine.game.units import Unit
 from engine.geometry.movement import Morale, State
-from engine.hexgrid import Hex
+from engine.hexgrid import DIRECTIONS, Hex
 from engine.model.scenario import load_scenario
+from engine.validate.checks import setup_deployment_cap
 from tests.test_engine_rules import REPO, do, german_movement, start, texts, to_phase
+from tests.test_scenario_format2 import example, problems
 
 OPEN = load_scenario(REPO / "tests" / "fixtures" / "game" / "duel-open.yaml")
 S6 = load_scenario(REPO / "scenarios" / "s6-spartakovka.yaml")
@@ -200,3 +206,79 @@ def test_24_23_an_enemy_about_to_enter_reveals_the_hidden_hex_and_does_not_enter
     assert not game.unit("german/C/LMG-PR10-1").hidden
     assert "move russian/PL-PR10 1207" not in texts(game)  # 8.23: now a visible enemy's hex
     assert any(a.units == (russian.id,) and a.verb == "move" for a in legal_actions(game))  # and it goes on
+
+
+# -- 24.1 a deployment's cap (R83) ---------------------------------------------------------------------
+
+
+HILL_P = load_scenario(REPO / "scenarios" / "examples" / "hill-p-counterattack.yaml")
+
+
+def test_24_1_a_deployment_cap_holds_in_play_as_in_the_validator(tmp_path: Path) -> None:
+    """24.1: 'unit deployment restrictions'; the example's 'No more than one LMG and any two Rifle
+    units of Squad E may deploy on Hill P; the rest deploy beside it' (R83). Each member is placed on
+    the hill while the engine offers it: one LMG, both R and the MP go there; the other LMG is not
+    offered the hill and is refused it with the rule; the validator, counting with the same
+    function, finds the engine's set-up within the cap and one more LMG on the hill over it."""
+    game = new_game(HILL_P, 1)
+    hill = game.zone_hexes("hill-p")
+    assert setup.cap_excess is setup_deployment_cap.cap_excess
+    placed, refused = [], []
+    while any(a.verb in ("place", "face") for a in legal_actions(game)):
+        actions = legal_actions(game)
+        if actions[0].verb == "face":
+            play(game, actions[0])
+            continue
+        unit = game.unit(actions[0].units[0])
+        on_hill = [a for a in actions if a.verb == "place" and game.board.hex(a.arg) in hill]
+        if unit.squad == "E" and not on_hill:
+            label = next(game.label_of(h) for h in sorted(hill) if not game.at(h))
+            with pytest.raises(IllegalAction, match=r"in hill-p: the deployment's limit allows \d \(24\.1, R83\)"):
+                play(game, parse(f"place {unit.id} {label}"))
+            refused.append(unit.type)
+        play(game, (on_hill or actions)[0])
+        placed.append(unit.id)
+    members = [game.unit(i) for i in placed if game.unit(i).squad == "E"]
+    assert sorted(u.type for u in members if u.hex in hill) == ["LMG", "MP", "R", "R"]
+    assert [u.type for u in members if u.hex not in hill] == refused == ["LMG"]
+
+    def entry(unit: Unit) -> dict[str, Any]:
+        assert unit.hex is not None
+        facing = {"facing": game.label_of(unit.hex + DIRECTIONS[unit.facing])} if unit.facing is not None else {}
+        return {"squad": "E", "member": f"{unit.type} PR{unit.pr}", "hex": game.label_of(unit.hex), **facing}
+
+    data = example()
+    data["setup"] = {"german": {"units": [entry(u) for u in members]}}
+    assert [p for p in problems(data, tmp_path) if p.code == "setup-deployment-cap"] == []
+    lmg = next(
+        e
+        for e in data["setup"]["german"]["units"]
+        if e["member"].startswith("LMG") and game.board.hex(e["hex"]) not in hill
+    )
+    lmg["hex"] = next(e["hex"] for e in data["setup"]["german"]["units"] if e["member"].startswith("MP"))
+    found = [p.message for p in problems(data, tmp_path) if p.code == "setup-deployment-cap"]
+    assert [m.split(" deploy")[0] for m in found] == ["2 LMG units"]
+
+
+def test_19_12_no_at_placement_leaves_a_last_factor_no_hex_may_take(tmp_path: Path) -> None:
+    """19.12: 'A maximum of four AP and seven AT factors may be placed in a mined hex. A hex mined
+    with AT factors must have AT LEAST two factors in the hex.' With 15 AT factors, 7 in one hex and
+    6 in another, a seventh there would leave one that no hex may take: it is not offered, a new
+    hex (two factors) is, and all 15 are laid."""
+    data = example()
+    data["sides"]["german"]["mines"] = {"ap_factors": 0, "at_factors": 15}
+    path = tmp_path / "mined.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    game = new_game(load_scenario(path), 1)
+    while not any(a.verb == "mine" for a in legal_actions(game)):
+        play(game, legal_actions(game)[0])
+    for label, times in (("6001", 6), ("6002", 5)):  # 2 + 5 = 7; 2 + 4 = 6
+        for _ in range(times):
+            play(game, parse(f"mine at {label}"))
+    offered = texts(game)
+    assert "mine at 6002" not in offered and "mine at 6003" in offered
+    with pytest.raises(IllegalAction, match=r"leave 1 AT factor that no mined hex has room for \(19\.12\)"):
+        play(game, parse("mine at 6002"))
+    while any(a.verb == "mine" for a in legal_actions(game)):
+        play(game, next(a for a in legal_actions(game) if a.verb == "mine"))
+    assert sum(m["at"] for m in game.secrets["german"].mines.values()) == 15

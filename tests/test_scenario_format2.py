@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 import yaml
 
+from engine.game import ScenarioNotPlayable, new_game
+from engine.model.scenario import load_scenario
 from engine.problems import Problem, Severity
 from engine.resources import bundled_examples
 from engine.validate.runner import validate_paths
@@ -128,6 +130,37 @@ def test_24_1_a_deployment_cap_limits_what_stands_in_its_zone(
     data["setup"] = {"german": {"units": SETUP_ON_HILL + extra_on_hill}}
     found = [p for p in problems(data, tmp_path) if p.code == "setup-deployment-cap"]
     assert [p.message.split(" deploy")[0] for p in found] == expected
+
+
+def test_24_1_a_cap_whose_units_may_deploy_in_its_zone_by_another_zone_is_reported(tmp_path: Path) -> None:
+    """'No more than one LMG and any two Rifle units of Squad E may deploy on Hill P' (R83: a unit
+    counts against the cap where it stands in the capped zone and in none of its other deployment
+    zones): a second zone of Squad E that takes in the hill lets the whole squad stand there."""
+    data = example()
+    data["zones"]["german-rear"]["area"] = {"any_of": [{"adjacent_to": {"hill": "P"}}, {"hexes": ["6805"]}]}
+    (problem,) = [p for p in problems(data, tmp_path) if p.code == "deployment-cap-circumvented"]
+    assert problem.severity is Severity.WARNING and problem.rule == "24.1, R83" and problem.hex == "6805"
+    assert problem.message.startswith("1 of the 9 hexes of hill-p (6805) are also in german-rear")
+    data["zones"]["german-rear"]["area"] = {"any_of": [{"adjacent_to": {"hill": "P"}}, {"hill": "P"}]}
+    (problem,) = [p for p in problems(data, tmp_path) if p.code == "deployment-cap-circumvented"]
+    assert problem.message.startswith("all hexes of hill-p")
+    assert "deployment-cap-circumvented" not in codes(validate_paths([EXAMPLE]))
+
+
+def test_24_1_a_cap_on_the_only_zone_of_its_units_leaves_the_rest_nowhere(tmp_path: Path) -> None:
+    """'No more than one LMG and any two Rifle units of Squad E may deploy on Hill P; the rest
+    deploy beside it' (R83): without the deployment beside it, Squad E's second LMG has nowhere to
+    deploy. An error, so the engine does not start a set-up it could not finish."""
+    data = example()
+    del data["sides"]["german"]["deployment"][1]
+    (problem,) = [p for p in problems(data, tmp_path) if p.code == "deployment-cap-stranded"]
+    assert problem.severity is Severity.ERROR and problem.rule == "24.1, R83"
+    assert problem.message == (
+        "2 LMG units may deploy only in hill-p, whose limit allows 1: the rest have nowhere to deploy"
+    )
+    with pytest.raises(ScenarioNotPlayable, match=r"\[deployment-cap-stranded\]"):
+        new_game(load_scenario(tmp_path / "scenario.yaml"))
+    assert "deployment-cap-stranded" not in codes(validate_paths([EXAMPLE]))
 
 
 def test_22_1_two_lmgs_say_pool_or_each(tmp_path: Path) -> None:

@@ -1,11 +1,12 @@
 """Russian Infiltration (24.3): a pre-play step after both set-ups (R126) in a scenario that gives
 the option. The Russian player designates one squad and at most one commander and an Infiltration
 Hex (`infiltrate russian/A+russian/PL-PR10 3818`) or declines (`done`, 24.31); the German player may
-reveal a hidden hex closer to it than his nearest on-map unit (`reveal HEX`, 24.32); two dice on the
-Infiltration Resolution Table (24.33, R127). SN/SP/SS: the Russian places each infiltrator within
-two hexes (`place UNIT HEX STATE`, 24.34, R128); hidden hexes stacked with or next to them are then
-revealed (24.36), AP mines attack (24.37), and the game begins with the Russian Support Fire Phase
-(R129). F#: # infiltrators, picked by the dice, are removed; the rest enter as if nothing happened.
+reveal a hidden hex closer to it than his nearest on-map unit (`reveal HEX`, 24.32; asked whatever
+is hidden until `done`, R170); two dice on the Infiltration Resolution Table (24.33, R127).
+SN/SP/SS: the Russian places each infiltrator within two hexes (`place UNIT HEX STATE`, 24.34,
+R128); hidden hexes stacked with or next to them are then revealed (24.36), AP mines attack
+(24.37), and the game begins with the Russian Support Fire Phase (R129). F#: # infiltrators,
+picked by the dice, are removed; the rest enter as if nothing happened.
 An Infiltration Hex that is a German hidden hex fails at once (24.35). The step's progress is
 `GameState.infiltration` (public: the hex is announced, the units are placed in sight).
 """
@@ -153,8 +154,7 @@ def apply_infiltration(game: GameState, action: Action) -> Events:
         if action.verb == DONE:
             return _resolve(game)
         h = game.board.hex(action.arg)
-        events = reveal_hex(game, other(_side(game)), h, "revealed before the infiltration roll (24.32)")
-        return events + (_resolve(game) if not _closer_hidden(game) else [])
+        return reveal_hex(game, other(_side(game)), h, "revealed before the infiltration roll (24.32)")
     return _place(game, action)
 
 
@@ -167,11 +167,13 @@ def _designate(game: GameState, units: list[Unit], h: Hex, how: str) -> Events:
     german = other(_side(game))
     if h in game.secrets[german].hidden_hexes:
         return events + _hidden_hex_failure(game, h)
-    if _closer_hidden(game):
-        game.infiltration["step"] = GERMAN_REVEAL
-        game.to_act = german
-        return events
-    return events + _resolve(game)
+    if not game.scenario.data["sides"][german].get("hidden_hexes"):
+        return events + _resolve(game)  # 24.2: the scenario gives him no hidden hex (public)
+    # 24.32: he is asked whether or not a hidden hex is closer, and until he is done, so that being
+    # asked tells the Russian nothing (R170)
+    game.infiltration["step"] = GERMAN_REVEAL
+    game.to_act = german
+    return events
 
 
 def _closer_hidden(game: GameState) -> list[Hex]:
@@ -242,17 +244,20 @@ def _resolve(game: GameState) -> Events:
 
 def _casualties(game: GameState, units: list[Unit], count: int, rule: str) -> Events:
     """24.34 F#: '# is the number of randomly selected infiltrating Russian units that are removed';
-    each picked by a die among the units left in the order designated (a face beyond them is rolled
-    again)."""
+    each picked with the same chance for every unit left, counted in the order designated (R130):
+    among six or fewer one die, a face beyond them rolled again; among more (a squad of seven and
+    its commander) two dice read as 1-36, a number beyond the largest multiple of their count
+    rolled again, the rest counted round them."""
     pool = list(units)
     events: Events = []
     while count > 0 and pool:
-        (face,) = game.dice.roll(1)
-        if face > len(pool):
+        faces = game.dice.roll(1 if len(pool) <= 6 else 2)
+        number = faces[0] if len(faces) == 1 else (faces[0] - 1) * 6 + faces[1]
+        if number > len(pool) * (6 ** len(faces) // len(pool)):
             continue
-        unit = pool.pop(face - 1)
+        unit = pool.pop((number - 1) % len(pool))
         game.relocate(unit, ELIMINATED, None)
-        events.append({"event": "eliminated", "unit": unit.id, "die": face, "hex": None, "rule": rule})
+        events.append({"event": "eliminated", "unit": unit.id, "dice": list(faces), "hex": None, "rule": rule})
         count -= 1
     return events
 

@@ -6,12 +6,13 @@ where a game begins: what it places is placed, the rest is left to the players.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.geometry.movement import State
 from engine.hexgrid import Hex, parse_label
 from engine.model.setup import side_setups
+from engine.model.setup_limits import Capped, cap_excess
 from engine.model.tables import table_values
 from engine.validate.placements import may_stand
 
@@ -26,13 +27,63 @@ def deploying(game: GameState, unit: Unit) -> bool:
     return bool(deployment_area(game, unit))
 
 
-def deployment_area(game: GameState, unit: Unit) -> frozenset[Hex]:
-    """24.1: the zones of the deployments naming the unit, else those naming its group."""
-    found: dict[str, set[Hex]] = {"unit": set(), "group": set()}
+def _deployments(game: GameState, unit: Unit) -> list[dict[str, Any]]:
+    """24.1: the deployments naming the unit, else those naming its group."""
+    found: dict[str, list[dict[str, Any]]] = {"unit": [], "group": []}
     for d in game.scenario.data["sides"][unit.side].get("deployment") or []:
         if game.names(d, unit):
-            found["group" if d.get("group") is not None else "unit"] |= game.zone_hexes(d["zone"])
-    return frozenset(found["unit"] or found["group"])
+            found["group" if d.get("group") is not None else "unit"].append(d)
+    return found["unit"] or found["group"]
+
+
+def deployment_area(game: GameState, unit: Unit) -> frozenset[Hex]:
+    """24.1: the zones of the deployments naming the unit, else those naming its group."""
+    return frozenset().union(*(game.zone_hexes(d["zone"]) for d in _deployments(game, unit)))
+
+
+def _caps(game: GameState, unit: Unit) -> list[tuple[dict[str, Any], frozenset[Hex]]]:
+    """R83: the unit's capped deployments, each with the hexes where the unit counts against it
+    (in the capped zone and in none of the unit's other deployment zones); kept for the set-up."""
+    kept: dict[Any, list[tuple[dict[str, Any], frozenset[Hex]]]] = game.caches.setdefault("setup", {})
+    key = ("caps", unit.id)
+    if key not in kept:
+        deployments = _deployments(game, unit)
+        kept[key] = [
+            (
+                d,
+                frozenset(game.zone_hexes(d["zone"])).difference(
+                    *(game.zone_hexes(o["zone"]) for o in deployments if o is not d)
+                ),
+            )
+            for d in deployments
+            if d.get("limit")
+        ]
+    return kept[key]
+
+
+def _capped(unit: Unit) -> Capped:
+    """The unit as a cap counts it, in the scenario's words (R83)."""
+    if unit.squad is not None:
+        return Capped("squad", unit.squad, unit.type)
+    return Capped({"cw": "crew_weapon"}.get(unit.kind, unit.kind), unit.type)
+
+
+def over_cap(game: GameState, unit: Unit, h: Hex) -> str | None:
+    """Why placing the unit in h breaks a deployment's `limit:` (24.1, R83), else None: the units
+    the deployment names that stand only in its zone, counted by the validator's own function."""
+    for d, only_here in _caps(game, unit):
+        if h not in only_here:
+            continue
+        standing = [
+            u
+            for u in game.side_units(unit.side)
+            if u.on_map and any(u.hex in area for cap, area in _caps(game, u) if cap is d)
+        ]
+        excess = cap_excess(d["limit"], [_capped(u) for u in [*standing, unit]])
+        if excess:
+            zone = d["zone"] if isinstance(d["zone"], str) else "its zone"
+            return f"{excess[0].what} in {zone}: the deployment's limit allows {excess[0].most}"
+    return None
 
 
 def side_area(game: GameState, side: str) -> frozenset[Hex]:
@@ -139,7 +190,7 @@ def _placeable(game: GameState, unit: Unit) -> list[Hex]:
             for h in sorted(deployment_area(game, unit))
             if may_stand(game.board, h, afv=unit.is_afv, state=str(unit.state))
         ]
-    return [h for h in kept[key] if not over_stacked(game, unit.side, h, [unit])]
+    return [h for h in kept[key] if not over_stacked(game, unit.side, h, [unit]) and over_cap(game, unit, h) is None]
 
 
 def _may_hold(game: GameState, unit: Unit) -> bool:
@@ -227,25 +278,41 @@ def mine_factors(game: GameState, side: str) -> dict[str, int]:
 
 def mine_actions(game: GameState, side: str, hexes: Iterable[Hex] | None = None) -> list[Action]:
     """19.12: at most 4 AP and 7 AT factors a hex, AT at least 2 (so the first AT placement in a hex
-    is two factors); 19.14: any terrain but Buildings. `hexes`: those hexes' only (determinize)."""
-    limits = table_values("combat")["mines"]
-    left = mine_factors(game, side)
-    placed = game.secrets[side].mines
+    is two factors, and none leaves a last factor no hex may take); 19.14: any terrain but Buildings.
+    `hexes`: those hexes' only (determinize)."""
     actions = []
     for kind in ("ap", "at"):
-        if left[kind] <= 0:
-            continue
-        most = int(limits[f"max_{kind}_factors_per_hex"])
-        least = int(limits["min_at_factors_per_hex"]) if kind == "at" else 1
+        why_not = _mine_refusals(game, side, kind)
         candidates = _mine_candidates(game, kind)
-        for h, action in (
-            candidates.items() if hexes is None else ((h, candidates[h]) for h in hexes if h in candidates)
-        ):
-            have = placed[h][kind] if h in placed else 0
-            step = least if have == 0 else 1
-            if have + step <= most and step <= left[kind]:
-                actions.append(action)
+        chosen = candidates.items() if hexes is None else ((h, candidates[h]) for h in hexes if h in candidates)
+        actions += [a for h, a in chosen if why_not(h) is None]
     return actions
+
+
+def _mine_refusals(game: GameState, side: str, kind: str) -> Callable[[Hex], tuple[str, str] | None]:
+    """Why one more placement of the side's `kind` mines in a hex is refused (reason, rule), else
+    None; the hexes' terrain is 19.14's, left to `_mine_candidates`."""
+    limits = table_values("combat")["mines"]
+    left = mine_factors(game, side)[kind]
+    placed = game.secrets[side].mines
+    most = int(limits[f"max_{kind}_factors_per_hex"])
+    least = int(limits["min_at_factors_per_hex"]) if kind == "at" else 1
+    with_room = sum(1 for m in placed.values() if 0 < m[kind] < most)
+    name = kind.upper()
+
+    def why_not(h: Hex) -> tuple[str, str] | None:
+        have = placed[h][kind] if h in placed else 0
+        step = least if have == 0 else 1
+        if step > left:
+            return f"{left} {name} mine factors left to place, {step} needed", "19.11, 19.12"
+        if have + step > most:
+            return f"{have} {name} mine factors in {game.label_of(h)}, at most {most}", "19.12"
+        room_after = with_room - (0 < have < most) + (have + step < most)
+        if 0 < left - step < least and room_after == 0:  # the last factor would have no hex to go in
+            return f"it would leave {left - step} {name} factor that no mined hex has room for", "19.12"
+        return None
+
+    return why_not
 
 
 def _mine_candidates(game: GameState, kind: str) -> dict[Hex, Action]:
@@ -302,7 +369,7 @@ def _hide(game: GameState, side: str, h: Hex) -> dict[str, Any]:
 
 def apply_setup(game: GameState, action: Action) -> list[dict[str, Any]]:
     if not _legal(game, action):
-        raise IllegalAction(f"{action.text()} is not a legal set-up choice now", "24.1")
+        raise IllegalAction(*(_refusal(game, action) or (f"{action.text()} is not a legal set-up choice now", "24.1")))
     side = game.to_act
     if action.verb == PLACE:
         unit = game.unit(action.units[0])
@@ -331,6 +398,29 @@ def apply_setup(game: GameState, action: Action) -> list[dict[str, Any]]:
     if action.verb == HIDE:
         return [_hide(game, side, game.board.hex(action.arg))]
     return []  # DONE: the caller moves on
+
+
+def _refusal(game: GameState, action: Action) -> tuple[str, str] | None:
+    """Why a `place` of the unit to place, in its deployment area, or a `mine` once the units are
+    placed, is refused: the cap (R83) or the mine rule it breaks; None for any other refusal."""
+    side = game.to_act
+    if _needs_facing(game, side) is not None:
+        return None
+    units = to_place(game, side)
+    if action.verb == PLACE and units and action.units == (units[0].id,):
+        h = next((h for h in deployment_area(game, units[0]) if game.label_of(h) == action.arg), None)
+        over = None if h is None else over_cap(game, units[0], h)
+        return None if over is None else (over, "24.1, R83")
+    kind, _, label = action.arg.partition(" ")
+    if action.verb != MINE or units or kind not in ("ap", "at"):
+        return None
+    try:
+        h = game.board.hex(label)
+    except ValueError:  # not a hex label of the board (UnknownHexError, LabelError)
+        return None
+    if game.board.terrain(h).building is not None:
+        return f"{label} is a Building: no mines there", "19.14"
+    return _mine_refusals(game, side, kind)(h)
 
 
 def _legal(game: GameState, action: Action) -> bool:

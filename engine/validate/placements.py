@@ -14,15 +14,13 @@ from engine.model.board import Board
 from engine.model.counters import Clause, Counters, Member, fielded_members
 from engine.model.scenario import UNIT_KINDS, Scenario, UnitRef, describe_unit
 from engine.model.setup import Placement
+from engine.model.setup_limits import LIMIT_KINDS, limit_capacity
 from engine.model.source import JsonPath
 
 from .context import ScenarioContext
 
 # A unit as an instruction names it: kind, type, number, PR (docs/formats.md, unit ids).
 Key = tuple[str, str, int | None, int | None]
-
-# Limit keys of an entry (R15) by unit kind.
-LIMIT_KINDS = {"squad": "squads", "commander": "commanders", "crew_weapon": "crew_weapons", "afv": "afvs"}
 
 
 def key_of(entry: dict[str, Any]) -> Key:
@@ -297,11 +295,6 @@ def not_entering(scenario: Scenario, refs: list[UnitRef], counters: Counters) ->
         else:
             left.append(ref)
     return left
-
-
-def limit_capacity(value: Any) -> tuple[int, list[str] | None]:
-    """A limit's count and the types it allows (None: any), `2` or `{count: 1, types: [MMG]}`."""
-    return (value["count"], value["types"]) if isinstance(value, dict) else (value, None)
 
 
 def may_stand(board: Board, h: Hex, *, afv: bool, state: str) -> bool:

@@ -9,9 +9,10 @@ from typing import Any
 
 from engine.model.counters import SIDES, Counters
 from engine.model.scenario import Scenario, UnitRef
+from engine.model.setup_limits import LIMIT_KINDS
 from engine.model.source import JsonPath
 
-from .placements import LIMIT_KINDS, counter_value, group_of, key_of, names
+from .placements import counter_value, group_of, key_of, names
 
 
 @dataclass(frozen=True)

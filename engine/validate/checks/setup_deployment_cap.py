@@ -7,25 +7,16 @@ counts against the cap when it stands in the capped zone and in none of its othe
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
 from engine.model.setup import side_setups
+from engine.model.setup_limits import Capped, cap_excess
 from engine.model.source import JsonPath
 from engine.problems import Problem, Severity
 from engine.validate.check import Check
 from engine.validate.context import ScenarioContext
-from engine.validate.placements import (
-    LIMIT_KINDS,
-    Placed,
-    board_hex,
-    deployment_zones,
-    limit_capacity,
-    names_ref,
-    place,
-    zone_hexes,
-)
+from engine.validate.placements import Placed, board_hex, deployment_zones, names_ref, place, zone_hexes
 
 CHECK = Check(
     id="setup-deployment-cap",
@@ -62,32 +53,18 @@ def _capped(ctx: ScenarioContext, placed: list[Placed], item: dict[str, Any], pa
         ]
         if not any(area is not None and h in area for area in others):
             inside.append(p)
-    limit = item["limit"]
+    counted = [(n, c) for n, p in enumerate(inside) for c in _counted(p)]  # as the engine's set-up (R83)
     name = item["zone"] if isinstance(item["zone"], str) else "this deployment's zone"
-    for weapon, most in (limit.get("members") or {}).items():
-        found = [p for p in inside for m in p.members if m.weapon == weapon]
-        if len(found) > most:
-            yield _over(ctx, path, found, f"{len(found)} {weapon} units", most, name)
-    counts = _unit_counts(inside)
-    if "units" in limit and counts["units"] > limit["units"]:
-        yield _over(ctx, path, inside, f"{counts['units']} units", limit["units"], name)
-    for kind, key in LIMIT_KINDS.items():
-        if key not in limit:
-            continue
-        most, types = limit_capacity(limit[key])
-        found = [p for p in inside if p.ref.kind == kind and (types is None or p.ref.type in types)]
-        if kind == "squad":
-            found = list({p.ref.path: p for p in found}.values())
-        if len(found) > most:
-            yield _over(ctx, path, found, f"{len(found)} {key.replace('_', ' ')}", most, name)
+    for excess in cap_excess(item["limit"], [c for _, c in counted]):
+        found = [inside[n] for n in sorted({counted[i][0] for i in excess.counted})]
+        yield _over(ctx, path, found, excess.what, excess.most, name)
 
 
-def _unit_counts(placed: list[Placed]) -> Counter[str]:
+def _counted(p: Placed) -> list[Capped]:
     """Units as counters: each squad member placed is one (2.2)."""
-    counts: Counter[str] = Counter()
-    for p in placed:
-        counts["units"] += len(p.members) if p.ref.kind == "squad" and p.members else 1
-    return counts
+    if p.ref.kind == "squad" and p.members:
+        return [Capped("squad", p.ref.type, m.weapon) for m in p.members]
+    return [Capped(p.ref.kind, p.ref.type)]
 
 
 def _over(ctx: ScenarioContext, path: JsonPath, found: list[Placed], what: str, most: int, zone: str) -> Problem:
