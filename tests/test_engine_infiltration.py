@@ -325,6 +325,7 @@ def test_24_37_r130_the_mine_attack_is_not_the_first_shot_the_grenade_attack_is(
     with_dice(game, 1, 1)
     do(game, "done")
     do(game, "place russian/A/LMG-PR8-1 1605 up")  # the mined hex
+    play(game, legal_actions(game)[0])  # R161: the LMG faces before 24.37's mine attack
     with_dice(game, 1)  # the mine's die: E
     place_all(game, avoid=("1505", "1107"))
     assert game.unit("russian/A/LMG-PR8-1").where == ELIMINATED
