@@ -96,7 +96,8 @@ class Unit:
         return self.id
 
     def copy(self) -> Unit:
-        twin = Unit(**{k: getattr(self, k) for k in self.__dataclass_fields__})
+        twin = object.__new__(Unit)  # not __init__: a copy is a search node's largest part
+        twin.__dict__.update(self.__dict__)
         twin.extra = dict(self.extra)
         return twin
 
