@@ -6,7 +6,7 @@ maps, the counters, a unit's printed values), what the log holds (its entries, t
 and the caches (fields starting with `_`, a unit's `extra` keys starting with `_`). Values are
 plain JSON; a hex, a tuple, a set and a mapping with keys other than text are tagged
 (`{"$hex": [q, r]}`, `{"$tuple": [...]}`, `{"$set": [...]}`, `{"$dict": [[key, value], ...]}`),
-sets and mappings in the order the state holds them.
+sets and mappings in the order the state holds them (a set of texts sorted).
 """
 
 from __future__ import annotations
@@ -81,8 +81,9 @@ def _encode(value: Any) -> Any:
         return {"$hex": [value.q, value.r]}
     if isinstance(value, tuple):
         return {"$tuple": [_encode(v) for v in value]}
-    if isinstance(value, (set, frozenset)):
-        return {"$set": [_encode(v) for v in value]}
+    if isinstance(value, (set, frozenset)):  # texts sorted: their order differs from run to run (hashing)
+        ordered = sorted(value) if all(isinstance(v, str) for v in value) else value
+        return {"$set": [_encode(v) for v in ordered]}
     if isinstance(value, list):
         return [_encode(v) for v in value]
     if isinstance(value, dict):
