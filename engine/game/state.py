@@ -300,7 +300,7 @@ class GameState:
         their own (a player's search: R200). Its units are copies; what is kept of the units'
         places (the index of `at`, `kept`) stays valid, on the copy's units."""
         twin = object.__new__(GameState)  # not __init__: copying is most of a search node
-        twin.__dict__.update(self.__dict__)
+        twin.__dict__ = self.__dict__.copy()
         twin.dice = self.dice.copy(seed)
         twin.units = units = {k: u.copy() for k, u in self.units.items()}
         twin.secrets = {

@@ -97,8 +97,9 @@ class Unit:
 
     def copy(self) -> Unit:
         twin = object.__new__(Unit)  # not __init__: a copy is a search node's largest part
-        twin.__dict__.update(self.__dict__)
-        twin.extra = dict(self.extra)
+        fields = self.__dict__.copy()  # a dict's copy, given whole: faster than filling the new one
+        fields["extra"] = self.extra.copy()
+        twin.__dict__ = fields
         return twin
 
     def value(self, name: str, default: Any = None) -> Any:
