@@ -325,7 +325,9 @@ class GameState:
         if self.attack is not None:
             twin.attack = {k: list(v) if isinstance(v, list) else v for k, v in self.attack.items()}
         twin.log = list(self.log)
-        if self._at is not None:  # the index on the copy's units; the rest holds no unit
+        # the index on the copy's units and what is kept with it (none of it holds a unit); without an
+        # index, `_index` makes them all anew before any is read
+        if self._at is not None:
             twin._at = {h: [units[u.id] for u in there] for h, there in self._at.items()}
             twin._totals, twin._signatures, twin._around = (
                 dict(self._totals),
