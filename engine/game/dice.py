@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 
 class ReplayMismatch(ValueError):
@@ -19,11 +20,10 @@ class ReplayMismatch(ValueError):
 class Dice:
     seed: int
     rolled: list[int] = field(default_factory=list)  # every die, in order
-    _random: random.Random = field(init=False, repr=False)
+    # made at the first roll; a copy shares it until one of them rolls (`_shared`: then it copies it)
+    _random: random.Random | None = field(default=None, repr=False)
+    _shared: bool = field(default=False, repr=False)
     _recorded: list[int] | None = field(default=None, repr=False)
-
-    def __post_init__(self) -> None:
-        self._random = random.Random(self.seed)
 
     @classmethod
     def replaying(cls, seed: int, recorded: Iterable[int]) -> Dice:
@@ -40,13 +40,39 @@ class Dice:
                     raise ReplayMismatch(f"the log records {len(self._recorded)} dice and the game asks for more")
                 face = self._recorded[len(self.rolled)]
             else:
-                face = self._random.randint(1, 6)
+                face = self._generator().randint(1, 6)
             self.rolled.append(face)
             faces.append(face)
         return tuple(faces)
 
-    def copy(self) -> Dice:
-        twin = Dice(self.seed, list(self.rolled))
-        twin._random.setstate(self._random.getstate())
-        twin._recorded = self._recorded
+    def _generator(self) -> random.Random:
+        if self._random is None:
+            self._random = random.Random(self.seed)
+        elif self._shared:  # the generator a copy shares is never advanced: who rolls takes a copy
+            twin = random.Random.__new__(random.Random)
+            twin.setstate(self._random.getstate())
+            self._random, self._shared = twin, False
+        return self._random
+
+    def copy(self, seed: int | None = None) -> Dice:
+        """The same dice (None: the copy rolls what these would roll next, as `apply` needs), or with
+        a seed a fresh generator that knows nothing of these: a player's search cannot read the
+        game's next rolls through it, nor a replay's recorded ones (R200). `rolled` is kept either
+        way, for the log's indexing."""
+        if seed is not None:
+            return Dice(seed, list(self.rolled))
+        twin = Dice(self.seed, list(self.rolled), self._random, self._random is not None, self._recorded)
+        self._shared = twin._shared
         return twin
+
+    def state(self) -> list[Any]:
+        """The generator's state as JSON data (a saved game's snapshot rolls on as the game would)."""
+        version, internal, gauss = self._generator().getstate()
+        return [version, list(internal), gauss]
+
+    def restore(self, rolled: list[int], state: list[Any]) -> None:
+        """A saved game's dice: its rolls so far and its generator's state (`state`)."""
+        version, internal, gauss = state
+        self.rolled, self._recorded, self._shared = list(rolled), None, False
+        self._random = random.Random.__new__(random.Random)
+        self._random.setstate((version, tuple(internal), gauss))

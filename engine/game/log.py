@@ -1,7 +1,8 @@
 """A game is its log (docs/engine.md): JSON lines, a header naming the scenario file's hash, the
 engine version, the seed and the options, then one line per action with the dice it rolled and
-what happened. Replaying the log rebuilds the game; `verify` rolls the dice again from the seed
-and checks every recorded roll and state digest.
+what happened, and last a snapshot of the state (snapshot.py). Opening the log starts from the
+snapshot (R201); replaying it rebuilds the game from the start; `verify` rolls the dice again from
+the seed and checks every recorded roll, state digest and the snapshot.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from engine.resources import shown_name
 from .actions import Action, IllegalAction, parse
 from .dice import Dice, ReplayMismatch
 from .play import ENGINE_VERSION, new_game, play
+from .snapshot import SnapshotError, checksum, restore, snapshot
 from .state import GameState
 
 LOG_FORMAT = "iron-cross-game/1"
@@ -49,10 +51,14 @@ def header(game: GameState, players: list[str] | None = None) -> dict[str, Any]:
 
 
 def log_lines(game: GameState, players: list[str] | None = None) -> Iterator[str]:
-    """The log as JSON lines: the header, then each entry (the start, then one per action)."""
+    """The log as JSON lines: the header, then each entry (the start, then one per action), then
+    the snapshot of the state after the last (a saved game opens there: R201)."""
     yield json.dumps(header(game, players), sort_keys=True)
     for entry in game.log:
         yield json.dumps(entry, sort_keys=True)
+    data = snapshot(game)
+    line = {"snapshot": len(game.log) - 1, "digest": game.digest(), "sha256": checksum(data), "data": data}
+    yield json.dumps(line)  # keys in the state's order: a mapping's order is the state's too
 
 
 def log_text(game: GameState, players: list[str] | None = None) -> str:
@@ -64,6 +70,7 @@ def log_text(game: GameState, players: list[str] | None = None) -> str:
 class Log:
     header: dict[str, Any]
     entries: list[dict[str, Any]]  # entry 0 is the start; entry n the n-th action
+    snapshot: dict[str, Any] | None = None  # the last line's: the state after its entry `snapshot`
 
 
 def read_log(text: str) -> Log:
@@ -91,10 +98,15 @@ def read_log(text: str) -> Log:
     entries = parsed[1:]
     if not entries or entries[0].get("event") != "start":
         raise LogError(2, "the log's second line is the start of the game")
+    shot = entries.pop() if "snapshot" in entries[-1] else None
     for offset, entry in enumerate(entries[1:], start=3):
+        if "snapshot" in entry:
+            raise LogError(offset, "a snapshot is the log's last line")
         if not isinstance(entry.get("action"), str) or not isinstance(entry.get("dice", []), list):
             raise LogError(offset, "an action line has an action (text) and its dice (a list)")
-    return Log(head, entries)
+    if shot is not None and shot["snapshot"] != len(entries) - 1:
+        raise LogError(len(lines), f"the snapshot is of action {shot['snapshot']}, the log has {len(entries) - 1}")
+    return Log(head, entries, shot)
 
 
 def replay(
@@ -105,14 +117,19 @@ def replay(
     upto: int | None = None,
     each: Callable[[GameState, int], None] | None = None,
 ) -> GameState:
-    """The game the log records, after entry `upto` (None: all of it). Without `verify` the dice
-    are the log's own, never rolled again; with it they are rolled from the seed and every roll
-    and digest is compared with the log. `each(state, n)` is called after every entry."""
+    """The game the log records, after entry `upto` (None: all of it). All of it without `verify`
+    or `each` is the log's snapshot (R201: checked against its hash and digest, never replayed).
+    Without `verify` the dice are the log's own, never rolled again; with it they are rolled from
+    the seed and every roll, digest and the snapshot is compared with the log. `each(state, n)` is
+    called after every entry."""
     if scenario_hash(scenario) != log.header["scenario_sha256"]:
         raise LogError(1, f"the log is of another scenario file than {scenario.file} (its hash differs)")
     recorded = [die for entry in log.entries for die in entry.get("dice", [])]
     seed = int(log.header["seed"])
     game = new_game(scenario, seed, log.header["options"])
+    last = len(log.entries) - 1
+    if log.snapshot is not None and not verify and each is None and upto in (None, last):
+        return _opened(game, log, recorded)
     if not verify:
         game.dice = Dice.replaying(seed, recorded)
     if each is not None:
@@ -139,6 +156,25 @@ def replay(
             raise LogError(line, "the state differs from the one the log records")
         if each is not None:
             each(game, n)
+    if verify and upto in (None, last) and log.snapshot is not None and snapshot(game) != log.snapshot["data"]:
+        raise LogError(last + 3, "the snapshot is not the state the log's actions make")
+    return game
+
+
+def _opened(game: GameState, log: Log, recorded: list[int]) -> GameState:
+    """The game at the log's snapshot: `game` (new, of the log's scenario) given its state (R201)."""
+    line, shot = len(log.entries) + 2, log.snapshot
+    assert shot is not None
+    if not isinstance(shot.get("data"), dict) or checksum(shot["data"]) != shot.get("sha256"):
+        raise LogError(line, "the snapshot does not match its sha256: it was edited or is corrupt")
+    try:
+        restore(game, shot["data"], recorded)
+    except SnapshotError as exc:
+        raise LogError(line, f"the snapshot is refused: {exc}") from None
+    game.log = list(log.entries)
+    recorded_digest = log.entries[-1].get("digest", shot.get("digest"))
+    if game.digest() != shot.get("digest") or game.digest() != recorded_digest:
+        raise LogError(line, "the snapshot's state is not the one the log records (its digest differs)")
     return game
 
 

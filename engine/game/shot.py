@@ -218,10 +218,10 @@ def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, H
     step: nothing worth keeping)."""
     if game.interrupt is not None:
         return _openings(game, side, hexes)
-    found: list[tuple[Unit, Hex, bool, bool]] = game.kept(
-        _openings_key(game, side, hexes), lambda: _openings(game, side, hexes)
+    found: list[tuple[str, Hex, bool, bool]] = game.kept(  # by id: a copy keeps what is kept (GameState.copy)
+        _openings_key(game, side, hexes), lambda: [(u.id, *rest) for u, *rest in _openings(game, side, hexes)]
     )
-    return found
+    return [(game.units[i], h, aim, antitank) for i, h, aim, antitank in found]
 
 
 def _openings_key(game: GameState, side: str, hexes: list[Hex]) -> tuple[Any, ...]:

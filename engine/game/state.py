@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
-from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -286,31 +285,48 @@ class GameState:
             label = self._labels[h] = self.board.label(h)
         return label
 
-    def copy(self) -> GameState:
-        twin = GameState(**{k: getattr(self, k) for k in self.__dataclass_fields__})
-        twin.dice = self.dice.copy()
-        twin.units = {k: u.copy() for k, u in self.units.items()}
+    def copy(self, seed: int | None = None) -> GameState:
+        """An independent state. Its dice roll what the game's would (`apply`), or with a `seed`
+        their own (a player's search: R200). Its units are copies; what is kept of the units'
+        places (the index of `at`, `kept`) stays valid, on the copy's units."""
+        twin = object.__new__(GameState)  # not __init__: copying is most of a search node
+        twin.__dict__ = self.__dict__.copy()
+        twin.dice = self.dice.copy(seed)
+        twin.units = units = {k: u.copy() for k, u in self.units.items()}
         twin.secrets = {
             s: Secrets({h: dict(m) for h, m in v.mines.items()}, set(v.hidden_hexes)) for s, v in self.secrets.items()
         }  # a hex's factors are counted up in place (19.12): each copy its own
-        for name in ("improved_positions", "control", "entry_choice", "stage", "options"):
+        for name in ("improved_positions", "control", "entry_choice", "stage", "options", "grenades_used"):
             setattr(twin, name, dict(getattr(self, name)))
         twin.ips_used = {side: list(points) for side, points in self.ips_used.items()}
-        twin.grenades_used, twin.grenade_hexes = dict(self.grenades_used), set(self.grenade_hexes)
-        twin.infiltration = deepcopy(self.infiltration) if self.infiltration else {}
+        twin.grenade_hexes, twin.held, twin.acted = set(self.grenade_hexes), set(self.held), set(self.acted)
+        twin.wrecks, twin.setup_done, twin.assault_markers = (
+            set(self.wrecks),
+            list(self.setup_done),
+            dict(self.assault_markers),
+        )
+        twin.infiltration, twin.assault, twin.overrun = (
+            _fresh(self.infiltration),
+            _fresh(self.assault),
+            _fresh(self.overrun),
+        )
         twin.revealed_mines = {h: dict(m) for h, m in self.revealed_mines.items()}
         twin.interrupt = dict(self.interrupt) if self.interrupt is not None else None
         twin.path = {**self.path, "hexes": list(self.path["hexes"])} if self.path is not None else None
         if self.attack is not None:
             twin.attack = {k: list(v) if isinstance(v, list) else v for k, v in self.attack.items()}
-        twin.held, twin.acted, twin.wrecks = set(self.held), set(self.acted), set(self.wrecks)
-        twin.setup_done = list(self.setup_done)
-        twin.assault_markers = dict(self.assault_markers)
-        twin.assault = deepcopy(self.assault) if self.assault else {}
-        twin.overrun = deepcopy(self.overrun) if self.overrun else {}
         twin.log = list(self.log)
-        twin._at, twin._totals, twin._signatures, twin._around, twin._kept = None, {}, {}, {}, {}
-        twin._sides = {}
+        # the index on the copy's units and what is kept with it (none of it holds a unit); without an
+        # index, `_index` makes them all anew before any is read
+        if self._at is not None:
+            twin._at = {h: [units[u.id] for u in there] for h, there in self._at.items()}
+            twin._totals, twin._signatures, twin._around = (
+                dict(self._totals),
+                dict(self._signatures),
+                dict(self._around),
+            )
+            twin._kept = dict(self._kept)
+        twin._sides = {side: tuple(units[u.id] for u in kept) for side, kept in self._sides.items()}
         return twin
 
     # -- what a side may know (24.2, 19.11) --------------------------------------------------------
@@ -376,6 +392,17 @@ class GameState:
         pending = () if self.path is None else (self.path,)  # R190: a path still to go (never at a phase end)
         text = repr((units, flags, self.view(None, with_units=False), *pending))  # plain values: the same on every run
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _fresh(value: Any) -> Any:
+    """A copy of plain data (dicts, lists and sets of values), as deepcopy without its memo."""
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fresh(v) for v in value]
+    if isinstance(value, set):
+        return set(value)
+    return value
 
 
 def _public_assault(assault: dict[str, Any]) -> dict[str, Any] | None:

@@ -1,0 +1,141 @@
+"""What a player's search pays: a search node, a copy, opening a saved game. One JSON object.
+
+    python benchmarks/search_node.py [--games N]
+
+For Scenarios 1 and 6, at every decision of N random games (after one warm-up game): a search
+node, `state.copy(seed=...)` then `play` of the chosen action on it then `legal_actions` of what
+follows, and `copy()` alone, each beside the naive baseline measured in the same run on the same
+states (the copy before issue 18: every unit rebuilt through its constructor and everything the
+state kept of where the units stand dropped, so the listing after it works it out again). Goals
+(issue 18): a node at most 100 us (Scenario 1) and 200 us (Scenario 6), `copy()` at most 30 us
+(Scenario 1). Then a Scenario 6 game saved at its last action: opening it (`iceditor replay
+FILE`, R201: from its snapshot) beside replaying it from the start (`--verify`, and `replay` with
+`each`), in this process and as commands (imports and the scenario's validation included); goal
+under 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from copy import deepcopy
+from pathlib import Path
+
+from engine.game import legal_actions, new_game, play
+from engine.game.log import log_text, read_log, replay
+from engine.game.state import GameState, Secrets
+from engine.game.units import Unit
+from engine.model.scenario import load_scenario
+from engine.players import make_player
+
+REPO = Path(__file__).resolve().parent.parent
+SCENARIOS = {"s1": "s1-demyansk-pocket", "s6": "s6-spartakovka"}
+
+
+def naive_copy(game: GameState) -> GameState:
+    """The copy before issue 18 (the baseline): the state and every unit through their
+    constructors, the nested containers deep-copied, the index of `at` and all kept dropped."""
+    twin = GameState(**{k: getattr(game, k) for k in game.__dataclass_fields__})
+    twin.dice = game.dice.copy()
+    twin.units = {k: Unit(**{f: getattr(u, f) for f in u.__dataclass_fields__}) for k, u in game.units.items()}
+    for unit in twin.units.values():
+        unit.extra = dict(unit.extra)
+    twin.secrets = {
+        s: Secrets({h: dict(m) for h, m in v.mines.items()}, set(v.hidden_hexes)) for s, v in game.secrets.items()
+    }
+    for name in ("improved_positions", "control", "entry_choice", "stage", "options", "grenades_used"):
+        setattr(twin, name, dict(getattr(game, name)))
+    twin.ips_used = {side: list(points) for side, points in game.ips_used.items()}
+    twin.grenade_hexes, twin.held, twin.acted = set(game.grenade_hexes), set(game.held), set(game.acted)
+    twin.wrecks, twin.setup_done, twin.assault_markers = (
+        set(game.wrecks),
+        list(game.setup_done),
+        dict(game.assault_markers),
+    )
+    twin.infiltration, twin.assault, twin.overrun = (
+        deepcopy(game.infiltration),
+        deepcopy(game.assault),
+        deepcopy(game.overrun),
+    )
+    twin.revealed_mines = {h: dict(m) for h, m in game.revealed_mines.items()}
+    twin.interrupt = dict(game.interrupt) if game.interrupt is not None else None
+    if game.attack is not None:
+        twin.attack = {k: list(v) if isinstance(v, list) else v for k, v in game.attack.items()}
+    twin.log = list(game.log)
+    twin._at, twin._totals, twin._signatures, twin._around, twin._kept, twin._sides = None, {}, {}, {}, {}, {}
+    return twin
+
+
+def nodes(name: str, games: int) -> dict[str, float]:
+    """Microseconds per decision: node and copy, lean and naive, the two measured in turn."""
+    scenario = load_scenario(REPO / "scenarios" / f"{SCENARIOS[name]}.yaml")
+    spent = {"node_us": 0.0, "naive_node_us": 0.0, "copy_us": 0.0, "naive_copy_us": 0.0}
+    decisions = 0
+    for seed in range(games + 1):  # game 0 warms up: the scenario's validation, its terrain
+        game = new_game(scenario, seed)
+        players = {"german": make_player("random", seed), "russian": make_player("random", seed + 1)}
+        rng = random.Random(seed)
+        while not game.is_over:
+            action = players[game.to_act].choose(None, legal_actions(game))  # type: ignore[arg-type]
+            for kind in ("", "naive_"):
+                start = time.perf_counter()
+                twin = naive_copy(game) if kind else game.copy(seed=rng.getrandbits(32))
+                copied = time.perf_counter()
+                play(twin, action)
+                if not twin.is_over:
+                    legal_actions(twin)
+                done = time.perf_counter()
+                if seed:
+                    spent[f"{kind}node_us"] += done - start
+                    spent["naive_copy_us"] += (copied - start) if kind else 0.0
+            if seed:
+                start = time.perf_counter()
+                game.copy()  # without a seed, as `apply` makes it
+                spent["copy_us"] += time.perf_counter() - start
+                decisions += 1
+            play(game, action)
+    return {**{k: round(v / decisions * 1e6, 1) for k, v in spent.items()}, "decisions": decisions}
+
+
+def opening(seed: int = 1) -> dict[str, float]:
+    """Seconds to open a Scenario 6 game saved at its last action, from its snapshot and by replay."""
+    scenario = load_scenario(REPO / "scenarios" / f"{SCENARIOS['s6']}.yaml")
+    game = new_game(scenario, seed)
+    players = {"german": make_player("random", seed), "russian": make_player("random", seed + 1)}
+    while not game.is_over:
+        play(game, players[game.to_act].choose(None, legal_actions(game)))  # type: ignore[arg-type]
+    text = log_text(game, ["random", "random"])
+    out: dict[str, float] = {"actions": len(game.log) - 1}
+    start = time.perf_counter()
+    replay(read_log(text), scenario)
+    out["open_s"] = round(time.perf_counter() - start, 3)
+    start = time.perf_counter()
+    replay(read_log(text), scenario, each=lambda state, n: None)
+    out["replay_s"] = round(time.perf_counter() - start, 3)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "s6.jsonl"
+        path.write_text(text, encoding="utf-8")
+        for key, extra in (("command_open_s", []), ("command_verify_s", ["--verify"])):
+            start = time.perf_counter()
+            command = [sys.executable, "-m", "iceditor", "replay", str(path), "--format", "json", *extra]
+            subprocess.run(command, check=True, capture_output=True, cwd=REPO)
+            out[key] = round(time.perf_counter() - start, 2)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2)
+    args = parser.parse_args()
+    out: dict[str, object] = {name: nodes(name, args.games if name == "s1" else 1) for name in SCENARIOS}
+    out["s6_saved_game"] = opening()
+    print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()
