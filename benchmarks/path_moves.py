@@ -8,7 +8,10 @@ action it drew is a `move`, moves those units instead by a path to a hex drawn f
 A decision is one `play`; beside the path player's count, what the same moves take one hex a
 decision (each path's hexes entered, less its one decision). A random path player moves further
 than a random hex-by-hex one (which often stops after a hex), so its games are not the same games.
-Also the seconds per game of each kind and of `paths` itself.
+Also the decisions that are choices (more than one action open: an answer where the answering side
+may only `pass` is asked all the same, so that being asked tells the mover nothing, 24.32's lesson,
+but it is no choice, and a player or a screen answers it without deciding), and the seconds per
+game of each kind and of `paths` itself.
 """
 
 from __future__ import annotations
@@ -27,17 +30,19 @@ REPO = Path(__file__).resolve().parent.parent
 SCENARIOS = {"s1": "s1-demyansk-pocket", "s6": "s6-spartakovka"}
 
 
-def one_game(scenario: object, seed: int, by_path: bool) -> tuple[int, int, int, float, int, int]:
+def one_game(scenario: object, seed: int, by_path: bool) -> tuple[int, int, int, float, int, int, int]:
     """(decisions, path moves, hexes the paths entered, seconds in `paths`, the movers' decisions in
-    the movement phases, the answers at a hex entered) of one random game."""
+    the movement phases, the answers at a hex entered, the decisions with more than one action
+    open) of one random game."""
     game = new_game(scenario, seed)  # type: ignore[arg-type]
     chance = random.Random(seed)
-    decisions = moves = entered = moving = answers = 0
+    decisions = moves = entered = moving = answers = choices = 0
     in_paths = 0.0
     while not game.is_over:
         answers += game.interrupt is not None
         moving += game.interrupt is None and game.phase in ("movement", "reaction_movement")
         actions = legal_actions(game)
+        choices += len(actions) > 1
         action = actions[chance.randrange(len(actions))]
         if by_path and action.verb == "move" and game.interrupt is None:
             start = time.perf_counter()
@@ -51,7 +56,7 @@ def one_game(scenario: object, seed: int, by_path: bool) -> tuple[int, int, int,
         decisions += 1
         if on_path:  # the path's first hex, or a pass that played its next
             entered += sum(e["event"] == "moved" for e in game.log[-1]["events"])
-    return decisions, moves, entered, in_paths, moving, answers
+    return decisions, moves, entered, in_paths, moving, answers, choices
 
 
 def main() -> None:
@@ -70,6 +75,7 @@ def main() -> None:
             seconds = time.perf_counter() - start
             figures[kind] = {
                 "decisions per game": round(sum(g[0] for g in games) / len(games)),
+                "choices per game (more than one action open)": round(sum(g[6] for g in games) / len(games)),
                 "path moves per game": round(sum(g[1] for g in games) / len(games)),
                 # the same game's moves one hex a decision: each path's hexes less its one decision
                 "the same moves hex by hex": round(sum(g[0] + g[2] - g[1] for g in games) / len(games)),
