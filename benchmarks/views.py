@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's engine, not an installed one
 
 from engine.game import legal_actions, new_game, play
 from engine.game.views import SideLog, player_view

@@ -64,9 +64,9 @@ class SideLog:
     _hidden: set[str] = field(default_factory=set)  # enemy units hidden now, as far as the log says
     _pending: list[dict[str, Any]] = field(default_factory=list)  # the enemy's set-up, until its `done`
     _read: int = 0
-    # each unit's fields when last seen here (values and extra copied) and their frozen copy: a
-    # unit unchanged since the last view is not copied again (its frozen fields are immutable)
-    _units: dict[str, tuple[dict[str, Any], FrozenUnit]] = field(default_factory=dict, repr=False)
+    # each unit's fields when last seen here (values and extra copied), their frozen copy and its
+    # JSON: a unit unchanged since the last view is not copied again (its frozen fields are immutable)
+    _units: dict[str, Seen] = field(default_factory=dict, repr=False)
 
     def update(self, log: Sequence[dict[str, Any]]) -> SideLog:
         for entry in log[self._read :]:
@@ -144,15 +144,18 @@ def player_view(game: GameState, side: str, log: SideLog | None = None) -> View:
     """`side`'s View of `game`, with its SideLog brought up to date (a new one if none is given:
     a player kept over a game passes the same one each time, so the log is read once)."""
     log = (log or SideLog(side)).update(game.log)
-    data = game.view(side)
+    data = game.view(side, with_units=False)
     for name in ("infiltration", "assault", "result"):  # copies to the end: nothing shared with the state
         data[name] = _scrub(data[name], set())
-    for unit in data["units"]:
-        marked = game.units[unit["id"]]
-        unit["moved"], unit["fired"] = marked.moved, marked.fired
+    known = _record(game, side, log)
+    # the units GameState.view shows the side (its own, the enemy's on the map and not hidden), each
+    # JSON copied from the last view's if the unit has not changed since (all of them are in `known`)
+    data["units"] = [
+        dict(log._units[u.id][2]) for u in game.units.values() if u.side == side or (u.where == ON_MAP and not u.hidden)
+    ]
     data["interrupt"] = deepcopy(game.interrupt)  # 13.0: the hex the moving stack just entered
     data["lost"] = {side: [u.id for u in game.side_units(side) if u.where == ELIMINATED], other(side): list(log.lost)}
-    return View(side, data, tuple(log.entries), _record(game, side, log))
+    return View(side, data, tuple(log.entries), known)
 
 
 def _record(game: GameState, side: str, log: SideLog) -> dict[str, Any]:
@@ -164,7 +167,7 @@ def _record(game: GameState, side: str, log: SideLog) -> dict[str, Any]:
     hidden_hexes = {u.hex for u in enemy if u.hidden and u.on_map}
     record = {name: _scrub(getattr(game, name), hidden) for name in PUBLIC_FIELDS}
     record["control"] = {h: s for h, s in game.control.items() if h not in hidden_hexes}  # R82: theirs
-    record["units"] = tuple(_frozen(u, log._units) for u in game.units.values() if u.id not in unseen)
+    record["units"] = tuple(_seen(game, u, log._units)[1] for u in game.units.values() if u.id not in unseen)
     own = game.secrets[side]
     record["secrets"] = Secrets({h: dict(m) for h, m in own.mines.items()}, set(own.hidden_hexes))
     return record
@@ -183,22 +186,24 @@ def _seen_unit(unit: Unit, lost: set[str]) -> bool:
 # shared by successive views, changed by none.
 Pairs = tuple[tuple[str, Any], ...]
 FrozenUnit = tuple[Pairs, Pairs, tuple[tuple[str, Any, bool], ...]]
+Seen = tuple[dict[str, Any], FrozenUnit, dict[str, Any]]
 
 
-def _frozen(unit: Unit, last: dict[str, tuple[dict[str, Any], FrozenUnit]]) -> FrozenUnit:
-    """The unit's frozen fields, those of the last view if it has not changed since (a view is
-    built at every decision, and most units do not change between two)."""
+def _seen(game: GameState, unit: Unit, last: dict[str, Seen]) -> Seen:
+    """The unit's fields as they are, frozen, and its JSON with its moved and fired marks (4.0,
+    10.11): those of the last view if it has not changed since (a view is built at every decision,
+    and most units do not change between two)."""
     seen = last.get(unit.id)
     if seen is not None and seen[0] == unit.__dict__:
-        return seen[1]
+        return seen
     fields = {**unit.__dict__, "values": dict(unit.values), "extra": {k: _copy(v) for k, v in unit.extra.items()}}
     frozen = (
         tuple((k, v) for k, v in unit.__dict__.items() if k not in ("values", "extra")),
         tuple(unit.values.items()),
         tuple((k, tuple(v), True) if type(v) is list else (k, v, False) for k, v in unit.extra.items() if k[0] != "_"),
     )
-    last[unit.id] = (fields, frozen)
-    return frozen
+    last[unit.id] = (fields, frozen, {**game._unit_json(unit), "moved": unit.moved, "fired": unit.fired})
+    return last[unit.id]
 
 
 def _copy(value: Any) -> Any:
