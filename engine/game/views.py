@@ -9,9 +9,10 @@ GameState, Dice or generator, and no enemy hidden unit or mine: a player cannot 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from copy import deepcopy
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from .actions import DONE, MOVE
@@ -33,12 +34,17 @@ LOSS_EVENTS = ("eliminated", "destroyed")
 class View:
     """One side's knowledge at a decision. `data` is `GameState.view(side)` with each unit's moved and
     fired marks (4.0, 10.11), the hex just entered during an interrupt (13.0) and the losses the side
-    saw; `log` its SideLog's entries; `record` the same knowledge field by field, for `determinize`."""
+    saw; `log` its SideLog's entries; `record` the same knowledge field by field, for `determinize`
+    (made when first asked for: a player that does not search never needs it)."""
 
     side: str
     data: dict[str, Any]
     log: tuple[dict[str, Any], ...]
-    record: dict[str, Any] = field(repr=False)
+    known: dict[str, Any] = field(repr=False)  # `record` with its units as frozen fields (`_frozen`)
+
+    @cached_property
+    def record(self) -> dict[str, Any]:
+        return {**self.known, "units": [_thawed(u) for u in self.known["units"]]}
 
 
 @dataclass
@@ -58,6 +64,9 @@ class SideLog:
     _hidden: set[str] = field(default_factory=set)  # enemy units hidden now, as far as the log says
     _pending: list[dict[str, Any]] = field(default_factory=list)  # the enemy's set-up, until its `done`
     _read: int = 0
+    # each unit's fields when last seen here (values and extra copied), their frozen copy and its
+    # JSON: a unit unchanged since the last view is not copied again (its frozen fields are immutable)
+    _units: dict[str, Seen] = field(default_factory=dict, repr=False)
 
     def update(self, log: Sequence[dict[str, Any]]) -> SideLog:
         for entry in log[self._read :]:
@@ -135,27 +144,30 @@ def player_view(game: GameState, side: str, log: SideLog | None = None) -> View:
     """`side`'s View of `game`, with its SideLog brought up to date (a new one if none is given:
     a player kept over a game passes the same one each time, so the log is read once)."""
     log = (log or SideLog(side)).update(game.log)
-    data = game.view(side)
+    data = game.view(side, with_units=False)
     for name in ("infiltration", "assault", "result"):  # copies to the end: nothing shared with the state
         data[name] = _scrub(data[name], set())
-    for unit in data["units"]:
-        marked = game.units[unit["id"]]
-        unit["moved"], unit["fired"] = marked.moved, marked.fired
+    known = _record(game, side, log)
+    # the units GameState.view shows the side (its own, the enemy's on the map and not hidden), each
+    # JSON copied from the last view's if the unit has not changed since (all of them are in `known`)
+    data["units"] = [
+        dict(log._units[u.id][2]) for u in game.units.values() if u.side == side or (u.where == ON_MAP and not u.hidden)
+    ]
     data["interrupt"] = deepcopy(game.interrupt)  # 13.0: the hex the moving stack just entered
     data["lost"] = {side: [u.id for u in game.side_units(side) if u.where == ELIMINATED], other(side): list(log.lost)}
-    return View(side, data, tuple(log.entries), _record(game, side, log.lost))
+    return View(side, data, tuple(log.entries), known)
 
 
-def _record(game: GameState, side: str, lost: Iterable[str]) -> dict[str, Any]:
+def _record(game: GameState, side: str, log: SideLog) -> dict[str, Any]:
     """The state's fields as `side` knows them (plain values: Hex, str, numbers, dicts, lists, Units)."""
-    lost = set(lost)
+    lost = set(log.lost)
     enemy = game.side_units(other(side))
     unseen = {u.id for u in enemy if not _seen_unit(u, lost)}
     hidden = {u.id for u in enemy if u.hidden or (u.where == ELIMINATED and u.id in unseen)}  # never named
     hidden_hexes = {u.hex for u in enemy if u.hidden and u.on_map}
     record = {name: _scrub(getattr(game, name), hidden) for name in PUBLIC_FIELDS}
     record["control"] = {h: s for h, s in game.control.items() if h not in hidden_hexes}  # R82: theirs
-    record["units"] = [_unit_record(u) for u in game.units.values() if u.id not in unseen]
+    record["units"] = tuple(_seen(game, u, log._units)[1] for u in game.units.values() if u.id not in unseen)
     own = game.secrets[side]
     record["secrets"] = Secrets({h: dict(m) for h, m in own.mines.items()}, set(own.hidden_hexes))
     return record
@@ -169,13 +181,42 @@ def _seen_unit(unit: Unit, lost: set[str]) -> bool:
     return unit.id in lost if unit.where == ELIMINATED else unit.where != WAITING and not unit.hidden
 
 
-def _unit_record(unit: Unit) -> Unit:
-    """A copy of the unit without what the engine keeps of its work (extra's "_" keys): a value,
-    for `determinize` to place (copied field by field: a view is built at every decision)."""
+# A unit's fields, its values and its extra without what the engine keeps of its work ("_" keys),
+# as tuples of pairs (extra's as triples: a list is kept as a tuple, and True says it was one):
+# shared by successive views, changed by none.
+Pairs = tuple[tuple[str, Any], ...]
+FrozenUnit = tuple[Pairs, Pairs, tuple[tuple[str, Any, bool], ...]]
+Seen = tuple[dict[str, Any], FrozenUnit, dict[str, Any]]
+
+
+def _seen(game: GameState, unit: Unit, last: dict[str, Seen]) -> Seen:
+    """The unit's fields as they are, frozen, and its JSON with its moved and fired marks (4.0,
+    10.11): those of the last view if it has not changed since (a view is built at every decision,
+    and most units do not change between two)."""
+    seen = last.get(unit.id)
+    if seen is not None and seen[0] == unit.__dict__:
+        return seen
+    fields = {**unit.__dict__, "values": dict(unit.values), "extra": {k: _copy(v) for k, v in unit.extra.items()}}
+    frozen = (
+        tuple((k, v) for k, v in unit.__dict__.items() if k not in ("values", "extra")),
+        tuple(unit.values.items()),
+        tuple((k, tuple(v), True) if type(v) is list else (k, v, False) for k, v in unit.extra.items() if k[0] != "_"),
+    )
+    last[unit.id] = (fields, frozen, {**game._unit_json(unit), "moved": unit.moved, "fired": unit.fired})
+    return last[unit.id]
+
+
+def _copy(value: Any) -> Any:
+    return list(value) if type(value) is list else value
+
+
+def _thawed(frozen: FrozenUnit) -> Unit:
+    """A Unit of frozen fields, for `determinize` to place: a value of its own."""
+    fields, values, extra = frozen
     twin = Unit.__new__(Unit)
-    twin.__dict__.update(unit.__dict__)
-    twin.values = dict(unit.values)
-    twin.extra = {k: list(v) if type(v) is list else v for k, v in unit.extra.items() if k[0] != "_"}
+    twin.__dict__.update(fields)
+    twin.values = dict(values)
+    twin.extra = {k: list(v) if was_list else v for k, v, was_list in extra}
     return twin
 
 
