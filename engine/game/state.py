@@ -301,9 +301,8 @@ class GameState:
             fields["extra"] = fields["extra"].copy()
             units[k] = unit = _new(Unit)
             unit.__dict__ = fields
-        twin.secrets = {
-            s: Secrets({h: dict(m) for h, m in v.mines.items()}, set(v.hidden_hexes)) for s, v in self.secrets.items()
-        }  # a hex's factors are counted up in place (19.12): each copy its own
+        # a hex's factors are never changed in place (19.12: a placement makes a new dict): shared
+        twin.secrets = {s: Secrets(dict(v.mines), set(v.hidden_hexes)) for s, v in self.secrets.items()}
         for name in ("improved_positions", "control", "entry_choice", "stage", "options", "grenades_used"):
             setattr(twin, name, dict(getattr(self, name)))
         twin.ips_used = {side: list(points) for side, points in self.ips_used.items()}
