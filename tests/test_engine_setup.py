@@ -282,3 +282,23 @@ def test_19_12_no_at_placement_leaves_a_last_factor_no_hex_may_take(tmp_path: Pa
     while any(a.verb == "mine" for a in legal_actions(game)):
         play(game, next(a for a in legal_actions(game) if a.verb == "mine"))
     assert sum(m["at"] for m in game.secrets["german"].mines.values()) == 15
+
+
+def test_19_12_mine_factors_laid_on_a_copy_leave_the_originals_hex_as_it_was(tmp_path: Path) -> None:
+    """19.12: 'A hex mined with AT factors must have AT LEAST two factors in the hex.' A copy shares
+    the original's mined hexes (docs/engine.md, Speed): factors laid in one of them on the copy are
+    counted on the copy only."""
+    data = example()
+    data["sides"]["german"]["mines"] = {"ap_factors": 2, "at_factors": 4}
+    path = tmp_path / "mined.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    game = new_game(load_scenario(path), 1)
+    while not any(a.verb == "mine" for a in legal_actions(game)):
+        play(game, legal_actions(game)[0])
+    play(game, parse("mine at 6001"))
+    twin = game.copy()
+    play(twin, parse("mine at 6001"))
+    play(twin, parse("mine ap 6001"))
+    h = game.board.hex("6001")
+    assert game.secrets["german"].mines[h] == {"ap": 0, "at": 2}
+    assert twin.secrets["german"].mines[h] == {"ap": 1, "at": 3}

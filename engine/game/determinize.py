@@ -35,7 +35,8 @@ def determinize(view: View, scenario: Scenario, rng: random.Random) -> GameState
     unseen = [u for u in game.side_units(enemy) if u.id not in known]
     for unit in game.units.values():
         if unit.id in known:
-            unit.__dict__.update(known[unit.id].copy().__dict__)
+            seen = known[unit.id]
+            unit.__dict__.update({**seen.__dict__, "extra": dict(seen.extra)})  # its own `extra`, as a copy's
     for unit in unseen:  # not where the scenario's `setup:` hid them: drawn like the rest
         game.relocate(unit, WAITING, None)
         unit.hidden, unit.facing, unit.state = False, None, State(unit.extra.get("listed_state", "up"))

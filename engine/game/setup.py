@@ -116,9 +116,9 @@ def apply_given_setup(game: GameState) -> list[dict[str, Any]]:
             game.improved_positions[game.board.hex(ip.hex)] = ip.points
             _use_ip(game, side, ip.points)
         for mined in side_setup.mines:
-            mines = game.secrets[side].mines.setdefault(game.board.hex(mined.hex), {"ap": 0, "at": 0})
-            mines["ap"] += mined.ap_factors
-            mines["at"] += mined.at_factors
+            mines, h = game.secrets[side].mines, game.board.hex(mined.hex)
+            placed = mines.get(h, {"ap": 0, "at": 0})  # a new dict, not counted up in place: copies share them
+            mines[h] = {"ap": placed["ap"] + mined.ap_factors, "at": placed["at"] + mined.at_factors}
         for hidden in side_setup.hidden_hexes:
             events.append(_hide(game, side, game.board.hex(hidden.hex)))
     return events
@@ -329,9 +329,10 @@ def _mine_candidates(game: GameState, kind: str) -> dict[Hex, Action]:
 
 def lay_mine(game: GameState, side: str, kind: str, h: Hex) -> None:
     """One `mine KIND HEX` placement: one factor, the first AT in a hex two (19.12)."""
-    mines = game.secrets[side].mines.setdefault(h, {"ap": 0, "at": 0})
+    placed = game.secrets[side].mines.get(h, {"ap": 0, "at": 0})
     limits = table_values("combat")["mines"]
-    mines[kind] += int(limits["min_at_factors_per_hex"]) if kind == "at" and mines[kind] == 0 else 1
+    added = int(limits["min_at_factors_per_hex"]) if kind == "at" and placed[kind] == 0 else 1
+    game.secrets[side].mines[h] = {**placed, kind: placed[kind] + added}  # a new dict: copies share them
 
 
 def _hide_actions(game: GameState, side: str) -> list[Action]:

@@ -41,6 +41,7 @@ LETTER = dict(zip(PLAYER_TURN, "ABCDEFGH", strict=True))
 
 
 _MISSING = object()
+_new = object.__new__
 _NOBODY = (0, 0, 0)
 
 
@@ -292,10 +293,16 @@ class GameState:
         twin = object.__new__(GameState)  # not __init__: copying is most of a search node
         twin.__dict__ = self.__dict__.copy()
         twin.dice = self.dice.copy(seed)
-        twin.units = units = {k: u.copy() for k, u in self.units.items()}
-        twin.secrets = {
-            s: Secrets({h: dict(m) for h, m in v.mines.items()}, set(v.hidden_hexes)) for s, v in self.secrets.items()
-        }  # a hex's factors are counted up in place (19.12): each copy its own
+        # the units' copies: their fields' dict given whole (not __init__, nor a method call each: the
+        # units are most of a copy), with their `extra` of their own
+        twin.units = units = {}
+        for k, u in self.units.items():
+            fields = u.__dict__.copy()
+            fields["extra"] = fields["extra"].copy()
+            units[k] = unit = _new(Unit)
+            unit.__dict__ = fields
+        # a hex's factors are never changed in place (19.12: a placement makes a new dict): shared
+        twin.secrets = {s: Secrets(dict(v.mines), set(v.hidden_hexes)) for s, v in self.secrets.items()}
         for name in ("improved_positions", "control", "entry_choice", "stage", "options", "grenades_used"):
             setattr(twin, name, dict(getattr(self, name)))
         twin.ips_used = {side: list(points) for side, points in self.ips_used.items()}
@@ -326,7 +333,7 @@ class GameState:
                 dict(self._around),
             )
             twin._kept = dict(self._kept)
-        twin._sides = {side: tuple(units[u.id] for u in kept) for side, kept in self._sides.items()}
+        twin._sides = {side: tuple([units[u.id] for u in kept]) for side, kept in self._sides.items()}
         return twin
 
     # -- what a side may know (24.2, 19.11) --------------------------------------------------------

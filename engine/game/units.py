@@ -95,13 +95,6 @@ class Unit:
     def describe(self) -> str:
         return self.id
 
-    def copy(self) -> Unit:
-        twin = object.__new__(Unit)  # not __init__: a copy is a search node's largest part
-        fields = self.__dict__.copy()  # a dict's copy, given whole: faster than filling the new one
-        fields["extra"] = self.extra.copy()
-        twin.__dict__ = fields
-        return twin
-
     def value(self, name: str, default: Any = None) -> Any:
         """A combat value of the counter (`values`), or `default` where the counter has none."""
         found = self.values.get(name)
