@@ -260,18 +260,24 @@ def test_24_1_a_deployment_cap_holds_in_play_as_in_the_validator(tmp_path: Path)
     assert [m.split(" deploy")[0] for m in found] == ["2 LMG units"]
 
 
-def test_19_12_no_at_placement_leaves_a_last_factor_no_hex_may_take(tmp_path: Path) -> None:
-    """19.12: 'A maximum of four AP and seven AT factors may be placed in a mined hex. A hex mined
-    with AT factors must have AT LEAST two factors in the hex.' With 15 AT factors, 7 in one hex and
-    6 in another, a seventh there would leave one that no hex may take: it is not offered, a new
-    hex (two factors) is, and all 15 are laid."""
+def at_the_mines(tmp_path: Path, ap_factors: int, at_factors: int) -> GameState:
+    """A game of the example with the German's mine allowance given, at his first mine decision (19.11)."""
     data = example()
-    data["sides"]["german"]["mines"] = {"ap_factors": 0, "at_factors": 15}
+    data["sides"]["german"]["mines"] = {"ap_factors": ap_factors, "at_factors": at_factors}
     path = tmp_path / "mined.yaml"
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     game = new_game(load_scenario(path), 1)
     while not any(a.verb == "mine" for a in legal_actions(game)):
         play(game, legal_actions(game)[0])
+    return game
+
+
+def test_19_12_no_at_placement_leaves_a_last_factor_no_hex_may_take(tmp_path: Path) -> None:
+    """19.12: 'A maximum of four AP and seven AT factors may be placed in a mined hex. A hex mined
+    with AT factors must have AT LEAST two factors in the hex.' With 15 AT factors, 7 in one hex and
+    6 in another, a seventh there would leave one that no hex may take: it is not offered, a new
+    hex (two factors) is, and all 15 are laid."""
+    game = at_the_mines(tmp_path, ap_factors=0, at_factors=15)
     for label, times in (("6001", 6), ("6002", 5)):  # 2 + 5 = 7; 2 + 4 = 6
         for _ in range(times):
             play(game, parse(f"mine at {label}"))
@@ -288,13 +294,7 @@ def test_19_12_mine_factors_laid_on_a_copy_leave_the_originals_hex_as_it_was(tmp
     """19.12: 'A hex mined with AT factors must have AT LEAST two factors in the hex.' A copy shares
     the original's mined hexes (docs/engine.md, Speed): factors laid in one of them on the copy are
     counted on the copy only."""
-    data = example()
-    data["sides"]["german"]["mines"] = {"ap_factors": 2, "at_factors": 4}
-    path = tmp_path / "mined.yaml"
-    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    game = new_game(load_scenario(path), 1)
-    while not any(a.verb == "mine" for a in legal_actions(game)):
-        play(game, legal_actions(game)[0])
+    game = at_the_mines(tmp_path, ap_factors=2, at_factors=4)
     play(game, parse("mine at 6001"))
     twin = game.copy()
     play(twin, parse("mine at 6001"))
