@@ -10,18 +10,16 @@ out only when asked: `legal_actions` stays as fast as it was.
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any, NamedTuple
 
 from engine.geometry.movement import ONE_HEX, entry_cost
 from engine.hexgrid import LabelError, parse_label
-from engine.model.tables import table_values
 from engine.model.terrain import Terrain
-from engine.odds import dice_totals
 
 from .actions import DETACH, FACE, LEAD, MOVE, PUSH, STATE, Action, IllegalAction
 from .assault import ASSAULT
 from .fire import AIM, ANTITANK, JOIN, SHOOT
+from .fire_odds import pc_chance
 from .flamethrower import FLAME
 from .grenades import GRENADE
 from .mortars import MORTAR
@@ -92,13 +90,6 @@ class Description(NamedTuple):
     mp_left: float | None
     pcs: tuple[tuple[str, int, float], ...]
     sentence: str
-
-
-def pc_chance(pr: int, plus: int = 0) -> Fraction:
-    """4.0: the chance that two dice (plus 4.12's modifier) come to the PR or less."""
-    n = int(table_values("combat")["performance_check"]["dice"])
-    need = pr - plus
-    return sum((p for total, p in dice_totals(n).items() if total <= need), Fraction(0))
 
 
 def options(game: GameState, unit: str | None = None, hex: str | None = None) -> list[Action]:
