@@ -34,13 +34,13 @@ from ..counter_drawing import COUNTER, INK, write
 from ..hex_layout import HEX_SIZE, centre
 from ..mapview import LAYERS, MapScene
 from ..setup_items import FAN, FIRST
-from .counter_items import CounterItem, state_words
+from .counter_items import CounterItem, marks
+from .faces import PLAY_ZOOM as PLAY_ZOOM  # the default zoom of the board in play
 from .faces import Face
 from .markers import AssaultMarkerItem, ChitItem, HiddenHexItem, MortarItem, ReachItem
 
-PLAY_ZOOM = 1.5  # screen pixels per scene unit at the default play zoom: a counter's print 8-10 px high
 OPENED = COUNTER * 1.5  # a counter's side in an opened stack
-GAP = 6.0  # between the counters of an opened stack
+GAP = 10.0  # between the counters of an opened stack
 FANNED = 3  # a stack of more counters fans out closer, so that it stays in its hex
 UNKNOWN = Face("?", "", "", "a unit", "")  # a unit of the view the scenario does not field (never, but drawn)
 
@@ -232,7 +232,7 @@ class StackItem(QGraphicsItem):
         self.setZValue(1000)
         width = len(units) * (OPENED + GAP) + GAP
         c = centre(h)
-        self._panel = QRectF(c.x() - width / 2, c.y() - HEX_SIZE - OPENED - 30, width, OPENED + 30)
+        self._panel = QRectF(c.x() - width / 2, c.y() - HEX_SIZE - OPENED - 34, width, OPENED + 34)
         self.counters = [
             CounterItem(
                 u.unit,
@@ -247,7 +247,7 @@ class StackItem(QGraphicsItem):
             )
             for n, u in enumerate(units)
         ]
-        self.labels = [state_words(u.unit) for u in units]
+        self.labels = [(f"{u.unit['state']} {u.unit['morale']}".upper(), ", ".join(marks(u.unit))) for u in units]
 
     def boundingRect(self) -> QRectF:
         return self._panel.adjusted(-12, -12, 12, 12)
@@ -261,10 +261,11 @@ class StackItem(QGraphicsItem):
         painter.drawLine(QPointF(c.x(), self._panel.bottom()), QPointF(c.x(), c.y() - HEX_SIZE * 0.6))
         title = QRectF(self._panel.left(), self._panel.top() + 1, self._panel.width(), 10)
         write(painter, title, f"{len(self.counters)} units: click one to pick it", 7, scale, False)
-        for item, words in zip(self.counters, self.labels, strict=True):
+        for item, (state, done) in zip(self.counters, self.labels, strict=True):
             r = item.rect()
-            below = QRectF(r.left() - GAP / 2, r.bottom() + 1, r.width() + GAP, 16)
-            write(painter, below, words.replace(", ", " ", 1), 6.0, scale)
+            below = QRectF(r.left() - GAP / 2, r.bottom() + 1, r.width() + GAP, 8)
+            write(painter, below, state, 6.0, scale, True)
+            write(painter, below.translated(0, 8), done, 6.0, scale)
         painter.setPen(Qt.PenStyle.NoPen)
 
 

@@ -25,13 +25,17 @@ BADGE = 4.0  # a moved or fired mark's radius, on the counter's left edge
 
 def state_words(unit: dict[str, Any]) -> str:
     """A unit's state in the rulebook's words: 'UP, NORMAL', 'DOWN, PINNED, moved, fired'."""
-    words = [str(unit["state"]).upper(), str(unit["morale"]).upper()]
-    words += [mark for mark in ("moved", "fired") if unit.get(mark)]
+    return ", ".join((f"{str(unit['state']).upper()} {str(unit['morale']).upper()}", *marks(unit)))
+
+
+def marks(unit: dict[str, Any]) -> list[str]:
+    """What the unit did this Player Turn and what else its counter shows beyond its state."""
+    words = [mark for mark in ("moved", "fired") if unit.get(mark)]
     if unit.get("immobilized"):
         words.append("immobilized (8.54)")
     if unit.get("hidden"):
         words.append("hidden (24.21)")
-    return ", ".join(words)
+    return words
 
 
 class CounterItem(QGraphicsItem):
@@ -105,10 +109,10 @@ class CounterItem(QGraphicsItem):
             painter.setBrush(QBrush(fill))
             painter.drawRect(square)
             write(painter, square, text, side * 0.85, scale, True, ink)
-        for n, mark in enumerate(m for m in MARKS if unit.get(m)):
+        for n, mark in enumerate(m for m in MARKS if unit.get(m)):  # outside the left edge, low: the print shows
             text, fill = MARKS[mark]
             r = BADGE * k
-            middle = QPointF(rect.left(), rect.top() + r + n * 2.2 * r)
+            middle = QPointF(rect.left() - r * 0.4, rect.bottom() - r - n * 2.1 * r)
             painter.setPen(QPen(WHITE, 0.8 * k))
             painter.setBrush(QBrush(fill))
             painter.drawEllipse(middle, r, r)

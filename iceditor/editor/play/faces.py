@@ -14,6 +14,9 @@ from engine.game.units import Unit, field_units
 from engine.model.counters import Counters
 from engine.model.scenario import Scenario
 
+# the default zoom of the board in play, screen pixels a map unit: a counter's print 8-10 px high
+# (counter_drawing.py), a hex 72 px across
+PLAY_ZOOM = 1.5
 KINDS = {"infantry": "", "ft": "", "commander": "", "cw": "crew-served weapon ", "afv": "AFV "}
 
 
