@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.game.state import PLAYER_TURN
-from engine.hexgrid import Hex
+from engine.hexgrid import Hex, parse_label
 
 from ..counter_drawing import COUNTER, INK, write
 from ..hex_layout import HEX_SIZE, centre
@@ -101,7 +101,8 @@ class PlayBoardLayer(QGraphicsObject):
             step = FAN if len(ids) <= FANNED else FAN * (FANNED - 1) / (len(ids) - 1)
             for n, uid in enumerate(ids):
                 unit = by_id[uid]
-                facing = board.hex(unit["facing"]) if unit.get("facing") else None
+                # the hex it faces may be off the map (a unit on its edge facing out): a label, not a board hex
+                facing = parse_label(unit["facing"], board.offset) if unit.get("facing") else None
                 item = CounterItem(unit, self.faces.get(uid, UNKNOWN), h, facing, centre(h) + FIRST + step * n, self)
                 item.setZValue(10 + n)
                 item.set_selected(uid in self.selected)

@@ -168,7 +168,7 @@ class ReachItem(QGraphicsItem):
         rect = QRectF()
         for h in (*self.reach, *self.path, *self.objectives, *((self.target,) if self.target else ())):
             rect = rect.united(hex_polygon(h).boundingRect())
-        self._bounds = rect.adjusted(-4, -4, 4, 4)
+        self._bounds = rect.adjusted(-4, -4, 4, 4) if not rect.isNull() else QRectF()
         self.update()
 
     def boundingRect(self) -> QRectF:
