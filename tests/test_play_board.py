@@ -129,7 +129,7 @@ def test_24_21_19_11_what_the_view_leaves_out_is_not_on_the_scene(qtbot, s4_afte
     """24.21: hidden hexes and their units are recorded secretly; 19.11: mines are written down
     secretly. Shown from the German view, no item of the scene is a Russian hidden unit, a Russian
     mine or hidden hex, and no item's tooltip names a hidden unit; shown from the Russian view, they
-    are all there (its hidden units faded, its mines as chits, its hidden hexes outlined)."""
+    are all there (its hidden units marked H, its mines as chits, its hidden hexes outlined)."""
     game = s4_after_setup
     hidden = {u.id for u in game.side_units("russian") if u.hidden}
     mines = game.secrets["russian"].mines
