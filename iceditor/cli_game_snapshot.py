@@ -57,7 +57,6 @@ def snapshot_game(args: argparse.Namespace) -> int:
 
     start_application()
     scene = MapScene(game.board)
-    scene.set_layer_visible("units", False)  # the set-up's pieces: the game's counters are the layer's
     layer = PlayBoardLayer(scene, printed_faces(game.scenario, game.counters))
     if args.side is None:
         layer.show(game.view(None), game.log)

@@ -375,3 +375,28 @@ def test_snapshot_of_a_missing_or_corrupt_log_exits_2(qtbot, game_log: Path, tmp
     scenario = REPO / "scenarios" / "s1-demyansk-pocket.yaml"
     assert main(["snapshot", str(scenario), "--side", "german", "--out", str(tmp_path / "x.png")]) == 2
     assert "--side is for a saved game (.jsonl)" in capsys.readouterr().err
+
+
+def test_a_counter_or_marker_unchanged_since_the_last_view_is_kept(qtbot, s1_mid_play: GameState) -> None:
+    """A decision changes a few counters: the others are the same items, the changed ones new; the
+    set-up's pieces are hidden while the layer is on the scene, and shown again when it leaves."""
+    scene, layer = layer_of(qtbot, s1_mid_play)
+    assert not scene.layers["units"].isVisible()
+    data = s1_mid_play.view(None)
+    data["improved_positions"] = {"4307": 1}
+    layer.show(data)
+    before = dict(layer.counters)
+    (ip,) = [m for m in layer.markers if isinstance(m, ChitItem)]
+    others = [m for m in layer.markers if m is not ip]  # the German hidden hexes (the whole board's secrets)
+    changed = one_unit(data, state="down" if data["units"][0]["state"] == "up" else "up")
+    layer.show(changed)
+    uid = next(u["id"] for u in changed["units"] if u["hex"] is not None)
+    assert layer.counters[uid] is not before[uid] and layer.counters[uid].scene() is scene
+    assert before[uid].scene() is None
+    assert all(layer.counters[k] is item for k, item in before.items() if k != uid)
+    assert layer.markers == [ip, *others]
+    changed["improved_positions"] = {}
+    layer.show(changed)
+    assert layer.markers == others and ip.scene() is None
+    layer.detach()
+    assert scene.layers["units"].isVisible() and layer.scene() is None
