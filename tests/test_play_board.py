@@ -31,7 +31,7 @@ from iceditor.editor.mapview import MapScene, MapView
 from iceditor.editor.play.board_items import PLAY_ZOOM, PlayBoardLayer, StackItem, mortar_fire
 from iceditor.editor.play.counter_items import MORALE_MARKERS, CounterItem
 from iceditor.editor.play.faces import printed_faces
-from iceditor.editor.play.markers import AssaultMarkerItem, ChitItem, HiddenHexItem
+from iceditor.editor.play.markers import AssaultMarkerItem, ChitItem, HiddenHexItem, MortarItem
 
 from .test_map_drawing import Recording, pixels, render
 
@@ -191,7 +191,7 @@ def test_12_4_18_0_17_0_wrecks_ips_and_assault_markers(qtbot, s1_mid_play: GameS
     layer.show(data)
     board = s1_mid_play.board
     chits = {(i.kind, board.label(i.hex)): i for i in drawn(scene) if isinstance(i, ChitItem)}
-    assert texts(chits[("wreck", "4310")]) == ["WRECK", "WRECK"]  # its print, white on the dark chit
+    assert texts(chits[("wreck", "4310")]) == ["WRECK"]
     assert texts(chits[("improved_position", "4307")]) == ["IP2"]
     (marker,) = [i for i in drawn(scene) if isinstance(i, AssaultMarkerItem)]
     assert (marker.hex, marker.toward, marker.side) == (board.hex("4309"), board.hex("4308"), "russian")
@@ -212,6 +212,22 @@ def test_14_0_14_3_this_player_turns_mortar_targets_and_impacts() -> None:
     log = [entry(2, "support_fire", earlier), entry(2, "morale"), entry(2, "support_fire", declared, hit, lost)]
     assert [(k, h, t) for k, h, t, _ in mortar_fire(log, 2)] == [("mortar_target", "2010", ""), ("impact", "2011", "1")]
     assert mortar_fire([*log, entry(3, "morale")], 3) == []
+
+
+def test_14_0_the_layer_draws_the_mortar_fire_of_the_log_it_is_given(qtbot, s1_mid_play: GameState) -> None:
+    scene, layer = layer_of(qtbot, s1_mid_play)
+    data = s1_mid_play.view(None)
+    turn = data["turn"]
+    fire = [
+        {"event": "mortar declared", "unit": "german/MOR-1", "target": "4010", "rounds": 1},
+        {"event": "mortar round", "unit": "german/MOR-1", "round": 1, "hits": "4011", "result": "S1"},
+    ]
+    layer.show(data, [{"turn": turn, "phase": "support_fire", "events": fire}])
+    board = s1_mid_play.board
+    marks = {(i.kind, board.label(i.hex)) for i in drawn(scene) if isinstance(i, MortarItem)}
+    assert marks == {("mortar_target", "4010"), ("impact", "4011")}
+    layer.clear()
+    assert not [i for i in drawn(scene) if isinstance(i, (MortarItem, CounterItem, HiddenHexItem))]
 
 
 def test_a_stack_opens_to_pick_each_unit_and_a_click_elsewhere_is_a_hex(qtbot, s1_mid_play: GameState) -> None:
@@ -373,3 +389,20 @@ def test_a_counter_or_marker_unchanged_since_the_last_view_is_kept(qtbot, s1_mid
     assert layer.markers == others and ip.scene() is None
     layer.detach()
     assert scene.layers["units"].isVisible() and layer.scene() is None
+
+
+def test_view_legend_explains_the_board_in_play(qtbot) -> None:
+    """The map's legend (View > Legend) has the board in play's symbols, each drawn by its item."""
+    from iceditor.editor.legend import entries
+
+    keys = [e.key for e in entries()]
+    play = ["play-counter", "pinned", "suppressed", "moved-fired", "hidden-unit", "wreck", "revealed-mines"]
+    play += ["assault-marker", "mortar-target", "mortar-impact", "play-reach", "objective"]
+    assert keys[-len(play) :] == play and not set(play) & {e.key for e in entries(overlays=False)}
+    image = QImage(120, 120, QImage.Format.Format_RGB32)
+    for entry in entries()[-len(play) :]:
+        painter = Recording(image)
+        painter.translate(60, 60)
+        entry.sample(painter)
+        painter.end()
+    assert "3.21" in next(e.meaning for e in entries() if e.key == "pinned")

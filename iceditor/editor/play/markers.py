@@ -32,18 +32,19 @@ CHIT_AT = {
     "infiltration": MARKER_AT["infiltration"] + QPointF(0, 10),
     "wreck": QPointF(-HEX_SIZE * 0.55, HEX_SIZE * 0.55),
 }
+CHIT_RECTS = {"wreck": QRectF(-11, -6.5, 22, 13)}  # a Wreck marker is the size of a counter's half
 CHIT_FILLS = {**MARKER_COLOURS, "revealed_mines": QColor("#e0523f"), "wreck": WRECK}
 
 
 class ChitItem(QGraphicsItem):
     """A marker chit: `kind` one of CHIT_AT's, `text` what it prints, `tip` in words."""
 
-    def __init__(self, kind: str, h: Hex, text: str, tip: str, parent: QGraphicsItem) -> None:
+    def __init__(self, kind: str, h: Hex, text: str, tip: str, parent: QGraphicsItem | None) -> None:
         super().__init__(parent)
         self.kind, self.hex, self.text = kind, h, text
         self.setToolTip(tip)
         self.setZValue(50)
-        self._rect = CHIT.translated(centre(h) + CHIT_AT[kind])
+        self._rect = CHIT_RECTS.get(kind, CHIT).translated(centre(h) + CHIT_AT[kind])
 
     def boundingRect(self) -> QRectF:
         return self._rect.adjusted(-1, -1, 1, 1)
@@ -51,15 +52,14 @@ class ChitItem(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         scale = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
         edge = PROBLEM.darker(120) if "mines" in self.kind else INK
-        paint_chit(painter, self._rect, self.text, CHIT_FILLS[self.kind], edge, 1.2, scale)
-        if self.kind in ("wreck", "revealed_mines"):  # white print on the dark chits
-            write(painter, self._rect, self.text, 5.5, scale, True, WHITE)
+        ink = WHITE if self.kind in ("wreck", "revealed_mines") else INK  # white print on the dark chits
+        paint_chit(painter, self._rect, self.text, CHIT_FILLS[self.kind], edge, 1.2, scale, ink)
 
 
 class HiddenHexItem(QGraphicsItem):
     """One's own hidden hex (24.21): a dashed outline, as in the set-up."""
 
-    def __init__(self, side: str, h: Hex, parent: QGraphicsItem) -> None:
+    def __init__(self, side: str, h: Hex, parent: QGraphicsItem | None) -> None:
         super().__init__(parent)
         self.side, self.hex = side, h
         self.setToolTip(f"{side.capitalize()} hidden hex (24.21): the enemy does not see its units")
@@ -77,7 +77,7 @@ class HiddenHexItem(QGraphicsItem):
 class AssaultMarkerItem(QGraphicsItem):
     """17.0: an Assault marker, its side's arrow across the hexside towards the hex it assaults."""
 
-    def __init__(self, side: str, h: Hex, toward: Hex, parent: QGraphicsItem) -> None:
+    def __init__(self, side: str, h: Hex, toward: Hex, parent: QGraphicsItem | None) -> None:
         super().__init__(parent)
         self.side, self.hex, self.toward = side, h, toward
         self.setToolTip(f"{side.capitalize()} Assault marker (17.0): its stack assaults the hex it points at")
@@ -115,7 +115,7 @@ class MortarItem(QGraphicsItem):
     """14.0 a: a mortar's target hex (a ring with a cross) or, 14.3, a round's impact (a burst, its
     round's number) in the hex it hit."""
 
-    def __init__(self, kind: str, h: Hex, text: str, tip: str, parent: QGraphicsItem) -> None:
+    def __init__(self, kind: str, h: Hex, text: str, tip: str, parent: QGraphicsItem | None) -> None:
         super().__init__(parent)
         self.kind, self.hex, self.text = kind, h, text  # kind: mortar_target | impact
         self.setToolTip(tip)
@@ -155,7 +155,7 @@ class ReachItem(QGraphicsItem):
     the hex under the cursor or chosen (R190), a line from hex centre to hex centre; the target
     hex, a red ring; the objective hexes, outlined in the colour of the side that holds them."""
 
-    def __init__(self, parent: QGraphicsItem) -> None:
+    def __init__(self, parent: QGraphicsItem | None) -> None:
         super().__init__(parent)
         self.reach: dict[Hex, float] = {}
         self.path: list[Hex] = []
