@@ -63,7 +63,7 @@ class PlayBoardLayer(QGraphicsObject):
         self.markers: list[Any] = []  # markers.py's items, each with its `key`
         self.opened: StackItem | None = None
         self.selected: set[str] = set()
-        self.side: str | None = None
+        self.side: str | None = None  # whose view is shown (its secrets are the only ones): None, the whole board
         scene.hex_pressed.connect(self._pressed)
         self.setup_shown = scene.layers["units"].isVisible()
         scene.set_layer_visible("units", False)  # the set-up's pieces: in play the counters are the game's
