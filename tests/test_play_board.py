@@ -343,6 +343,9 @@ def test_snapshot_of_a_game_at_n_as_a_side_saw_it(qtbot, game_log: Path, tmp_pat
         (["--overlay", "los:4314:4305"], "--overlay draws a scenario or map in the editor, not a game log"),
         (["--frame", "4205"], "expected FROM:TO"),
         (["--frame", "4205:9999"], "9999"),
+        (["--size", "800x600"], "--size draws a scenario or map in the editor, not a game log"),
+        (["--zoom", "9"], "--zoom 9: 0.2-6"),
+        (["--out", "x.jpg"], "the file name must end in .png"),
     ],
 )
 def test_snapshot_of_a_game_bad_input_exits_2(
