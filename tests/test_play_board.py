@@ -32,6 +32,7 @@ from iceditor.editor.play.board_items import PLAY_ZOOM, PlayBoardLayer, StackIte
 from iceditor.editor.play.counter_items import MORALE_MARKERS, CounterItem
 from iceditor.editor.play.faces import printed_faces
 from iceditor.editor.play.markers import AssaultMarkerItem, ChitItem, HiddenHexItem, MortarItem
+from iceditor.editor.setup_items import FAN, FIRST
 
 from .test_map_drawing import Recording, pixels, render
 
@@ -181,8 +182,9 @@ def test_4_0_10_11_moved_and_fired_marks_and_8_7_facing(qtbot, s1_mid_play: Game
 
 
 def test_12_4_18_0_17_0_wrecks_ips_and_assault_markers(qtbot, s1_mid_play: GameState) -> None:
-    """12.4: a destroyed AFV leaves a Wreck; 18.0: IPs; 17.0: an Assault marker points at the hex
-    its stack assaults. Each is an item of the scene, in its hex, from the view's data."""
+    """12.4: a destroyed AFV leaves a Wreck (drawn as the bottom of its hex's stack); 18.0: IPs;
+    17.0: an Assault marker points at the hex its stack assaults. Each is an item of the scene, in
+    its hex, from the view's data."""
     scene, layer = layer_of(qtbot, s1_mid_play)
     data = copy.deepcopy(s1_mid_play.view(None))
     data["wrecks"] = ["4310"]
@@ -196,6 +198,13 @@ def test_12_4_18_0_17_0_wrecks_ips_and_assault_markers(qtbot, s1_mid_play: GameS
     (marker,) = [i for i in drawn(scene) if isinstance(i, AssaultMarkerItem)]
     assert (marker.hex, marker.toward, marker.side) == (board.hex("4309"), board.hex("4308"), "russian")
     assert pixels(render(scene, chits[("wreck", "4310")].boundingRect(), 4.0), QColor("#4a4a4a"), 8) > 100
+    stack = next(h for h, ids in layer.stacks.items() if len(ids) == 1)  # a Wreck under a unit: the stack's bottom
+    data["wrecks"] = [board.label(stack)]
+    layer.show(data)
+    (wreck,) = [i for i in drawn(scene) if isinstance(i, ChitItem) and i.kind == "wreck"]
+    unit = layer.unit_item(layer.units_at(stack)[0])
+    assert unit is not None and unit.zValue() > wreck.zValue()
+    assert unit.at == centre(stack) + FIRST + FAN and wreck.boundingRect().contains(centre(stack) + FIRST)
 
 
 def test_14_0_14_3_this_player_turns_mortar_targets_and_impacts() -> None:

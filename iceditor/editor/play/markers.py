@@ -14,9 +14,9 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from engine.hexgrid import Hex
 
-from ..counter_drawing import INK, PROBLEM, WHITE, paint_chit, side_colour, write
+from ..counter_drawing import COUNTER, INK, LINE, PROBLEM, WHITE, paint_chit, side_colour, write
 from ..hex_layout import HEX_SIZE, centre, hex_polygon
-from ..setup_items import CHIT, MARKER_AT, MARKER_COLOURS
+from ..setup_items import CHIT, FIRST, MARKER_AT, MARKER_COLOURS
 from .counter_items import HIDDEN
 
 WRECK = QColor("#4a4a4a")
@@ -30,9 +30,9 @@ CHIT_AT = {
     "mines": MARKER_AT["mines"],
     "revealed_mines": MARKER_AT["mines"],
     "infiltration": MARKER_AT["infiltration"] + QPointF(0, 10),
-    "wreck": QPointF(-HEX_SIZE * 0.55, HEX_SIZE * 0.55),
+    "wreck": FIRST,  # 12.4: the bottom of its hex's stack, its first line showing under the counters
 }
-CHIT_RECTS = {"wreck": QRectF(-11, -6.5, 22, 13)}  # a Wreck marker is the size of a counter's half
+CHIT_RECTS = {"wreck": QRectF(-COUNTER / 2, -COUNTER / 2, COUNTER, COUNTER)}  # a counter's size
 CHIT_FILLS = {**MARKER_COLOURS, "revealed_mines": QColor("#e0523f"), "wreck": WRECK}
 
 
@@ -43,7 +43,7 @@ class ChitItem(QGraphicsItem):
         super().__init__(parent)
         self.kind, self.hex, self.text = kind, h, text
         self.setToolTip(tip)
-        self.setZValue(50)
+        self.setZValue(9 if kind == "wreck" else 50)  # a Wreck under the counters stacked on it
         self._rect = CHIT_RECTS.get(kind, CHIT).translated(centre(h) + CHIT_AT[kind])
 
     def boundingRect(self) -> QRectF:
@@ -53,7 +53,11 @@ class ChitItem(QGraphicsItem):
         scale = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
         edge = PROBLEM.darker(120) if "mines" in self.kind else INK
         ink = WHITE if self.kind in ("wreck", "revealed_mines") else INK  # white print on the dark chits
-        paint_chit(painter, self._rect, self.text, CHIT_FILLS[self.kind], edge, 1.2, scale, ink)
+        wreck = self.kind == "wreck"
+        paint_chit(painter, self._rect, "" if wreck else self.text, CHIT_FILLS[self.kind], edge, 1.2, scale, ink)
+        if wreck:  # written on its first line, as a counter's unit: what shows of it under a stack
+            line = QRectF(self._rect.left() + 1, self._rect.top() + 0.5, COUNTER - 2, LINE)
+            write(painter, line, self.text, 7.0, scale, True, WHITE)
 
 
 class HiddenHexItem(QGraphicsItem):
