@@ -418,3 +418,22 @@ def test_view_legend_explains_the_board_in_play(qtbot) -> None:
         entry.sample(painter)
         painter.end()
     assert "3.21" in next(e.meaning for e in entries() if e.key == "pinned")
+
+
+def test_the_layer_holds_no_game_state(qtbot, s4_after_setup: GameState) -> None:
+    """House style: the board in play is drawn from the side's view, never from the game state.
+    Nothing reachable from the layer and its items is a GameState, a Unit of the game, or an
+    enemy hidden unit's id."""
+    from engine.game.units import Unit
+
+    from .test_engine_views import walk
+
+    game = s4_after_setup
+    hidden = {u.id for u in game.side_units("russian") if u.hidden}
+    scene, layer = layer_of(qtbot, game)
+    layer.show(player_view(game, "german").data)
+    own = {k: v for k, v in layer.__dict__.items() if k != "scene_"}  # the editor's scene, its board
+    found = walk([own, *(i.__dict__ for i in scene.items() if layer.isAncestorOf(i))])
+    assert any(isinstance(o, dict) and o.get("id") in layer.counters for o in found)  # the units it drew
+    assert not [o for o in found if isinstance(o, (GameState, Unit))]
+    assert not hidden & {o for o in found if isinstance(o, str) and o not in layer.faces}
