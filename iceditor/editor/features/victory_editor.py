@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
@@ -31,6 +30,9 @@ from PySide6.QtWidgets import (
 from engine.model.counters import SIDES
 from engine.model.victory import maximum_points
 
+from ..panel_widgets import fit_rows as _fit_rows
+from ..panel_widgets import row as _row
+from ..panel_widgets import table as _table
 from ..scenario_data import DataPath, Edit, block, find, flow, like_siblings, sequence, typed_yaml
 from ..scenario_panels import ScenarioPanels, panels, show_dock
 from ..window import MainWindow
@@ -89,8 +91,12 @@ class VictoryPanel(QWidget):
         self.template_side.addItems(SIDES)
         self.template = QComboBox(objectName="victory-template")
         self.template.addItems(list(TEMPLATES))
-        add = QPushButton("Add result", objectName="victory-add-result", toolTip="A result for the side chosen, on "
-                          "the scenario's first zone: edit its zone by double-clicking the condition")
+        add = QPushButton(
+            "Add result",
+            objectName="victory-add-result",
+            toolTip="A result for the side chosen, on "
+            "the scenario's first zone: edit its zone by double-clicking the condition",
+        )
         add.clicked.connect(self.add_result)
         remove = QPushButton("Remove result", objectName="victory-remove-result")
         remove.clicked.connect(self.remove_result)
@@ -112,8 +118,9 @@ class VictoryPanel(QWidget):
         self.at_start.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
         self.at_start.setColumnWidth(0, 100)
         layout.addWidget(self.at_start)
-        add = QPushButton("Add holder", objectName="victory-add-holder",
-                          toolTip="A zone a side controls before any unit moves (R82)")
+        add = QPushButton(
+            "Add holder", objectName="victory-add-holder", toolTip="A zone a side controls before any unit moves (R82)"
+        )
         add.clicked.connect(self.add_holder)
         remove = QPushButton("Remove holder", objectName="victory-remove-holder")
         remove.clicked.connect(self.remove_holder)
@@ -379,33 +386,6 @@ class VictoryPanel(QWidget):
             self.results.selectRow(path[2])
             self.results.setFocus()
         return True
-
-
-def _table(headers: list[str], name: str) -> QTableWidget:
-    table = QTableWidget(0, len(headers), objectName=name)
-    table.setHorizontalHeaderLabels(headers)
-    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.verticalHeader().hide()
-    return table
-
-
-def _row(*widgets: QWidget) -> QHBoxLayout:
-    """Widgets side by side, the room left after them."""
-    row = QHBoxLayout()
-    for widget in widgets:
-        row.addWidget(widget)
-    row.addStretch()
-    return row
-
-
-def _fit_rows(table: QTableWidget) -> None:
-    """As tall as its rows: the schedule below gets the room."""
-    table.resizeRowsToContents()
-    rows = sum(table.rowHeight(i) for i in range(table.rowCount()))
-    table.setFixedHeight(table.horizontalHeader().sizeHint().height() + rows + 2 * table.frameWidth())
 
 
 def install(window: MainWindow) -> None:

@@ -1,0 +1,34 @@
+"""Widgets the scenario panels build alike: a table of rows chosen one at a time, a row of
+buttons, and a table as tall as its rows (so the boxes below it stay in view)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QTableWidget, QWidget
+
+
+def table(headers: list[str], name: str) -> QTableWidget:
+    """A table whose cells do not edit (its cell widgets do), chosen a row at a time."""
+    out = QTableWidget(0, len(headers), objectName=name)
+    out.setHorizontalHeaderLabels(headers)
+    out.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    out.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    out.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    out.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    out.verticalHeader().hide()
+    return out
+
+
+def row(*widgets: QWidget) -> QHBoxLayout:
+    """Widgets side by side, the room left after them."""
+    out = QHBoxLayout()
+    for widget in widgets:
+        out.addWidget(widget)
+    out.addStretch()
+    return out
+
+
+def fit_rows(table: QTableWidget) -> None:
+    """As tall as its rows (an empty table as tall as one): the boxes below get the room."""
+    table.resizeRowsToContents()
+    rows = sum(table.rowHeight(i) for i in range(table.rowCount())) or table.verticalHeader().defaultSectionSize()
+    table.setFixedHeight(table.horizontalHeader().sizeHint().height() + rows + 2 * table.frameWidth())
