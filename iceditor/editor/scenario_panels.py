@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeyEvent
-from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QScrollArea, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QScrollArea, QTabWidget, QWidget
 
 from engine.hexgrid import Hex, LabelError
 from engine.model.scenario import Scenario
@@ -50,6 +50,7 @@ class ScenarioPanels(QObject):
         self.docks: list[QDockWidget] = []
         self.tool_actions: list[QAction] = []
         self._handlers: list[Callable[[DataPath], bool]] = []
+        self._problem_handlers: list[Callable[[Problem], bool]] = []
         self._document = window.document
         self._scenario = self._reading()  # what the panels last showed
         window.document_changed.connect(self._document_changed)  # before the panels' own refresh
@@ -152,6 +153,18 @@ class ScenarioPanels(QObject):
         dock.setVisible(self.active)
         return dock
 
+    def add_page(self, title: str, page: str, widget: QWidget) -> QDockWidget:
+        """`widget` as a page `page` of the tabbed dock `title` (made with the first page): two
+        panels in one tab of the left area, which more tabs would widen (the map's room)."""
+        dock = next((d for d in self.docks if d.windowTitle() == title), None)
+        if dock is None:
+            dock = self.add_dock(title, QTabWidget(objectName=f"{title.lower()}-pages"))
+        from .window import scrolled  # the window's own docks' scroll area (window imports no panel)
+
+        pages = cast(QTabWidget, cast(QScrollArea, dock.widget()).widget())
+        pages.addTab(scrolled(widget), page)
+        return dock
+
     def _size_first(self, dock: QDockWidget) -> None:
         self.window.resizeDocks([dock], [WIDTH], Qt.Orientation.Horizontal)
         content = cast(QScrollArea, dock.widget()).widget()
@@ -165,6 +178,11 @@ class ScenarioPanels(QObject):
         return action
 
     # -- problems -------------------------------------------------------------------------------
+    def on_problem(self, handler: Callable[[Problem], bool]) -> None:
+        """`handler(problem)` shows where a problem is fixed, True if it did: asked before the
+        pointers, for a problem fixed elsewhere than where it points (a group no deployment names)."""
+        self._problem_handlers.append(handler)
+
     def on_pointer(self, handler: Callable[[DataPath], bool]) -> None:
         """`handler(path)` selects the field at `path` of the scenario data, True if it did."""
         self._handlers.append(handler)
@@ -176,6 +194,8 @@ class ScenarioPanels(QObject):
             return False
         if Path(problem.file).resolve() != scenario.path.resolve():
             return False
+        if any(handler(problem) for handler in self._problem_handlers):
+            return True
         path = parse_pointer(problem.pointer)
         return any(handler(path) for handler in self._handlers)
 
@@ -196,9 +216,11 @@ def panels(window: MainWindow) -> ScenarioPanels:
 
 def show_dock(widget: QWidget) -> None:
     """Bring the dock holding `widget` to the front (a problem chose one of its fields)."""
-    parent = widget.parentWidget()
+    child, parent = widget, widget.parentWidget()
     while parent is not None and not isinstance(parent, QDockWidget):
-        parent = parent.parentWidget()
+        if isinstance(parent, QTabWidget) and parent.indexOf(child) >= 0:  # a page of a dock (add_page)
+            parent.setCurrentWidget(child)
+        child, parent = parent, parent.parentWidget()
     if parent is not None:
         parent.show()
         parent.raise_()

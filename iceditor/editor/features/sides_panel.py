@@ -84,9 +84,9 @@ class SidesPanel(QWidget):
         self.ips = _table(["Points", "Count", "Where (18.1)", "Of"], "sides-ips")
         self.ips.currentCellChanged.connect(lambda row, *_: self._chosen(self.ip_paths, row))
         layout.addWidget(self.ips)
-        add = QPushButton("Add IPs", objectName="sides-add-ips", toolTip="IP1 x 1 for the side; edit its cells")
+        add = QPushButton("Add", objectName="sides-add-ips", toolTip="IP1 x 1 for the side; edit its cells")
         add.clicked.connect(self.add_ips)
-        remove = QPushButton("Remove IPs", objectName="sides-remove-ips")
+        remove = QPushButton("Remove", objectName="sides-remove-ips", toolTip="Remove the chosen IPs")
         remove.clicked.connect(self.remove_ips)
         layout.addLayout(_row(add, remove))
         return box
@@ -98,16 +98,20 @@ class SidesPanel(QWidget):
         self.restrictions = _table(["Side", "Group", "Not before", "Turn"], "sides-restrictions")
         self.restrictions.currentCellChanged.connect(lambda row, *_: self._chosen(self.restriction_paths, row))
         layout.addWidget(self.restrictions)
-        add = QPushButton("Add restriction", objectName="sides-add-restriction")
+        add = QPushButton(
+            "Add", objectName="sides-add-restriction", toolTip="The side's first group may not move before turn 2"
+        )
         add.clicked.connect(self.add_restriction)
-        remove = QPushButton("Remove restriction", objectName="sides-remove-restriction")
+        remove = QPushButton("Remove", objectName="sides-remove-restriction", toolTip="Remove the chosen restriction")
         remove.clicked.connect(self.remove_restriction)
         layout.addLayout(_row(add, remove))
-        self.infiltration = QCheckBox("Russian infiltration (24.3)", objectName="sides-infiltration")
+        self.infiltration = QCheckBox("Russian infiltration (24.3) in", objectName="sides-infiltration")
         self.infiltration.toggled.connect(self._infiltration_toggled)
         self.infiltration_zone = QComboBox(objectName="sides-infiltration-zone")
+        self.infiltration_zone.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.infiltration_zone.setMinimumContentsLength(12)
         self.infiltration_zone.activated.connect(lambda _: self._infiltration_zone())
-        layout.addLayout(_row(self.infiltration, QLabel("in"), self.infiltration_zone))
+        layout.addLayout(_row(self.infiltration, self.infiltration_zone))
         self.infiltration_printed = QLineEdit(
             objectName="sides-infiltration-printed", placeholderText="the infiltration note as printed (required)"
         )
@@ -395,6 +399,6 @@ def _spin(name: str, tip: str) -> QSpinBox:
 def install(window: MainWindow) -> None:
     shared = panels(window)
     panel = SidesPanel(window, shared)
-    shared.add_dock("Sides", panel)
+    shared.add_page("Sides", "Sides", panel)
     shared.on_pointer(panel.select)
     shared.data_changed.connect(panel.refresh)
