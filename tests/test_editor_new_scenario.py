@@ -5,6 +5,8 @@ is refused, with its file and line."""
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,8 @@ import yaml
 from engine.model.mapsheet import load_map
 from engine.model.schema import schema_problems
 from engine.model.source import parse_yaml
+from engine.model.terrain import Terrain
+from engine.problems import Problem
 from engine.resources import data_path
 from iceditor.editor.app import OpenFailed, load
 from iceditor.editor.document import open_document
@@ -138,9 +142,9 @@ def test_the_dialog_says_how_the_maps_join_and_refuses_maps_that_do_not(qtbot, w
 @pytest.mark.gui
 def test_new_scenario_opens_half_made_then_saves_where_asked(
     workspace: Path,
-    window_on,
-    dialogs: Dialogs,
-    monkeypatch,  # noqa: F811
+    window_on,  # noqa: F811 (the fixture imported above)
+    dialogs: Dialogs,  # noqa: F811
+    monkeypatch,
 ) -> None:
     window = window_on(scenario(workspace, 1))
     menu = files(window)
@@ -157,3 +161,54 @@ def test_new_scenario_opens_half_made_then_saves_where_asked(
     assert menu.save()
     assert yaml.safe_load(target.read_text(encoding="utf-8"))["title"] == "Hill 112" and not menu.untitled
     assert open_document(target).session is not None
+
+
+# -- Save As > Save copies -------------------------------------------------------------------
+
+
+def _findings(problems: list[Problem], renames: dict[str, str]) -> Counter[tuple[object, ...]]:
+    """Problems as a multiset, the copies' names read as the originals' (`s6-copy-map2` as `map2`)
+    and files by their names (a copy sits in the scenario's folder, the original in maps/)."""
+
+    def named(text: str) -> str:
+        text = re.sub(r"[^\s:]*/(?=[^/\s]+\.yaml)", "", text)
+        for new, old in renames.items():
+            text = text.replace(new, old)
+        return text
+
+    return Counter(
+        (p.code, p.severity, p.line, p.hex, p.pointer, named(p.file or ""), named(p.message)) for p in problems
+    )
+
+
+@pytest.mark.gui
+@pytest.mark.parametrize("number", range(1, 7))
+def test_the_copy_of_each_bundled_scenario_validates_as_the_original(
+    workspace: Path,
+    window_on,  # noqa: F811 (the fixture imported above)
+    dialogs: Dialogs,  # noqa: F811
+    number: int,
+) -> None:
+    """Save As > Save copies renames the maps: `maps:` and every `{map: map1}` of its zones, map
+    edges and victory follow, so the copy has exactly the original's problems (24.9 names Map 1's
+    buildings and Map 2's west edge)."""
+    original = scenario(workspace, number)
+    names = yaml.safe_load(original.read_text(encoding="utf-8"))["maps"]
+    window = window_on(original)
+    document, painted = window.document, {}
+    for m in document.maps:  # a Tree on each map, in a hex no other map holds: every map is edited
+        others = [o for o in document.maps if o is not m]
+        h = min(h for h in m.sheet.hexes() if not any(o.holds(h) for o in others) and h not in m.sheet.terrain)
+        painted[h] = Terrain(trees=1)
+    window.paint("Trees", painted)
+    target = workspace / "scenarios" / f"s{number}-copy.yaml"
+    dialogs.answers = ["Save copies"]
+    assert files(window).save_as(target)
+    copy = open_document(target)
+    assert [m.path.name for m in copy.maps] == [f"s{number}-copy-{name}.yaml" for name in names]
+    in_place = open_document(original)  # the same edit saved over the originals, for comparison
+    in_place.set_printed(painted)
+    in_place.save()
+    expected = _findings(open_document(original).problems(), {})
+    assert _findings(copy.problems(), {target.name: original.name, f"{target.stem}-": ""}) == expected
+    assert "s1-copy" not in target.read_text(encoding="utf-8").split("maps:")[0]  # nothing above `maps:` renamed

@@ -47,6 +47,7 @@ from ..busy import busy
 from ..document import EditorDocument, SaveFailed, SourceFile
 from ..file_writing import file_list
 from ..new_scenario import NORTH_CHOICES, SIDE_NAMES, MapChoice, NewScenario, join, map_choices
+from ..scenario_data import renaming_maps
 from ..window import MainWindow
 
 ORDER = 10  # the File menu's entries come before any other feature's
@@ -372,13 +373,11 @@ class FileMenu(QObject):
                 for i, m in edited:
                     elsewhere[m] = beside[i]
                     copies[i] = beside[i].stem
-        was = list(names) if names is not None else None
-        for i, name in copies.items():
-            names[i] = name
+        renamed = renaming_maps(scenario.data, {str(names[i]): name for i, name in copies.items()})
+        renamed.apply(scenario.data)
         written = self._write(elsewhere) if self._maps_found_from(path.parent, skip=copies) else None
         if written is None:
-            for i, name in enumerate(was or []):
-                names[i] = name
+            renamed.revert(scenario.data)
             return False
         # its problems now name the new file (and the copies)
         document.scenario_changed()
