@@ -182,6 +182,27 @@ class _Insert(_Step):
         del node(root, self.path)[self.at]
 
 
+def renaming_maps(data: Any, renames: Mapping[str, str]) -> Edit:
+    """The edit that makes the scenario name each map of `renames` by its new name: its `maps:`
+    entry and every reference to it (a zone's `{map: map1}`, a map edge's `map:`, a victory's
+    `per_building_controlled: {map: ...}`), for Save copies. Printed text and notes are words, left as written."""
+    edit = Edit("Rename maps")
+
+    def walk(value: Any, path: DataPath) -> None:
+        items = value.items() if isinstance(value, Mapping) else enumerate(value) if isinstance(value, list) else ()
+        for key, item in items:
+            if key in ("printed", "note", "printed_notes", "background"):
+                continue
+            named = path == ("maps",) or key == "map"
+            if named and isinstance(item, str) and item in renames:
+                edit.set(path, key, type(item)(renames[item]) if type(item) is not str else renames[item])
+            else:
+                walk(item, (*path, key))
+
+    walk(data, ())
+    return edit
+
+
 def like_siblings(value: Mapping[str, Any], siblings: Iterable[Any]) -> CommentedMap:
     """A new list item written as the list's first item is: flow when it is a one-line mapping."""
     first = next(iter(siblings), None)

@@ -1,4 +1,5 @@
-"""File menu: New map (Ctrl+N), Open (Ctrl+O), Save (Ctrl+S), Save As (Ctrl+Shift+S), Quit (Ctrl+Q).
+"""File menu: New scenario (Ctrl+Shift+N), New map (Ctrl+N), Open (Ctrl+O), Save (Ctrl+S), Save As
+(Ctrl+Shift+S), Quit (Ctrl+Q).
 
 Every way of leaving the open document (Open, New map, Quit, closing the window) asks first when
 it has unsaved edits, naming every file (`MainWindow.confirm_discard`). A file that cannot be
@@ -7,7 +8,8 @@ writes before writing (when it writes more than the file in the title) and in th
 after; Save As of a scenario with edited maps asks whether they go beside it as copies or over
 the originals. Saves are atomic (file_writing.py): a save that fails leaves the file on disk as
 it was, says why, and keeps the edits open. A new map lives in memory, untitled, until Save As
-gives it a file.
+gives it a file; so does a new scenario (new_scenario.py), which opens half-made: its
+problems are listed until the panels give it units and a victory.
 """
 
 from __future__ import annotations
@@ -28,20 +30,24 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QMessageBox,
+    QPlainTextEdit,
     QSpinBox,
     QWidget,
 )
 
 from engine.model.board import resolve_errata_path, resolve_map_path
-from engine.model.schema import schema_name
+from engine.model.schema import integer_range, schema_name
 from engine.model.source import SourceError, load_yaml
 
 from ..app import OpenFailed, load
 from ..busy import busy
 from ..document import EditorDocument, SaveFailed, SourceFile
 from ..file_writing import file_list
+from ..new_scenario import NORTH_CHOICES, SIDE_NAMES, MapChoice, NewScenario, join, map_choices
+from ..scenario_data import renaming_maps
 from ..window import MainWindow
 
 ORDER = 10  # the File menu's entries come before any other feature's
@@ -121,6 +127,102 @@ class NewMapDialog(QDialog):
         return dialog.new_map() if dialog.exec() == QDialog.DialogCode.Accepted else None
 
 
+class NewScenarioDialog(QDialog):
+    """What a scenario states before its units (24.1): title and number, the maps and how they
+    join, who sets up and who moves first, the game length, the NORTH indicator, the background."""
+
+    def __init__(self, folder: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New scenario")
+        self.choices = map_choices(folder)
+        self.title = QLineEdit("New scenario")
+        self.number = _ranged("number", 100)
+        self.maps = [QComboBox(objectName="first-map"), QComboBox(objectName="second-map")]
+        self.maps[1].addItem("(none: one map)", None)
+        for combo in self.maps:
+            for choice in self.choices:
+                combo.addItem(choice.describe(), choice)
+        self.joined = QLabel(objectName="join")
+        self.joined.setWordWrap(True)
+        self.sets_up, self.moves = QComboBox(), QComboBox()
+        for combo, first in ((self.sets_up, "german"), (self.moves, "russian")):
+            for side, name in SIDE_NAMES.items():
+                combo.addItem(name, side)
+            combo.setCurrentIndex(combo.findData(first))
+        self.turns = _ranged("game_length", 10)
+        self.north = QComboBox()
+        for way, text in NORTH_CHOICES.items():
+            self.north.addItem(f"North points {text}", way)
+        self.background = QPlainTextEdit()
+        self.background.setPlaceholderText("What the scenario's introduction tells the players (24.1)")
+        self.background.setFixedHeight(self.fontMetrics().lineSpacing() * 5)
+        form = QFormLayout(self)
+        for label, widget in (
+            ("&Title", self.title),
+            ("N&umber", self.number),
+            ("&Map", self.maps[0]),
+            ("&Second map", self.maps[1]),
+            ("", self.joined),
+            ("Sets up &first", self.sets_up),
+            ("Mo&ves first", self.moves),
+            ("&Game length (turns)", self.turns),
+            ("&North indicator", self.north),
+            ("&Background", self.background),
+        ):
+            form.addRow(label, widget)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        form.addRow(self.buttons)
+        self.title.textChanged.connect(self._check)
+        for combo in self.maps:
+            combo.currentIndexChanged.connect(self._check)
+        self._check()
+
+    def chosen_maps(self) -> tuple[MapChoice, ...]:
+        return tuple(m for m in (combo.currentData() for combo in self.maps) if m is not None)
+
+    def _check(self) -> None:
+        """Say how the maps join (the scenarios' MAP line); OK only for a title and maps that make one board."""
+        maps = self.chosen_maps()
+        try:
+            if len({m.name for m in maps}) < len(maps):
+                raise ValueError("the second map is the first one again")
+            said, ok = join([m.sheet for m in maps]), True
+        except ValueError as exc:
+            said, ok = f"These maps cannot be used together: {exc}.", False
+        self.joined.setText(said)
+        self.joined.setStyleSheet("" if ok else "color: #b00020")
+        ok = ok and bool(self.title.text().strip())
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
+
+    def new_scenario(self) -> NewScenario:
+        return NewScenario(
+            title=self.title.text().strip(),
+            number=self.number.value(),
+            maps=self.chosen_maps(),
+            game_length=self.turns.value(),
+            sets_up_first=self.sets_up.currentData(),
+            moves_first=self.moves.currentData(),
+            north=self.north.currentData(),
+            background=self.background.toPlainText(),
+        )
+
+    @classmethod
+    def ask(cls, folder: Path, parent: QWidget) -> NewScenario | None:
+        dialog = cls(folder, parent)
+        return dialog.new_scenario() if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+
+def _ranged(key: str, value: int) -> QSpinBox:
+    """A spin box holding what the scenario schema allows for `key`."""
+    spin = QSpinBox()
+    low, high = integer_range("scenario", key)
+    spin.setRange(low, high if high is not None else 999)
+    spin.setValue(value)
+    return spin
+
+
 class FileMenu(QObject):
     """The File menu's actions, and whether the open document is a new map with no file yet."""
 
@@ -131,6 +233,7 @@ class FileMenu(QObject):
         self.untitled = False
         menu = window.menus["File"]
         for label, keys, slot in (
+            ("New &scenario...", QKeySequence("Ctrl+Shift+N"), self.new_scenario),
             ("&New map...", QKeySequence.StandardKey.New, self.new_map),
             ("&Open...", QKeySequence.StandardKey.Open, self.choose_and_open),
             ("&Save", QKeySequence.StandardKey.Save, self.save),
@@ -203,6 +306,26 @@ class FileMenu(QObject):
         self.window.set_document(document)
         return True
 
+    def new_scenario(self, spec: NewScenario | None = None) -> bool:
+        """A new scenario in memory (the dialog asks for its maps, sides, turns and north; `spec`
+        answers instead), beside the open file until Save As gives it one. It opens half-made:
+        the Problems panel lists what it still lacks (units, a victory)."""
+        folder = self.window.document.path.parent
+        spec = spec or NewScenarioDialog.ask(folder, self.window)
+        if spec is None or not self.window.confirm_discard("starting a new scenario"):
+            return False
+        path = _unused(folder / spec.file_name())
+        try:
+            document = load(path, {path: spec.text()})
+        except OpenFailed as exc:
+            QMessageBox.critical(self.window, "Cannot make this scenario", str(exc))
+            return False
+        self.untitled = True
+        with busy():
+            self.window.set_document(document)
+            self.window.refresh_problems()
+        return True
+
     # -- saving -------------------------------------------------------------------------------
     def save(self, named: bool = False) -> bool:
         """Write every file a save would change, in place (a new map asks where first); False if
@@ -250,13 +373,11 @@ class FileMenu(QObject):
                 for i, m in edited:
                     elsewhere[m] = beside[i]
                     copies[i] = beside[i].stem
-        was = list(names) if names is not None else None
-        for i, name in copies.items():
-            names[i] = name
+        renamed = renaming_maps(scenario.data, {str(names[i]): name for i, name in copies.items()})
+        renamed.apply(scenario.data)
         written = self._write(elsewhere) if self._maps_found_from(path.parent, skip=copies) else None
         if written is None:
-            for i, name in enumerate(was or []):
-                names[i] = name
+            renamed.revert(scenario.data)
             return False
         # its problems now name the new file (and the copies)
         document.scenario_changed()

@@ -1,0 +1,214 @@
+"""File > New scenario and half-made scenarios (issue 20): what the dialog asks (24.1) becomes a
+scenario file that opens in the editor with the problems that remain listed, and a skeleton
+file opens with its problems instead of being refused; only a file that cannot be read at all
+is refused, with its file and line."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from engine.model.mapsheet import load_map
+from engine.model.schema import schema_problems
+from engine.model.source import parse_yaml
+from engine.model.terrain import Terrain
+from engine.problems import Problem
+from engine.resources import data_path
+from iceditor.editor.app import OpenFailed, load
+from iceditor.editor.document import open_document
+from iceditor.editor.features.file_menu import NewScenarioDialog
+from iceditor.editor.new_scenario import MapChoice, NewScenario, join, map_choices, north_indicator
+
+# the window's fixtures: the editor's files tests' own (a window on a file, scripted dialogs, autosaves in tmp_path)
+from .test_editor_files import Dialogs, autosave_here, dialogs, files, scenario, window_on  # noqa: F401
+
+MAP1, MAP2, MAP3 = (MapChoice(f"map{n}", load_map(data_path("maps", f"map{n}.yaml")), True) for n in (1, 2, 3))
+
+
+def test_two_maps_join_along_the_column_both_print() -> None:
+    """24.9: "MAP: Maps 1 and 2 (hex columns 1001/1027 to 5001/5027) are used." """
+    said = join([MAP1.sheet, MAP2.sheet])
+    assert said.startswith("hex columns 1001/1027 to 5001/5027") and "share column 30" in said
+    assert join([MAP1.sheet]) == "hex columns 1001/1027 to 3001/3027"  # 24.5's MAP line
+    with pytest.raises(ValueError, match="share no hex"):
+        join([MAP1.sheet, MAP3.sheet])
+
+
+def test_the_north_indicator_points_along_a_column() -> None:
+    """24.1 places the NORTH indicator in a hex pointing to an adjacent one: up as in Scenario 2
+    ("Place in hex 1002 pointing to hex 1001"), down as in Scenario 6 ("hex 5001 pointing to hex 5002")."""
+    assert north_indicator(MAP1.sheet, "up") == ("1002", "1001")
+    assert north_indicator(MAP2.sheet, "down") == ("3001", "3002")
+
+
+def test_map_choices_are_the_bundled_maps_and_the_maps_beside_the_scenario(tmp_path: Path) -> None:
+    (tmp_path / "ground.yaml").write_text(
+        "format: iron-cross-map/1\nname: Ground\ngrid: {columns: [10, 14], rows: [1, 9]}\n", encoding="utf-8"
+    )
+    (tmp_path / "notes.yaml").write_text("just: notes\n", encoding="utf-8")  # not a map: passed over
+    choices = map_choices(tmp_path)
+    assert [(c.name, c.bundled) for c in choices] == [("map1", True), ("map2", True), ("map3", True), ("ground", False)]
+
+
+def test_a_new_scenario_states_what_was_asked_and_lacks_only_units_and_victory() -> None:
+    spec = NewScenario("Hill 112", 7, (MAP1, MAP2), 9, "russian", "german", "down", "Late October.\n  A suburb.")
+    data = yaml.safe_load(spec.text())
+    assert (
+        data["maps"] == ["map1", "map2"]
+        and data["game_length"] == 9
+        and data["background"] == "Late October. A suburb."
+    )
+    assert data["north"] == {"hex": "1001", "toward": "1002"}
+    assert (data["sets_up_first"], data["moves_first"]) == ("russian", "german")
+    left = {p.pointer for p in schema_problems(parse_yaml(spec.text(), "new.yaml"), "scenario")}
+    assert left == {"", "/sides/german/groups", "/sides/russian/groups"}  # the document lacks `victory`
+    assert spec.file_name() == "s7-hill-112.yaml"
+
+
+SKELETON = """\
+format: iron-cross-scenario/2
+number: 7
+title: Skeleton
+maps: [map2]
+game_length: 6
+sets_up_first: german
+moves_first: russian
+sides:
+  german:
+    groups: [{name: a}]
+"""
+
+
+def test_a_skeleton_opens_with_its_schema_problems(tmp_path: Path) -> None:
+    """No background, north, units or victory: it opens, and its problems are those `iceditor
+    validate` lists (the schema's), each at its line."""
+    path = tmp_path / "skeleton.yaml"
+    path.write_text(SKELETON, encoding="utf-8")
+    document = open_document(path)
+    messages = {p.message for p in document.problems()}
+    assert {
+        "the document: 'background' is a required property",
+        "the document: 'north' is a required property",
+    } <= messages
+    assert "the document: 'victory' is a required property" in messages
+    assert any(p.pointer == "/sides/german/groups/0" and p.line == 10 for p in document.problems())
+    assert document.session is not None and document.session.context.scenario.title == "Skeleton"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("format: iron-cross-scenario/2\nmaps: [\n", "skeleton.yaml:3:1: error: not valid YAML"),
+        ("- a list\n", "not a mapping"),
+        ("format: iron-cross-scenario/9\nmaps: [map1]\n", "iron-cross-scenario/9"),
+        ("format: iron-cross-scenario/2\ntitle: No maps\n", "names no maps"),
+        ("format: iron-cross-scenario/2\nmaps: [nowhere]\n", "map 'nowhere' not found"),
+    ],
+)
+def test_only_a_file_that_cannot_be_read_is_refused(tmp_path: Path, text: str, said: str) -> None:
+    path = tmp_path / "skeleton.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(OpenFailed) as refused:
+        load(path)
+    assert said in str(refused.value) and "skeleton.yaml" in str(refused.value)
+
+
+# -- in the window ---------------------------------------------------------------------------
+
+
+@pytest.mark.gui
+def test_the_dialog_says_how_the_maps_join_and_refuses_maps_that_do_not(qtbot, workspace: Path) -> None:
+    dialog = NewScenarioDialog(workspace / "scenarios")
+    qtbot.addWidget(dialog)
+    second = dialog.maps[1]
+    second.setCurrentIndex(2)  # (none), Map 1, Map 2, Map 3
+    assert "share column 30" in dialog.joined.text()
+    assert dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
+    second.setCurrentIndex(3)  # Map 3 does not touch Map 1
+    assert "cannot be used together" in dialog.joined.text()
+    assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
+    second.setCurrentIndex(1)  # Map 1 twice
+    assert "the first one again" in dialog.joined.text()
+    second.setCurrentIndex(0)
+    dialog.turns.setValue(12)
+    spec = dialog.new_scenario()
+    assert [m.name for m in spec.maps] == ["map1"] and spec.game_length == 12
+
+
+@pytest.mark.gui
+def test_new_scenario_opens_half_made_then_saves_where_asked(
+    workspace: Path,
+    window_on,  # noqa: F811 (the fixture imported above)
+    dialogs: Dialogs,  # noqa: F811
+    monkeypatch,
+) -> None:
+    window = window_on(scenario(workspace, 1))
+    menu = files(window)
+    assert menu.new_scenario(NewScenario("Hill 112", 7, (MAP1, MAP2), 9))
+    document = window.document
+    assert document.scenario is not None and menu.untitled and document.dirty
+    assert window.windowTitle().startswith("*s7-hill-112.yaml")
+    assert len(document.board.hexes) == 41 * 27  # columns 10 to 50, column 30 once
+    pointers = {p.pointer for p in window.problems}
+    assert {"", "/sides/german/groups", "/sides/russian/groups"} <= pointers
+    assert not (workspace / "scenarios" / "s7-hill-112.yaml").exists()  # in memory until saved
+    target = workspace / "scenarios" / "hill-112.yaml"
+    monkeypatch.setattr("PySide6.QtWidgets.QFileDialog.getSaveFileName", lambda *a, **k: (str(target), ""))
+    assert menu.save()
+    assert yaml.safe_load(target.read_text(encoding="utf-8"))["title"] == "Hill 112" and not menu.untitled
+    assert open_document(target).session is not None
+
+
+# -- Save As > Save copies -------------------------------------------------------------------
+
+
+def _findings(problems: list[Problem], renames: dict[str, str]) -> Counter[tuple[object, ...]]:
+    """Problems as a multiset, the copies' names read as the originals' (`s6-copy-map2` as `map2`)
+    and files by their names (a copy sits in the scenario's folder, the original in maps/)."""
+
+    def named(text: str) -> str:
+        text = re.sub(r"[^\s:]*/(?=[^/\s]+\.yaml)", "", text)
+        for new, old in renames.items():
+            text = text.replace(new, old)
+        return text
+
+    return Counter(
+        (p.code, p.severity, p.line, p.hex, p.pointer, named(p.file or ""), named(p.message)) for p in problems
+    )
+
+
+@pytest.mark.gui
+@pytest.mark.parametrize("number", range(1, 7))
+def test_the_copy_of_each_bundled_scenario_validates_as_the_original(
+    workspace: Path,
+    window_on,  # noqa: F811 (the fixture imported above)
+    dialogs: Dialogs,  # noqa: F811
+    number: int,
+) -> None:
+    """Save As > Save copies renames the maps: `maps:` and every `{map: map1}` of its zones, map
+    edges and victory follow, so the copy has exactly the original's problems (24.9 names Map 1's
+    buildings and Map 2's west edge)."""
+    original = scenario(workspace, number)
+    names = yaml.safe_load(original.read_text(encoding="utf-8"))["maps"]
+    window = window_on(original)
+    document, painted = window.document, {}
+    for m in document.maps:  # a Tree on each map, in a hex no other map holds: every map is edited
+        others = [o for o in document.maps if o is not m]
+        h = min(h for h in m.sheet.hexes() if not any(o.holds(h) for o in others) and h not in m.sheet.terrain)
+        painted[h] = Terrain(trees=1)
+    window.paint("Trees", painted)
+    target = workspace / "scenarios" / f"s{number}-copy.yaml"
+    dialogs.answers = ["Save copies"]
+    assert files(window).save_as(target)
+    copy = open_document(target)
+    assert [m.path.name for m in copy.maps] == [f"s{number}-copy-{name}.yaml" for name in names]
+    in_place = open_document(original)  # the same edit saved over the originals, for comparison
+    in_place.set_printed(painted)
+    in_place.save()
+    expected = _findings(open_document(original).problems(), {})
+    assert _findings(copy.problems(), {target.name: original.name, f"{target.stem}-": ""}) == expected
+    assert "s1-copy" not in target.read_text(encoding="utf-8").split("maps:")[0]  # nothing above `maps:` renamed
