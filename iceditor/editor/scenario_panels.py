@@ -111,9 +111,16 @@ class ScenarioPanels(QObject):
             return False
         document = self.window.document
         assert document.scenario is not None
+        # A half-made scenario (a new one) has schema errors already: an edit may leave those, not add one.
+        session = document.session
+        before = {(p.pointer, p.message) for p in (session.half_made if session is not None else None) or []}
         edit.apply(self.data)
         # Checked before the document revalidates: a scenario the schema rejects cannot be validated.
-        errors = [p for p in schema_problems(document.scenario.document(), "scenario") if p.severity is Severity.ERROR]
+        errors = [
+            p
+            for p in schema_problems(document.scenario.document(), "scenario")
+            if p.severity is Severity.ERROR and (p.pointer, p.message) not in before
+        ]
         if errors:
             edit.revert(self.data)
             why = "; ".join(p.message for p in errors[:2])

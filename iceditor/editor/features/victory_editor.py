@@ -161,10 +161,12 @@ class VictoryPanel(QWidget):
             return
         victory = self.victory()
         self.printed.setPlainText(str(victory.get("printed", "")))
-        self.results_box.setVisible("results" in victory)
-        self.control_box.setVisible("results" in victory)
+        # no victory yet (a new scenario): the results box, whose Add result writes the first
+        conditions = "results" in victory or "points" not in victory
+        self.results_box.setVisible(conditions)
+        self.control_box.setVisible(conditions)
         self.points_box.setVisible("points" in victory)
-        if "results" in victory:
+        if conditions:
             self._show_results(victory)
             self._show_control(victory.get("control"))
         if "points" in victory:
@@ -174,7 +176,7 @@ class VictoryPanel(QWidget):
         row = self.results.currentRow()
         self.results.blockSignals(True)
         self.results.setRowCount(0)
-        for i, result in enumerate(victory["results"]):
+        for i, result in enumerate(victory.get("results") or []):
             self.results.insertRow(i)
             path = ("victory", "results", i)
             self._combo(self.results, i, 0, list(RESULTS), str(result.get("winner")), path, "winner")
@@ -299,7 +301,15 @@ class VictoryPanel(QWidget):
         when = {kind: flow(**arg)}
         result = block([("winner", side), ("when", when)])
         edit = Edit(f"Add result: {side} {self.template.currentText()} {zones[0]}")
-        edit.insert(("victory", "results"), None, result)
+        if "victory" not in self.shared.data:  # the first result of a new scenario: otherwise as chosen
+            otherwise = self.otherwise.currentText()
+            edit.set((), "victory", block([("results", sequence([result])), ("otherwise", otherwise)]))
+        elif "results" not in self.victory():
+            edit.set(("victory",), "results", sequence([result]))
+            if "otherwise" not in self.victory():
+                edit.set(("victory",), "otherwise", self.otherwise.currentText())
+        else:
+            edit.insert(("victory", "results"), None, result)
         if kind == "controls" and "control" not in self.victory():
             edit.set(("victory",), "control", block([("means", "last_to_occupy")]), after="results")
         return self._push(edit)
@@ -354,6 +364,8 @@ class VictoryPanel(QWidget):
         self._later(Edit(f"Result {i + 1}: when {item.text()}").set(("victory", "results", i), "when", when))
 
     def _otherwise_chosen(self, value: str) -> None:
+        if "victory" not in self.shared.data:
+            return  # the first Add result writes it
         otherwise = self.victory().get("otherwise")
         edit = Edit(f"Otherwise {value}")
         if isinstance(otherwise, dict):

@@ -431,6 +431,16 @@ class ZonePanel(QWidget):
     def problems_changed(self, problems: list[Problem]) -> None:
         """The groups and units `unit-not-placed` reports get rows of their own (the check's answer)."""
         unplaced: dict[DataPath, str] = {}
+        session = self.window.document.session
+        if self.shared.active and session is not None and session.half_made is not None:
+            # a half-made scenario has only its schema problems: its groups no instruction names by name
+            data = self.shared.data
+            for side in SIDES:
+                side_data = find(data, ("sides", side)) or {}
+                named = {str(i.get("group")) for k in ("deployment", "entries") for i in side_data.get(k) or []}
+                for g, group in enumerate(side_data.get("groups") or []):
+                    if str(group.get("name")) not in named:
+                        unplaced[("sides", side, "groups", g)] = side
         for p in problems:
             if p.code == "unit-not-placed" and p.pointer:
                 path = parse_pointer(p.pointer)
