@@ -35,8 +35,9 @@ NEEDED = ("printed", "reads", "why")  # schema: a correction's required keys
 class MarksBox(QGroupBox):
     """The marks of the item at `path` (see the module's docstring); check the title to open it."""
 
-    def __init__(self, shared: ScenarioPanels, name: str, title: str = "Printed text, source and marks") -> None:
+    def __init__(self, shared: ScenarioPanels, name: str, title: str = "Marks: printed, assumed, correction") -> None:
         super().__init__(title)
+        self.heading = title
         self.setObjectName(name)
         self.shared = shared
         self.path: DataPath | None = None
@@ -76,6 +77,7 @@ class MarksBox(QGroupBox):
         """Edit the marks of the item at `path` (None: nothing chosen)."""
         self.path = path
         self.message.clear()
+        self.setTitle(f"Marks of {'/'.join(map(str, path))}" if path else self.heading)
         self.refresh()
 
     def item(self) -> Any:

@@ -36,6 +36,7 @@ from engine.model.scenario import UNIT_KINDS, SquadAmmo
 from engine.model.setup import side_setups
 from engine.validate.placements import Placed, describe_key, key_of, place
 
+from ..marks import MarksBox
 from ..scenario_data import DataPath, Edit, block, flow, like_siblings, node, quoted, sequence
 from ..scenario_panels import ScenarioPanels, delete_pressed, panels, show_dock
 from ..setup_drag import setup_mime
@@ -206,6 +207,9 @@ class OobPanel(QWidget):
         self.details.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.tree.currentItemChanged.connect(self.show_counter)
         layout.addWidget(self.details, 2)
+        self.marks = MarksBox(shared, "oob-marks")  # the chosen group's or unit's printed text, assumed, correction
+        layout.addWidget(self.marks)
+        self.tree.currentItemChanged.connect(lambda item: self.marks.show_path(self.selected_path() or None))
         shared.rejected.connect(self.message.setText)
         self.items: dict[DataPath, QTreeWidgetItem] = {}
         self.refresh()

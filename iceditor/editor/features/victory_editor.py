@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from engine.model.counters import SIDES
 from engine.model.victory import maximum_points
 
+from ..marks import MarksBox
 from ..panel_widgets import fit_rows as _fit_rows
 from ..panel_widgets import row as _row
 from ..panel_widgets import table as _table
@@ -65,6 +66,11 @@ class VictoryPanel(QWidget):
         layout.addWidget(self._results_box())
         layout.addWidget(self._control_box())
         layout.addWidget(self._points_box(), 1)
+        self.marks = MarksBox(shared, "victory-marks")  # the chosen result's, or the victory's own
+        layout.addWidget(self.marks)
+        self.results.currentCellChanged.connect(
+            lambda row, *_: self.marks.show_path(("victory", "results", row) if row >= 0 else ("victory",))
+        )
         self.message = QLabel(wordWrap=True, objectName="victory-message")
         self.message.setStyleSheet("color: #a02020")
         layout.addWidget(self.message)
@@ -160,6 +166,8 @@ class VictoryPanel(QWidget):
         if not self.shared.active:
             return
         victory = self.victory()
+        if self.marks.path is None and "victory" in self.shared.data:
+            self.marks.show_path(("victory",))
         self.printed.setPlainText(str(victory.get("printed", "")))
         # no victory yet (a new scenario): the results box, whose Add result writes the first
         conditions = "results" in victory or "points" not in victory

@@ -251,6 +251,8 @@ class ZonePanel(QWidget):
             self.editor.blockSignals(False)
         self.name, self.loaded = name, text
         self.printed.setText(str(zone.get("printed", "")) if zone is not None else "")
+        if name is not None:
+            self.marks.show_path(("zones", name))
         self.preview()
 
     def _preview_timer_start(self) -> None:
