@@ -163,7 +163,7 @@ def test_a_scenario_like_scenario_1_from_new_to_valid_through_the_panels(  # typ
         text='side_of: {side: northeast, road: ["4001", "5014"], boundary: exclude}\n',
     )
     new_zone(zones, window, "russian-entry", "3027")
-    window.use_tool("map-edge")  # the Map edge tool (G): a click on a north-edge hex
+    window.use_tool("map-edge")  # the Map edge tool (D): a click on a north-edge hex
     click_hex(window, "4027")
     assert zones.editor.toPlainText().strip() == "{map_edge: north}"
     QTest.mouseClick(zones.apply_button, Qt.MouseButton.LeftButton)

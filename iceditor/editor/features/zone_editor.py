@@ -1,7 +1,7 @@
 """Zones (docs/formats.md, Zones): the scenario's named zones, each expression edited as YAML text
 with its hexes highlighted on the map as you type (or the ZoneError saying why it names none);
 Apply (Ctrl+Return) makes the edit one undo step. A map edge is picked on the map with the Map
-edge tool (G): a click on an edge hex adds that edge to the zone's expression (or takes it out).
+edge tool (D): a click on an edge hex adds that edge to the zone's expression (or takes it out).
 Below, where each group starts: its deployment zones, its entry options (zone, turn, phase,
 24.1) and the infiltration zone (24.3), added, removed and edited there, the chosen row's hexes
 shown on the map (entry zones lie on map edges). A group or unit with no deployment and no entry
@@ -718,7 +718,7 @@ class MapEdgeTool(Tool):
 
     name = "map-edge"
     label = "Map edge zone"
-    shortcut = "G"
+    shortcut = "D"
     group = "scenario"
     tip = "Pick map edges for the zone in the Zones panel: click a hex on an edge (again to take it out)"
 
