@@ -92,6 +92,7 @@ def menu_action(menu: QMenu, *path: str) -> None:
 
 def new_zone(zones: ZonePanel, window: MainWindow, name: str, *hexes: str, text: str | None = None) -> None:
     show_dock(zones)
+    zones.pages.setCurrentIndex(0)  # the Zones page
     select_hexes(window, *hexes)
     QTest.keyClicks(zones.new_name, name)
     QTest.mouseClick(window.findChild(type(zones.apply_button), "zone-new"), Qt.MouseButton.LeftButton)
@@ -193,7 +194,7 @@ def test_a_scenario_like_scenario_1_from_new_to_valid_through_the_panels(  # typ
 
     # Where they start: the rows of the groups no deployment or entry names (unit-not-placed)
     settle(window, qtbot)
-    show_dock(zones)
+    zones.show_starts()  # the Deployments and entries page
     german_row = zones.start_paths.index(("sides", "german", "groups", 0))
     combo = zones.starts.cellWidget(german_row, WHERE)
     assert isinstance(combo, QComboBox)

@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSpinBox,
-    QSplitter,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -93,10 +93,13 @@ class ZonePanel(QWidget):
         self.zone_hexes = HexSetItem(window.scene.layers["zones"], ZONE, ZONE_OUTLINE)
         self.start_hexes = HexSetItem(window.scene.layers["zones"], START, START_OUTLINE)
         self.start_hexes.setZValue(1)
-        splitter = QSplitter(Qt.Orientation.Vertical)
-        QVBoxLayout(self).addWidget(splitter)
-        splitter.addWidget(self._zones_box())
-        splitter.addWidget(self._starts_box())
+        # two pages, each the dock's whole height (at 1366x768 the two one above the other scroll)
+        self.pages = QTabWidget(objectName="zones-pages")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.pages)
+        self.pages.addTab(self._zones_box(), "Zones")
+        self.pages.addTab(self._starts_box(), "Deployments and entries")
         self._preview_timer = QTimer(self, singleShot=True, interval=120)
         self._preview_timer.timeout.connect(self.preview)
         self.in_view = True  # until its tab goes behind another (set_shown)
@@ -147,7 +150,7 @@ class ZonePanel(QWidget):
         box = QWidget()
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(QLabel("Deployments, entries and infiltration"))
+        layout.addWidget(QLabel("Where each group sets up or enters (24.1), and infiltrates (24.3)"))
         self.starts = QTableWidget(0, 6, objectName="starts")
         self.starts.setHorizontalHeaderLabels(["Side", "Group", "Zone", "Turn", "Phase", "Cap"])
         self.starts.horizontalHeaderItem(CAP).setToolTip(
@@ -641,15 +644,21 @@ class ZonePanel(QWidget):
         path = path[:4] if path[-1] == "name" else path[:6]
         if path not in self.start_paths:
             return False
-        show_dock(self)
+        self.show_starts()
         self.starts.selectRow(self.start_paths.index(path))
         self.starts.setFocus()
         return True
+
+    def show_starts(self) -> None:
+        """The Deployments and entries page, in front."""
+        show_dock(self)
+        self.pages.setCurrentIndex(1)
 
     def select(self, path: DataPath) -> bool:
         self.catch_up()  # the names and starts as the data has them now
         if len(path) >= 2 and path[0] == "zones":
             show_dock(self)
+            self.pages.setCurrentIndex(0)
             self.select_zone(str(path[1]))
             self.editor.setFocus()
             return True
@@ -658,7 +667,7 @@ class ZonePanel(QWidget):
             starts = [i for i, p in enumerate(self.start_paths) if p[:4] == path[:4]]
         if not starts:
             return False
-        show_dock(self)
+        self.show_starts()
         self.starts.selectRow(starts[0])
         return True
 
@@ -751,6 +760,7 @@ class MapEdgeTool(Tool):
             current = None
         expression = toggled_edge(current, edge)
         show_dock(self.panel)
+        self.panel.pages.setCurrentIndex(0)
         self.panel.editor.setPlainText(yaml_text(expression) if expression is not None else "")
         self.panel.preview()
         shown = edge if isinstance(edge, str) else f"{edge['edge']} of {edge['map']}"
