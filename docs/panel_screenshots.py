@@ -50,12 +50,11 @@ def main() -> None:
     # the deployment editor: Scenario 1's German deployment chosen, its hexes on the map, its marks open
     window = window_on("s1-demyansk-pocket.yaml")
     zones = window.findChild(ZonePanel)
-    show_dock(zones)
+    zones.show_starts()
     zones.starts.selectRow(zones.start_paths.index(("sides", "german", "deployment", 0)))
     zones.marks.open()
     window.view.centre_on(window.document.board.hex("4310"))
     settle(window)
-    zones.starts.parentWidget().parentWidget().setSizes([60, 400])
     zones.window.grab().save(str(IMAGES / "editor-s1-deployments.png"))
     # a group with no deployment: its row in red, the problem that leads there
     zones.remove_start()
@@ -64,14 +63,14 @@ def main() -> None:
     window.problem_chosen.emit(problem)
     settle(window)
     window.grab().save(str(IMAGES / "editor-s1-not-placed.png"))
-    window.close()
+    window.hide()  # not closed: it would ask whether to save the edit
     # the Sides page: the Germans' grenades, hidden hexes, IPs; special rules
     window = window_on("s1-demyansk-pocket.yaml")
     sides = window.findChild(SidesPanel)
     show_dock(sides)
     settle(window)
     window.grab().save(str(IMAGES / "editor-s1-sides.png"))
-    window.close()
+    window.hide()  # not closed: it would ask whether to save the edit
 
 
 if __name__ == "__main__":

@@ -103,6 +103,7 @@ class MarksBox(QGroupBox):
             label.setVisible(shown)
         if not field.hasFocus() or not shown:  # the user's typing stays while they type
             field.setText("" if value is None else str(value))
+            field.setCursorPosition(0)  # a long line shows its start
 
     def _mark_edited(self, key: str) -> None:
         item = self.item()

@@ -35,7 +35,7 @@ from ..scenario_panels import ScenarioPanels, panels, show_dock
 from ..window import MainWindow
 
 ORDER = 45
-ANYWHERE = "(the side's deployment)"  # an IP with no `zone`: wherever the side deploys (18.1)
+ANYWHERE = "(deployment)"  # an IP with no `zone`: wherever the side deploys (18.1)
 
 
 class SidesPanel(QWidget):
@@ -139,6 +139,7 @@ class SidesPanel(QWidget):
         for field, key in ((self.setup_line, "printed"), (self.notes, "printed_notes")):
             if not field.hasFocus():
                 field.setText(str(data.get(key, "")))
+                field.setCursorPosition(0)  # a long line shows its start
         self.grenades.setValue(int(data.get("grenades", 0)))
         self.hidden.setValue(int(data.get("hidden_hexes", 0)))
         mines = data.get("mines") or {}
@@ -154,6 +155,7 @@ class SidesPanel(QWidget):
         self.infiltration_zone.setCurrentText(zone)
         if not self.infiltration_printed.hasFocus():
             self.infiltration_printed.setText(str((infiltration or {}).get("printed", "")))
+            self.infiltration_printed.setCursorPosition(0)
         self._show_ips()
         self._show_restrictions()
         if self.marks.path is None or find(self.shared.data, self.marks.path) is None:
@@ -186,6 +188,7 @@ class SidesPanel(QWidget):
                 current = str(zone) if isinstance(zone, str) else ANYWHERE if zone is None else "(an expression)"
                 where.addItems([ANYWHERE, *names] if current in (ANYWHERE, *names) else [current, ANYWHERE, *names])
                 where.setCurrentText(current)
+                where.setToolTip("where these IPs may be placed (18.1): the side's deployment area, or a zone")
                 where.textActivated.connect(lambda v, p=path: self._ip_zone(p, v))
                 self.ips.setCellWidget(r, 2, where)
                 self.ips.setCellWidget(r, 3, QLabel(name))

@@ -250,6 +250,7 @@ class SourcePanel(QWidget):
 def _show(field: QLineEdit, value: Any) -> None:
     if not field.hasFocus():
         field.setText("" if value is None else str(value))
+        field.setCursorPosition(0)  # a long line shows its start
 
 
 def install(window: MainWindow) -> None:

@@ -160,7 +160,7 @@ class ZonePanel(QWidget):
         header = self.starts.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(WHERE, QHeaderView.ResizeMode.Stretch)
-        for column, width in ((SIDE, 60), (GROUP, 80), (TURN, 50), (PHASE, 115), (CAP, 150)):
+        for column, width in ((SIDE, 52), (GROUP, 72), (TURN, 46), (PHASE, 92), (CAP, 60)):
             self.starts.setColumnWidth(column, width)
         self.starts.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.starts.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -168,6 +168,7 @@ class ZonePanel(QWidget):
         self.starts.verticalHeader().hide()
         self.starts.currentCellChanged.connect(lambda *args: self.show_start())
         self.starts.itemChanged.connect(self._cap_edited)
+        self.starts.setMinimumHeight(150)  # five rows or so, whatever the marks below take
         layout.addWidget(self.starts, 1)
         self.start_paths: list[DataPath] = []
         self.unplaced: dict[DataPath, str] = {}  # a row's path (group or unit) -> its side, for unit-not-placed
