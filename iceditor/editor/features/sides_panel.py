@@ -255,7 +255,7 @@ class SidesPanel(QWidget):
             return
         side = self.side.currentText().capitalize()
         if text:
-            self._push(Edit(f"{side} {key.replace('_', ' ')}").set(self.side_path(), key, text, after="printed"))
+            self._push(Edit(f"{side} {key.replace('_', ' ')}").set(self.side_path(), key, text, before="groups"))
         else:
             self._push(Edit(f"{side}: no {key.replace('_', ' ')}").remove(self.side_path(), key))
 
@@ -263,14 +263,14 @@ class SidesPanel(QWidget):
         if value == int(self.side_data().get(key, 0)) and key in self.side_data():
             return
         edit = Edit(f"{self.side.currentText().capitalize()} {key.replace('_', ' ')}: {value}")
-        self._push(edit.set(self.side_path(), key, value, after="printed_notes"))
+        self._push(edit.set(self.side_path(), key, value, before="groups"))
 
     def _mines(self, key: str, value: int) -> None:
         mines = self.side_data().get("mines")
         edit = Edit(f"{self.side.currentText().capitalize()} mines: {key.split('_')[0].upper()} {value}")
         if mines is None:
             values = {"ap_factors": 0, "at_factors": 0, key: value}
-            edit.set(self.side_path(), "mines", flow(**values), after="improved_positions")
+            edit.set(self.side_path(), "mines", flow(**values), before="groups")
         else:
             edit.set((*self.side_path(), "mines"), key, value)
         self._push(edit)
@@ -290,7 +290,7 @@ class SidesPanel(QWidget):
         ip = like_siblings({"points": 1, "count": 1}, ips or [])
         edit = Edit(f"{self.side.currentText().capitalize()} IP1 x 1")
         if ips is None:
-            edit.set(self.side_path(), "improved_positions", sequence([ip], flow_style=True), after="hidden_hexes")
+            edit.set(self.side_path(), "improved_positions", sequence([ip], flow_style=True), before="groups")
         else:
             edit.insert(path, None, ip)
         return self._push(edit)
