@@ -288,9 +288,13 @@ def test_marks_assumed_and_correction_of_a_deployment(open_window, qtbot) -> Non
     marks.fields["ruling"].editingFinished.emit()
     assert "ruling" not in deployment and "R and its number" in marks.message.text()
     # an entry option takes `assumed` but no correction: the box offers only what the schema takes
-    zones.starts.selectRow(zones.start_paths.index(("sides", "russian", "entries", 0, "options", 0)))
-    assert marks.path == ("sides", "russian", "entries", 0)
-    assert marks.correction["printed"].isVisibleTo(marks)
+    option = ("sides", "russian", "entries", 0, "options", 0)
+    zones.starts.selectRow(zones.start_paths.index(option))
+    assert marks.path == option and marks.of.isVisibleTo(marks)
+    assert marks.fields["assumed"].isVisibleTo(marks) and not marks.correction["printed"].isVisibleTo(marks)
+    marks.of.setCurrentIndex(1)
+    marks.of.activated.emit(1)  # Of: the entry, which takes a correction too
+    assert marks.path == option[:4] and marks.correction["printed"].isVisibleTo(marks)
 
 
 @pytest.mark.gui

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from engine.model.schema import keys_at
 
@@ -49,6 +49,10 @@ class MarksBox(QGroupBox):
         outer.addWidget(self.body)
         self.form = QFormLayout(self.body)
         self.form.setContentsMargins(0, 0, 0, 0)
+        self.of = QComboBox(objectName=f"{name}-of", toolTip="Whose marks: the row's, or what it belongs to")
+        self.of.activated.connect(lambda i: self._of_chosen(i))
+        self.form.addRow("Of", self.of)
+        self.choices: list[tuple[str, DataPath]] = []
         self.fields: dict[str, QLineEdit] = {}
         for key, meaning in MARKS.items():
             field = QLineEdit(objectName=f"{name}-{key}", toolTip=meaning, placeholderText=meaning)
@@ -75,6 +79,28 @@ class MarksBox(QGroupBox):
 
     def show_path(self, path: DataPath | None) -> None:
         """Edit the marks of the item at `path` (None: nothing chosen)."""
+        self.show_choices([("", path)] if path is not None else [])
+
+    def show_choices(self, choices: list[tuple[str, DataPath]]) -> None:
+        """Edit the marks of the first of `choices` (label, path); the Of list offers the others
+        (an entry option's row: the option, or its entry)."""
+        self.choices = choices
+        self.of.blockSignals(True)
+        self.of.clear()
+        self.of.addItems([label for label, _ in choices])
+        self.of.blockSignals(False)
+        shown = len(choices) > 1
+        self.of.setVisible(shown)
+        label = self.form.labelForField(self.of)
+        if label is not None:
+            label.setVisible(shown)
+        self._set_path(choices[0][1] if choices else None)
+
+    def _of_chosen(self, index: int) -> None:
+        if 0 <= index < len(self.choices):
+            self._set_path(self.choices[index][1])
+
+    def _set_path(self, path: DataPath | None) -> None:
         self.path = path
         self.message.clear()
         self.setTitle(f"Marks of {'/'.join(map(str, path))}" if path else self.heading)

@@ -159,7 +159,7 @@ class SidesPanel(QWidget):
         self._show_ips()
         self._show_restrictions()
         if self.marks.path is None or find(self.shared.data, self.marks.path) is None:
-            self.marks.show_path(self.side_path())
+            self._side_marks()
 
     def _show_ips(self) -> None:
         row = self.ips.currentRow()
@@ -240,12 +240,19 @@ class SidesPanel(QWidget):
         table.setCellWidget(row, column, combo)
 
     def _side_chosen(self) -> None:
-        self.marks.show_path(self.side_path())
+        self._side_marks()
         self.refresh()
+
+    def _side_marks(self) -> None:
+        """The side's marks, or its mines' (19.1: `mines` takes printed, assumed, correction)."""
+        choices = [("the side", self.side_path())]
+        if "mines" in self.side_data():
+            choices.append(("its mines", (*self.side_path(), "mines")))
+        self.marks.show_choices(choices)
 
     def _chosen(self, paths: list[DataPath], row: int) -> None:
         if 0 <= row < len(paths):
-            self.marks.show_path(paths[row])
+            self.marks.show_choices([("this row", paths[row]), ("the side", self.side_path())])
 
     # -- editing ------------------------------------------------------------------------------------
     def _text(self, key: str, field: QLineEdit) -> None:
@@ -390,7 +397,7 @@ class SidesPanel(QWidget):
         elif chosen:
             self.restrictions.selectRow(chosen[0] - len(self.ip_paths))
         elif len(path) >= 3 and path[2] in ("correction", "assumed", "note"):
-            self.marks.show_path(self.side_path())
+            self._side_marks()
             self.marks.open()
         return True
 

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from engine.model.schema import keys_at
 
+from ..marks import MarksBox
 from ..panel_widgets import fit_rows, row, table
 from ..scenario_data import DataPath, Edit, block, find
 from ..scenario_panels import ScenarioPanels, panels, show_dock
@@ -84,6 +85,8 @@ class SourcePanel(QWidget):
             form.addRow(key.capitalize(), field)
         layout.addWidget(box)
         layout.addWidget(self._assumed_box())
+        self.north_marks = MarksBox(shared, "source-north-marks", "Marks of the NORTH indicator")
+        layout.addWidget(self.north_marks)
         self.message = QLabel(wordWrap=True, objectName="source-message")
         self.message.setStyleSheet("color: #a02020")
         layout.addWidget(self.message)
@@ -121,6 +124,8 @@ class SourcePanel(QWidget):
         if not self.shared.active:
             return
         data = self.shared.data
+        if self.north_marks.path is None and "north" in data:
+            self.north_marks.show_path(("north",))
         if not self.background.hasFocus():
             self.background.setPlainText(str(data.get("background", "")))
         self.errata.blockSignals(True)

@@ -68,9 +68,7 @@ class VictoryPanel(QWidget):
         layout.addWidget(self._points_box(), 1)
         self.marks = MarksBox(shared, "victory-marks")  # the chosen result's, or the victory's own
         layout.addWidget(self.marks)
-        self.results.currentCellChanged.connect(
-            lambda row, *_: self.marks.show_path(("victory", "results", row) if row >= 0 else ("victory",))
-        )
+        self.results.currentCellChanged.connect(lambda row, *_: self._show_marks(row))
         self.message = QLabel(wordWrap=True, objectName="victory-message")
         self.message.setStyleSheet("color: #a02020")
         layout.addWidget(self.message)
@@ -162,12 +160,20 @@ class VictoryPanel(QWidget):
     def victory(self) -> Any:
         return self.shared.data.get("victory") or {}
 
+    def _show_marks(self, row: int) -> None:
+        """The chosen result's marks, the victory's own, or its control's (R82)."""
+        choices = [("this result", ("victory", "results", row))] if row >= 0 else []
+        choices.append(("the victory", ("victory",)))
+        if "control" in self.victory():
+            choices.append(("its control", CONTROL))
+        self.marks.show_choices(choices)
+
     def refresh(self) -> None:
         if not self.shared.active:
             return
         victory = self.victory()
         if self.marks.path is None and "victory" in self.shared.data:
-            self.marks.show_path(("victory",))
+            self._show_marks(-1)
         self.printed.setPlainText(str(victory.get("printed", "")))
         # no victory yet (a new scenario): the results box, whose Add result writes the first
         conditions = "results" in victory or "points" not in victory

@@ -624,7 +624,10 @@ class ZonePanel(QWidget):
             self.marks.show_path(None)
             self.start_hexes.set_hexes([])
             return
-        self.marks.show_path(entry or path)
+        if entry is not None:  # an option's row: the option's marks, or its entry's
+            self.marks.show_choices([("this option", path), ("the entry", entry)])
+        else:
+            self.marks.show_path(path)
         zone: Any = node(self.shared.data, path)
         try:
             ctx = self.context()
