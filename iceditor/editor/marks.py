@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLineEdit, QVBoxLayout, QWidget
 
 from engine.model.schema import keys_at
 
+from .panel_widgets import Message
 from .scenario_data import DataPath, Edit, block, find
 from .scenario_panels import ScenarioPanels
 
@@ -65,8 +66,7 @@ class MarksBox(QGroupBox):
             field.editingFinished.connect(self._correction_edited)
             self.correction[key] = field
             self.form.addRow(f"Correction: {key}", field)
-        self.message = QLabel(wordWrap=True, objectName=f"{name}-message")
-        self.message.setStyleSheet("color: #a02020")
+        self.message = Message(f"{name}-message")
         self.form.addRow(self.message)
         self.toggled.connect(self.body.setVisible)
         self.body.setVisible(False)

@@ -1,9 +1,10 @@
 """Widgets the scenario panels build alike: a table of rows chosen one at a time, a row of
-buttons, and a table as tall as its rows (so the boxes below it stay in view)."""
+buttons, a table as tall as its rows (so the boxes below it stay in view), and the red line
+saying why an edit was not done."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QTableWidget, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QTableWidget, QWidget
 
 
 def table(headers: list[str], name: str) -> QTableWidget:
@@ -32,3 +33,19 @@ def fit_rows(table: QTableWidget) -> None:
     table.resizeRowsToContents()
     rows = sum(table.rowHeight(i) for i in range(table.rowCount())) or table.verticalHeader().defaultSectionSize()
     table.setFixedHeight(table.horizontalHeader().sizeHint().height() + rows + 2 * table.frameWidth())
+
+
+class Message(QLabel):
+    """Why an edit was not done, in red; no room taken while there is nothing to say."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(objectName=name, wordWrap=True)
+        self.setStyleSheet("color: #a02020")
+        self.hide()
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setVisible(bool(text))
+
+    def clear(self) -> None:
+        self.setText("")

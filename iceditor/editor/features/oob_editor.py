@@ -18,7 +18,6 @@ from PySide6.QtGui import QAction, QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
-    QLabel,
     QMenu,
     QTableWidget,
     QTableWidgetItem,
@@ -37,6 +36,7 @@ from engine.model.setup import side_setups
 from engine.validate.placements import Placed, describe_key, key_of, place
 
 from ..marks import MarksBox
+from ..panel_widgets import Message
 from ..scenario_data import DataPath, Edit, block, flow, like_siblings, node, quoted, sequence
 from ..scenario_panels import ScenarioPanels, delete_pressed, panels, show_dock
 from ..setup_drag import setup_mime
@@ -179,8 +179,7 @@ class OobPanel(QWidget):
         bar.addAction(self.remove)
         layout.addWidget(bar)
         # the reason an edit is refused, above the tree: in view however short the dock is
-        self.message = QLabel(objectName="oob-message", wordWrap=True)
-        self.message.setStyleSheet("color: #a02020")
+        self.message = Message("oob-message")
         layout.addWidget(self.message)
         self.tree = OobTree(objectName="oob-tree")
         self.tree.setColumnCount(len(HEADERS))

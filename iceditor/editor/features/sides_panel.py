@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from engine.model.counters import SIDES
 
 from ..marks import MarksBox
+from ..panel_widgets import Message
 from ..panel_widgets import fit_rows as _fit_rows
 from ..panel_widgets import row as _row
 from ..panel_widgets import table as _table
@@ -70,8 +71,7 @@ class SidesPanel(QWidget):
         layout.addWidget(self._rules_box())
         self.marks = MarksBox(shared, "sides-marks")
         layout.addWidget(self.marks)
-        self.message = QLabel(wordWrap=True, objectName="sides-message")
-        self.message.setStyleSheet("color: #a02020")
+        self.message = Message("sides-message")
         layout.addWidget(self.message)
         layout.addStretch()
         self.ip_paths: list[DataPath] = []

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from engine.model.schema import keys_at
 
 from ..marks import MarksBox
-from ..panel_widgets import fit_rows, row, table
+from ..panel_widgets import Message, fit_rows, row, table
 from ..scenario_data import DataPath, Edit, block, find
 from ..scenario_panels import ScenarioPanels, panels, show_dock
 from ..window import MainWindow
@@ -87,8 +87,7 @@ class SourcePanel(QWidget):
         layout.addWidget(self._assumed_box())
         self.north_marks = MarksBox(shared, "source-north-marks", "Marks of the NORTH indicator")
         layout.addWidget(self.north_marks)
-        self.message = QLabel(wordWrap=True, objectName="source-message")
-        self.message.setStyleSheet("color: #a02020")
+        self.message = Message("source-message")
         layout.addWidget(self.message)
         layout.addStretch()
         self.refresh()

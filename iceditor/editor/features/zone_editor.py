@@ -45,6 +45,7 @@ from engine.problems import Problem
 from ..document import _yaml
 from ..mapview import HexSetItem
 from ..marks import MarksBox
+from ..panel_widgets import Message
 from ..panel_widgets import row as buttons_row
 from ..scenario_data import (
     DataPath,
@@ -191,8 +192,7 @@ class ZonePanel(QWidget):
         self.choose.textActivated.connect(self._choose_chosen)
         self.choose_label = QLabel("picked", toolTip=self.choose.toolTip())
         layout.addLayout(buttons_row(add_option, remove, self.choose_label, self.choose))
-        self.start_message = QLabel(wordWrap=True, objectName="starts-message")
-        self.start_message.setStyleSheet("color: #a02020")
+        self.start_message = Message("starts-message")
         layout.addWidget(self.start_message)
         self.marks = MarksBox(self.shared, "starts-marks")
         layout.addWidget(self.marks)
