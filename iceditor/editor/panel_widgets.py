@@ -4,7 +4,10 @@ saying why an edit was not done."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QTableWidget, QWidget
+
+from .scenario_panels import delete_pressed
 
 
 def table(headers: list[str], name: str) -> QTableWidget:
@@ -49,3 +52,18 @@ class Message(QLabel):
 
     def clear(self) -> None:
         self.setText("")
+
+
+class DeletableTable(QTableWidget):
+    """Del removes the chosen row (`deleted`): taken here, before the window's Delete shortcut,
+    which deletes hexes."""
+
+    deleted = Signal()
+
+    def event(self, event: QEvent) -> bool:
+        if delete_pressed(self, event):
+            if event.type() == QEvent.Type.KeyPress:
+                self.deleted.emit()
+            event.accept()
+            return True
+        return super().event(event)

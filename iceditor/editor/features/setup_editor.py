@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from PySide6.QtCore import QEvent, QMimeData, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QMimeData, QObject, Qt, QTimer
 from PySide6.QtGui import QColor, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QSpinBox,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -40,8 +39,9 @@ from engine.model.setup import Placement, SideSetup, side_setups
 from engine.validate.placements import Placed, describe_key, key_of, place
 
 from ..mapview import HexSetItem, hex_at
+from ..panel_widgets import DeletableTable
 from ..scenario_data import DataPath, Edit, block, find, flow, like_siblings, quoted, sequence
-from ..scenario_panels import ScenarioPanels, delete_pressed, panels, show_dock
+from ..scenario_panels import ScenarioPanels, panels, show_dock
 from ..setup_drag import read_setup_mime, setup_mime
 from ..setup_items import Piece, PieceItem
 from ..window import MainWindow, Tool
@@ -82,7 +82,7 @@ class SetupPanel(QWidget):
         layout.addLayout(form)
         self.markers = MarkerList(self)
         layout.addWidget(self.markers)
-        self.table = SetupTable(0, 4, objectName="setup-table")
+        self.table = DeletableTable(0, 4, objectName="setup-table")
         self.table.setHorizontalHeaderLabels(["Placed", "Hex", "State", "Facing"])
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
@@ -441,20 +441,6 @@ class MarkerList(QListWidget):
             factors = {"ap_factors": panel.ap_factors.value(), "at_factors": panel.at_factors.value()}
             entry = {k: v for k, v in factors.items() if v} or {"ap_factors": 0}
         return setup_mime(panel.side.currentText(), section, entry)
-
-
-class SetupTable(QTableWidget):
-    """Del removes the selected entry (taken here, before the window's Delete shortcut)."""
-
-    deleted = Signal()
-
-    def event(self, event: QEvent) -> bool:
-        if delete_pressed(self, event):
-            if event.type() == QEvent.Type.KeyPress:
-                self.deleted.emit()
-            event.accept()
-            return True
-        return super().event(event)
 
 
 class Drops(QObject):

@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSpinBox,
-    QTableWidget,
     QTableWidgetItem,
     QTabWidget,
     QVBoxLayout,
@@ -45,7 +44,7 @@ from engine.problems import Problem
 from ..document import _yaml
 from ..mapview import HexSetItem
 from ..marks import MarksBox
-from ..panel_widgets import Message
+from ..panel_widgets import DeletableTable, Message
 from ..panel_widgets import row as buttons_row
 from ..scenario_data import (
     DataPath,
@@ -152,7 +151,8 @@ class ZonePanel(QWidget):
         layout = QVBoxLayout(box)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(QLabel("Where each group sets up or enters (24.1), and infiltrates (24.3)"))
-        self.starts = QTableWidget(0, 6, objectName="starts")
+        self.starts = DeletableTable(0, 6, objectName="starts")
+        self.starts.deleted.connect(self.remove_start)
         self.starts.setHorizontalHeaderLabels(["Side", "Group", "Zone", "Turn", "Phase", "Cap"])
         self.starts.horizontalHeaderItem(CAP).setToolTip(
             "What may use this deployment or entry at most (24.1), double-click to edit: "
@@ -183,7 +183,7 @@ class ZonePanel(QWidget):
         add_option.setToolTip("Another zone or turn the chosen entry may use")
         add_option.clicked.connect(self.add_option)
         remove = QPushButton("Remove", objectName="starts-remove")
-        remove.setToolTip("Remove the chosen deployment, entry option or infiltration")
+        remove.setToolTip("Remove the chosen deployment, entry option or infiltration (Del)")
         remove.clicked.connect(self.remove_start)
         layout.addLayout(buttons_row(add_deployment, add_entry))
         self.choose = QComboBox(objectName="starts-choose")
