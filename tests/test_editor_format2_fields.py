@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QMessageBox, QSpinBox
 
+from engine.hexgrid import parse_label
 from engine.model.provenance import count_sourced, sourced_values
 from engine.model.schema import keys_at
 from iceditor.editor.document import open_document
@@ -311,3 +312,24 @@ def test_a_new_scenarios_first_result_writes_its_victory(open_window, qtbot) -> 
     assert data(window)["victory"]["control"]["means"] == "last_to_occupy"  # 24.9, R82: controls needs it
     window.undo_stack.undo()
     assert "control" not in data(window)["victory"]
+
+
+@pytest.mark.gui
+def test_turning_the_errata_off_shows_the_maps_as_printed_and_undo_brings_them_back(open_window) -> None:  # type: ignore[no-untyped-def]
+    """`errata: false`: the board is the maps as printed, as `iceditor validate` builds it."""
+    window = open_window(S1)
+    document = window.document
+    assert document.errata is not None
+    board = document.board
+    on_board = [
+        (parse_label(label, board.offset), change) for change in document.errata.changes for label in change.hexes
+    ]
+    on_board = [(h, change) for h, change in on_board if h in board.hexes]
+    h = next(h for h, change in on_board if document.printed(h).changed(change.values) != document.printed(h))
+    with_errata = board.terrain(h)
+    source = shown(window, SourcePanel)
+    source.errata.setChecked(False)
+    assert data(window)["errata"] is False and document.errata is None
+    assert board.terrain(h) != with_errata and board.terrain(h).trees == document.printed(h).trees
+    window.undo_stack.undo()
+    assert document.errata is not None and board.terrain(h) == with_errata

@@ -22,7 +22,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
-from engine.hexgrid import Hex, hex_to_offset
+from engine.hexgrid import Hex, LabelError, hex_to_offset
 from engine.model.board import Board, assemble, resolve_errata_path, resolve_map_path
 from engine.model.errata import Errata, errata_from_document
 from engine.model.mapsheet import LoadError, MapSheet, map_from_document
@@ -374,7 +374,34 @@ class EditorDocument:
         """The scenario file's own data changed (not terrain): validate it afresh."""
         if self.scenario is not None:
             self.scenario.dirty = True
+            self._follow_errata()
             self._validate_afresh()
+
+    def _follow_errata(self) -> None:
+        """The scenario's `errata:` edited (or undone): the board shows the maps with the errata it
+        names now, as opening the file would. A file that cannot be read stays as it was (the
+        validation reports it)."""
+        assert self.scenario is not None
+        wanted = self.scenario.data.get("errata", True) if isinstance(self.scenario.data, dict) else True
+        try:
+            path = resolve_errata_path(wanted, self.scenario.path.parent)
+            errata = errata_from_document(load_yaml(path)) if path else None
+        except (LoadError, SourceError, ValueError, TypeError):
+            return
+        if path == self.errata_path:
+            return
+        labels = {label for e in (self.errata, errata) if e for c in e.changes for label in c.hexes}
+        self.errata, self.errata_path = errata, path
+        self.board.errata = errata
+        shown: dict[Hex, Terrain] = {}
+        for label in labels:
+            try:
+                h = self.board.hex(label)
+            except LabelError:
+                continue
+            if h in self.board.hexes:
+                shown[h] = self._with_roads(h, self._with_errata(h, self.printed(h)))
+        self.board.set_terrain(shown)
 
     def _validate_afresh(self) -> None:
         """A new validation session on the board; the old one stops following its edits."""
