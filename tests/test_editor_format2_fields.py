@@ -333,3 +333,28 @@ def test_turning_the_errata_off_shows_the_maps_as_printed_and_undo_brings_them_b
     assert board.terrain(h) != with_errata and board.terrain(h).trees == document.printed(h).trees
     window.undo_stack.undo()
     assert document.errata is not None and board.terrain(h) == with_errata
+
+
+@pytest.mark.gui
+def test_mines_and_ips_given_to_a_group(open_window) -> None:  # type: ignore[no-untyped-def]
+    """Scenario 6 gives mines and IPs per group (the side's total is their sum, docs/formats.md)."""
+    window = open_window("s6-spartakovka.yaml")
+    sides = shown(window, SidesPanel)
+    side, g = next(
+        (side, g)
+        for side in ("german", "russian")
+        for g, group in enumerate(data(window)["sides"][side]["groups"])
+        if int((group.get("mines") or {}).get("ap_factors", 0)) == 38
+    )
+    sides.side.setCurrentText(side)
+    sides.owner.setCurrentIndex(g + 1)
+    sides.owner.activated.emit(g + 1)
+    assert sides.ap_mines.value() == 38
+    sides.ap_mines.setValue(30)
+    group = data(window)["sides"][side]["groups"][g]
+    assert group["mines"]["ap_factors"] == 30 and group["mines"]["at_factors"] == 38
+    window.undo_stack.undo()
+    assert group["mines"]["ap_factors"] == 38
+    ips = len(group.get("improved_positions") or [])
+    assert sides.add_ips()
+    assert len(group["improved_positions"]) == ips + 1

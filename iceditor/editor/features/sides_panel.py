@@ -65,6 +65,10 @@ class SidesPanel(QWidget):
         self.at_mines = _spin("sides-at-mines", "AT mine factors (19.11)")
         self.ap_mines.valueChanged.connect(lambda v: self._mines("ap_factors", v))
         self.at_mines.valueChanged.connect(lambda v: self._mines("at_factors", v))
+        self.owner = QComboBox(objectName="sides-owner")
+        self.owner.setToolTip("Whose mines and IPs: the side's, or a group's (Scenario 6 gives them per group)")
+        self.owner.activated.connect(lambda _: self.refresh())
+        top.addRow("Given to", self.owner)
         top.addRow("Mines: AP", _row(self.ap_mines, QLabel("AT"), self.at_mines))
         layout.addLayout(top)
         layout.addWidget(self._ips_box())
@@ -84,7 +88,7 @@ class SidesPanel(QWidget):
         self.ips = _table(["Points", "Count", "Where (18.1)", "Of"], "sides-ips")
         self.ips.currentCellChanged.connect(lambda row, *_: self._chosen(self.ip_paths, row))
         layout.addWidget(self.ips)
-        add = QPushButton("Add", objectName="sides-add-ips", toolTip="IP1 x 1 for the side; edit its cells")
+        add = QPushButton("Add", objectName="sides-add-ips", toolTip="IP1 x 1 for whom Given to names; edit its cells")
         add.clicked.connect(self.add_ips)
         remove = QPushButton("Remove", objectName="sides-remove-ips", toolTip="Remove the chosen IPs")
         remove.clicked.connect(self.remove_ips)
@@ -126,6 +130,16 @@ class SidesPanel(QWidget):
     def side_data(self) -> Any:
         return find(self.shared.data, self.side_path()) or {}
 
+    def owner_path(self) -> DataPath:
+        """Who the mines and IPs edited are given to: the side, or one of its groups."""
+        index = self.owner.currentIndex()
+        groups = self.side_data().get("groups") or []
+        return (*self.side_path(), "groups", index - 1) if 0 < index <= len(groups) else self.side_path()
+
+    def _owner_after(self) -> dict[str, str]:
+        """Where a new `mines:` or `improved_positions:` goes: a side's before its groups, a group's after its units."""
+        return {"after": "units"} if "groups" in self.owner_path() else {"before": "groups"}
+
     def zones(self) -> list[str]:
         return [str(z) for z in self.shared.data.get("zones") or {}]
 
@@ -133,7 +147,7 @@ class SidesPanel(QWidget):
         if not self.shared.active:
             return
         data = self.side_data()
-        widgets = (self.grenades, self.hidden, self.ap_mines, self.at_mines, self.infiltration)
+        widgets = (self.grenades, self.hidden, self.ap_mines, self.at_mines, self.infiltration, self.owner)
         for widget in widgets:
             widget.blockSignals(True)
         for field, key in ((self.setup_line, "printed"), (self.notes, "printed_notes")):
@@ -142,7 +156,11 @@ class SidesPanel(QWidget):
                 field.setCursorPosition(0)  # a long line shows its start
         self.grenades.setValue(int(data.get("grenades", 0)))
         self.hidden.setValue(int(data.get("hidden_hexes", 0)))
-        mines = data.get("mines") or {}
+        chosen = self.owner.currentIndex()
+        self.owner.clear()
+        self.owner.addItems(["the side", *(f"group {g.get('name')}" for g in data.get("groups") or [])])
+        self.owner.setCurrentIndex(chosen if 0 <= chosen < self.owner.count() else 0)
+        mines = (find(self.shared.data, self.owner_path()) or {}).get("mines") or {}
         self.ap_mines.setValue(int(mines.get("ap_factors", 0)))
         self.at_mines.setValue(int(mines.get("at_factors", 0)))
         infiltration = self.shared.data.get("infiltration")
@@ -240,6 +258,7 @@ class SidesPanel(QWidget):
         table.setCellWidget(row, column, combo)
 
     def _side_chosen(self) -> None:
+        self.owner.setCurrentIndex(0)
         self._side_marks()
         self.refresh()
 
@@ -273,13 +292,14 @@ class SidesPanel(QWidget):
         self._push(edit.set(self.side_path(), key, value, before="groups"))
 
     def _mines(self, key: str, value: int) -> None:
-        mines = self.side_data().get("mines")
-        edit = Edit(f"{self.side.currentText().capitalize()} mines: {key.split('_')[0].upper()} {value}")
+        owner = self.owner_path()
+        mines = (find(self.shared.data, owner) or {}).get("mines")
+        edit = Edit(f"{'/'.join(map(str, owner[1:]))} mines: {key.split('_')[0].upper()} {value}")
         if mines is None:
             values = {"ap_factors": 0, "at_factors": 0, key: value}
-            edit.set(self.side_path(), "mines", flow(**values), before="groups")
+            edit.set(owner, "mines", flow(**values), **self._owner_after())
         else:
-            edit.set((*self.side_path(), "mines"), key, value)
+            edit.set((*owner, "mines"), key, value)
         self._push(edit)
 
     def _ip_zone(self, path: DataPath, value: str) -> None:
@@ -292,12 +312,14 @@ class SidesPanel(QWidget):
             self._later(edit)
 
     def add_ips(self) -> bool:
-        path = (*self.side_path(), "improved_positions")
+        """IP1 x 1 for whom "Given to" names."""
+        owner = self.owner_path()
+        path = (*owner, "improved_positions")
         ips = find(self.shared.data, path)
         ip = like_siblings({"points": 1, "count": 1}, ips or [])
-        edit = Edit(f"{self.side.currentText().capitalize()} IP1 x 1")
+        edit = Edit(f"{'/'.join(map(str, owner[1:]))} IP1 x 1")
         if ips is None:
-            edit.set(self.side_path(), "improved_positions", sequence([ip], flow_style=True), before="groups")
+            edit.set(owner, "improved_positions", sequence([ip], flow_style=True), **self._owner_after())
         else:
             edit.insert(path, None, ip)
         return self._push(edit)
