@@ -358,3 +358,28 @@ def test_mines_and_ips_given_to_a_group(open_window) -> None:  # type: ignore[no
     ips = len(group.get("improved_positions") or [])
     assert sides.add_ips()
     assert len(group["improved_positions"]) == ips + 1
+
+
+@pytest.mark.gui
+def test_a_zone_written_in_place_is_edited_in_its_row(open_window, workspace: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    text = (workspace / "scenarios" / S1).read_text(encoding="utf-8")
+    inline = text.replace(
+        "    deployment:\n      - group: main\n        zone: german-deployment\n",
+        "    deployment:\n      - group: main\n        zone: {hill: K}\n",
+    )
+    assert inline != text
+    (workspace / "scenarios" / "s1-inline.yaml").write_text(inline, encoding="utf-8")
+    window = open_window("s1-inline.yaml")
+    zones = shown(window, ZonePanel)
+    row = zones.start_paths.index(("sides", "german", "deployment", 0))
+    cell = zones.starts.item(row, WHERE)
+    assert cell.text() == "{hill: K}" and cell.flags() & Qt.ItemFlag.ItemIsEditable
+    cell.setText("{hexes: ['4307', '4308']}")
+    deployment = data(window)["sides"]["german"]["deployment"][0]
+    qtbot.waitUntil(lambda: dict(deployment["zone"]) == {"hexes": ["4307", "4308"]})
+    row = zones.start_paths.index(("sides", "german", "deployment", 0))
+    zones.starts.item(row, WHERE).setText("[4307]")  # a list, not an expression: refused, with why
+    qtbot.waitUntil(lambda: "a mapping with one key" in zones.start_message.text())
+    assert dict(deployment["zone"]) == {"hexes": ["4307", "4308"]}
+    window.undo_stack.undo()
+    assert dict(data(window)["sides"]["german"]["deployment"][0]["zone"]) == {"hill": "K"}

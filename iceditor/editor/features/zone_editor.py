@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
 
 from engine.geometry.zones import ZoneContext, ZoneError, resolve, resolve_named
@@ -406,8 +407,8 @@ class ZonePanel(QWidget):
         if isinstance(zone, str):
             self._combo(row, WHERE, names, zone, lambda v, p=path: self._set(p, "zone", v))
         else:
-            item = _fixed(yaml_text(zone).strip())
-            item.setToolTip("an expression written in place; the file's text edits it")
+            item = QTableWidgetItem(_flow_text_of(zone))
+            item.setToolTip("a zone expression written in place: double-click to edit it as YAML")
             self.starts.setItem(row, WHERE, item)
         if option is None:
             self.starts.setItem(row, TURN, _fixed("set-up" if who is not None else "24.3"))
@@ -466,6 +467,9 @@ class ZonePanel(QWidget):
     def _cap_edited(self, item: QTableWidgetItem) -> None:
         """A cap typed as YAML (`members: {LMG: 1, R: 2}`); empty removes it. The schema and
         setup-deployment-cap check it, as they check the file."""
+        if item.column() == WHERE:
+            self._zone_typed(item)
+            return
         if item.column() != CAP:
             return
         path = self.start_paths[item.row()]
@@ -605,6 +609,20 @@ class ZonePanel(QWidget):
             self.starts.selectRow(self.start_paths.index(select))
         return True
 
+    def _zone_typed(self, item: QTableWidgetItem) -> None:
+        """An expression typed in place of a row's zone (`{hill: K}`), checked as the file's is."""
+        path = self.start_paths[item.row()]
+        try:
+            zone = typed_yaml(item.text(), "the zone")
+            if not isinstance(zone, dict):
+                raise ValueError("a zone expression is a mapping with one key: {hill: K}, {map_edge: north}")
+        except ValueError as exc:
+            self.start_message.setText(f"Zone: {exc}")
+            QTimer.singleShot(0, self.refresh_starts)
+            return
+        edit = Edit(f"{'/'.join(str(p) for p in path[1:])}: zone {item.text().strip()}").set(path, "zone", zone)
+        QTimer.singleShot(0, lambda: self._push_start(edit, path) or self.refresh_starts())
+
     def _set(self, path: DataPath, key: str, value: Any) -> None:
         where = "/".join(str(p) for p in path[1:])
         edit = Edit(f"{where}: {key} {value}").set(path, key, value, after="turn")
@@ -681,6 +699,16 @@ def _fixed(text: str) -> QTableWidgetItem:
     item = QTableWidgetItem(text)
     item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
     return item
+
+
+def _flow_text_of(expression: Any) -> str:
+    """A zone expression on one line, as YAML reads it back: `{hill: K}`, `{hexes: ['4307']}`."""
+    out = io.StringIO()
+    writer = YAML(typ="safe", pure=True)
+    writer.default_flow_style = True
+    writer.width = 4096
+    writer.dump(json.loads(json.dumps(expression)), out)
+    return out.getvalue().strip()
 
 
 def _flow_text(value: Any) -> str:
