@@ -6,25 +6,29 @@ is refused, with its file and line."""
 from __future__ import annotations
 
 import re
+import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
 import yaml
+from PySide6.QtCore import Qt
 
+from engine import resources
+from engine.model import map_folders
 from engine.model.mapsheet import load_map
 from engine.model.schema import schema_problems
 from engine.model.source import parse_yaml
 from engine.model.terrain import Terrain
 from engine.problems import Problem
-from engine.resources import data_path
+from engine.resources import DATA_DIRS, data_path
 from iceditor.editor.app import OpenFailed, load
 from iceditor.editor.document import open_document
 from iceditor.editor.features.file_menu import NewScenarioDialog
 from iceditor.editor.new_scenario import MapChoice, NewScenario, join, map_choices, north_indicator
 
 # the window's fixtures: the editor's files tests' own (a window on a file, scripted dialogs, autosaves in tmp_path)
-from .test_editor_files import Dialogs, autosave_here, dialogs, files, scenario, window_on  # noqa: F401
+from .test_editor_files import REPO, Dialogs, autosave_here, dialogs, files, press, scenario, window_on  # noqa: F401
 
 MAP1, MAP2, MAP3 = (MapChoice(f"map{n}", load_map(data_path("maps", f"map{n}.yaml")), True) for n in (1, 2, 3))
 
@@ -212,3 +216,70 @@ def test_the_copy_of_each_bundled_scenario_validates_as_the_original(
     expected = _findings(open_document(original).problems(), {})
     assert _findings(copy.problems(), {target.name: original.name, f"{target.stem}-": ""}) == expected
     assert "s1-copy" not in target.read_text(encoding="utf-8").split("maps:")[0]  # nothing above `maps:` renamed
+
+
+# -- Ctrl+S on a shared or bundled map -------------------------------------------------------
+
+
+@pytest.fixture
+def installed_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The bundled data as a wheel installs it (a package's `data/` folder), copied to tmp_path."""
+    data = tmp_path / "site-packages" / "engine" / "data"
+    for name in DATA_DIRS:
+        shutil.copytree(REPO / name, data / name)
+    monkeypatch.setattr(resources, "data_root", lambda: data)
+    monkeypatch.setattr(map_folders, "data_root", lambda: data)
+    return data
+
+
+BUNDLED_USERS_OF_MAP2 = (
+    "s1-demyansk-pocket.yaml (bundled), s3-closing-the-ring.yaml (bundled), s6-spartakovka.yaml (bundled)"
+)
+
+
+@pytest.mark.gui
+def test_saving_a_bundled_map_names_every_scenario_using_it_and_warns(
+    tmp_path: Path,
+    installed_package: Path,
+    window_on,  # noqa: F811
+    dialogs: Dialogs,  # noqa: F811
+) -> None:
+    """A scenario of the user's own names the bundled Map 2: Ctrl+S after painting it names the
+    bundled Scenarios 1, 3 and 6 that the save would change too, warns that the file is in the
+    installed package, and offers Save, Save a copy and Cancel."""
+    mine = tmp_path / "mine" / "mine.yaml"
+    mine.parent.mkdir()
+    shutil.copy(installed_package / "scenarios" / "s1-demyansk-pocket.yaml", mine)
+    map2 = installed_package / "maps" / "map2.yaml"
+    before = map2.read_bytes()
+    window = window_on(mine)
+    window.paint("Marsh", {window.document.board.hex("4512"): Terrain(marsh=True)})
+    press(window, Qt.Key.Key_S)  # answered Cancel
+    asked = dialogs.texts("choose")[-1]
+    assert f"map2.yaml: a map file; also the map of {BUNDLED_USERS_OF_MAP2}." in asked
+    assert f"Warning: {map2} is a bundled file (in iceditor's installed package)" in asked
+    assert dialogs.warned[-1] and map2.read_bytes() == before and window.windowTitle().startswith("*")
+    dialogs.answers = ["Save a copy"]
+    press(window, Qt.Key.Key_S)
+    assert map2.read_bytes() == before and not window.document.dirty
+    assert yaml.safe_load(mine.read_text(encoding="utf-8"))["maps"] == ["mine-map2"]
+    reopened = open_document(mine)
+    assert reopened.maps[0].path == mine.parent / "mine-map2.yaml"
+    assert reopened.board.terrain(reopened.board.hex("4512")).marsh
+
+
+@pytest.mark.gui
+def test_saving_a_bundled_map_opened_alone_asks_and_saves_only_when_told(
+    installed_package: Path,
+    window_on,  # noqa: F811
+    dialogs: Dialogs,  # noqa: F811
+) -> None:
+    map2 = installed_package / "maps" / "map2.yaml"
+    window = window_on(map2)
+    window.paint("Marsh", {window.document.board.hex("4512"): Terrain(marsh=True)})
+    press(window, Qt.Key.Key_S)
+    assert f"also the map of {BUNDLED_USERS_OF_MAP2}." in dialogs.texts("choose")[-1] and dialogs.warned[-1]
+    assert '"4512": {marsh: true}' not in map2.read_text(encoding="utf-8")
+    dialogs.answers = ["Save"]
+    press(window, Qt.Key.Key_S)
+    assert '"4512": {marsh: true}' in map2.read_text(encoding="utf-8") and not window.document.dirty
