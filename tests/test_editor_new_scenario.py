@@ -25,7 +25,10 @@ from engine.resources import DATA_DIRS, data_path
 from iceditor.editor.app import OpenFailed, load
 from iceditor.editor.document import open_document
 from iceditor.editor.features.file_menu import NewScenarioDialog
+from iceditor.editor.features.oob_editor import OobPanel
 from iceditor.editor.new_scenario import MapChoice, NewScenario, join, map_choices, north_indicator
+from iceditor.editor.scenario_data import Edit
+from iceditor.editor.scenario_panels import panels
 
 # the window's fixtures: the editor's files tests' own (a window on a file, scripted dialogs, autosaves in tmp_path)
 from .test_editor_files import REPO, Dialogs, autosave_here, dialogs, files, press, scenario, window_on  # noqa: F401
@@ -283,3 +286,25 @@ def test_saving_a_bundled_map_opened_alone_asks_and_saves_only_when_told(
     dialogs.answers = ["Save"]
     press(window, Qt.Key.Key_S)
     assert '"4512": {marsh: true}' in map2.read_text(encoding="utf-8") and not window.document.dirty
+
+
+@pytest.mark.gui
+def test_the_panels_fill_a_half_made_scenario_and_refuse_only_an_edit_that_breaks_it(
+    workspace: Path,
+    window_on,  # noqa: F811
+    dialogs: Dialogs,  # noqa: F811
+) -> None:
+    """A new scenario has schema errors (no groups, no victory): adding a group is an edit that
+    removes one, so it is made; an edit that makes a schema error of its own is still refused."""
+    window = window_on(scenario(workspace, 1))
+    assert files(window).new_scenario(NewScenario("Hill 112", 7, (MAP2,), 8, background="July 1943."))
+    oob = window.findChild(OobPanel)
+    assert oob is not None and oob.new_group("german", {"squad": "C"}) and oob.new_group("russian", {"squad": "A"})
+    window.refresh_problems()
+    assert [p.message for p in window.problems] == ["the document: 'victory' is a required property"]
+    shared = panels(window)
+    assert not shared.push(Edit("Break it").set((), "game_length", 0))  # 24.1: at least one Game Turn
+    assert "game_length" in window.statusBar().currentMessage()
+    assert window.document.scenario is not None and window.document.scenario.data["game_length"] == 8
+    window.undo_stack.undo()
+    assert [g["name"] for g in window.document.scenario.data["sides"]["german"]["groups"]] == ["group-1"]

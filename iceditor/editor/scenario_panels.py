@@ -3,8 +3,9 @@
 Every panel edits the scenario through `push(edit)`: the edit is applied, checked against the
 scenario schema, the scenario validated afresh (document.scenario_changed), and it becomes one
 DataCommand on the window's undo stack. An edit the schema rejects is taken back and reported
-instead, so the open document always stays loadable. A problem clicked in the Problems panel that points into
-the scenario file is offered to each panel (`on_pointer`), which selects the matching field.
+instead (in a half-made scenario, an edit that makes a schema error it did not have), so the open
+document never gets worse. A problem clicked in the Problems panel that points into the scenario
+file is offered to each panel (`on_pointer`), which selects the matching field.
 
 The panels are built for every window but shown only while the document is a scenario: the
 window may open a map, or another scenario, in their place (MainWindow.set_document).
@@ -110,9 +111,11 @@ class ScenarioPanels(QObject):
             return False
         document = self.window.document
         assert document.scenario is not None
+        # A half-made scenario (a new one) has schema errors until its panels are filled in: an
+        # edit is taken back only for an error it makes, checked before the document revalidates.
+        had = {(p.pointer, p.message) for p in self._schema_errors()}
         edit.apply(self.data)
-        # Checked before the document revalidates: a scenario the schema rejects cannot be validated.
-        errors = [p for p in schema_problems(document.scenario.document(), "scenario") if p.severity is Severity.ERROR]
+        errors = [p for p in self._schema_errors() if (p.pointer, p.message) not in had]
         if errors:
             edit.revert(self.data)
             why = "; ".join(p.message for p in errors[:2])
@@ -130,6 +133,11 @@ class ScenarioPanels(QObject):
 
         self.window.undo_stack.push(DataCommand(edit.label, redo, lambda: self._run(edit.revert)))
         return True
+
+    def _schema_errors(self) -> list[Problem]:
+        scenario = self.window.document.scenario
+        assert scenario is not None
+        return [p for p in schema_problems(scenario.document(), "scenario") if p.severity is Severity.ERROR]
 
     def _run(self, change: Callable[[Any], None]) -> None:
         change(self.data)
