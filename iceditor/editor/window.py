@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from PySide6.QtCore import QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
@@ -49,7 +49,7 @@ from . import features
 from .commands import TerrainCommand
 from .document import EditorDocument
 from .file_writing import file_list
-from .mapview import LAYERS, MapScene, MapView
+from .mapview import LAYERS, MapScene, MapView, hex_polygon
 from .problems_panel import MARKS, ORDER, ProblemsPanel
 from .tool_icons import tool_icon
 from .view_settings import ViewSettings
@@ -267,6 +267,7 @@ class MainWindow(QMainWindow):
         self.scene.set_board(document.board)
         self.selected = set()
         self.selection_changed.emit(self.selected)
+        self.statusBar().clearMessage()  # a tool's answer (a line of sight) was about the other document
         self.document_replaced.emit(document)
         self._edited()
         self.show_map()
@@ -405,6 +406,18 @@ class MainWindow(QMainWindow):
         self.view.zoom(max(self.zoom_wanted, fitted))
         self.view.centerOn(rect.center())
         self._shown_zoom = self.view.transform().m11()
+
+    def show_hexes(self, hexes: Iterable[Hex]) -> None:
+        """Scroll the map so that these hexes are in view (centred on them when they are not), at
+        the zoom chosen: a zone applied, a problem's hex."""
+        rect = QRectF()
+        for h in hexes:
+            rect = rect.united(hex_polygon(h).boundingRect())
+        if rect.isNull():
+            return
+        shown = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+        if not shown.contains(rect):
+            self.view.centerOn(rect.center())
 
     def zoom_to_keep(self) -> float:
         """The zoom the user chose: the view's, once zoomed since the map was shown (a map fitted

@@ -42,6 +42,7 @@ from ..scenario_data import DataPath, Edit, block, flow, quoted, sequence, typed
 from ..scenario_panels import ScenarioPanels, panels, show_dock
 from ..tool_options import hexes_text
 from ..window import MainWindow
+from .selection import set_selection
 
 ORDER = 42
 ZONE = QColor(60, 120, 216, 90)
@@ -269,6 +270,7 @@ class ZonePanel(QWidget):
             self.status.setStyleSheet("color: #a02020")
             return False
         self.load(self.name, force=True)  # the text as the file now writes it
+        self.window.show_hexes(self.zone_hexes.hexes)  # where the zone now is
         return True
 
     def add_zone(self) -> bool:
@@ -291,6 +293,7 @@ class ZonePanel(QWidget):
             return False
         self.new_name.clear()
         self.select_zone(name)
+        set_selection(self.window, set())  # taken: the next New zone does not take the same hexes again unasked
         return True
 
     def remove_zone(self) -> bool:
