@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QScrollArea, QWidget
 
@@ -53,6 +53,7 @@ class ScenarioPanels(QObject):
         self._handlers: list[Callable[[DataPath], bool]] = []
         self._document = window.document
         self._scenario = self._reading()  # what the panels last showed
+        self._layout: QByteArray | None = None  # the window's layout when a map hid the panels
         window.document_changed.connect(self._document_changed)  # before the panels' own refresh
         window.problem_chosen.connect(self.show_problem)
 
@@ -71,15 +72,29 @@ class ScenarioPanels(QObject):
         replaced = self.window.document is not self._document
         if replaced:
             self._document = self.window.document
-            for dock in self.docks:
-                dock.toggleViewAction().setVisible(self.active)
-                dock.setVisible(self.active)
+            self._show_docks(self.active)
             for action in self.tool_actions:
                 action.setEnabled(self.active)
         # every data edit reads the scenario afresh (document.scenario_changed); a terrain edit keeps it
         if replaced or scenario is not self._scenario:
             self._scenario = scenario
             self.data_changed.emit()
+
+    def _show_docks(self, shown: bool) -> None:
+        """Show or hide the panels' docks. Qt re-docks a hidden tabbed dock where it likes (the
+        Order of battle squeezed to two rows under a stray tab bar, after a map then a scenario
+        opened): the window's layout as it was when they were hidden is put back."""
+        if not shown and any(d.isVisible() for d in self.docks):
+            self._layout = self.window.saveState()
+        for dock in self.docks:
+            dock.toggleViewAction().setVisible(shown)
+            dock.setVisible(shown)
+        if shown and self._layout is not None:
+            self.window.restoreState(self._layout)
+            self._layout = None
+        elif shown and self.docks:  # shown for the first time (the window opened on a map): sized as at the start
+            first = self.docks[0]  # once the window has laid the docks out: after the layout's own posted events
+            QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: self._size_first(first)))
 
     @property
     def data(self) -> Any:
@@ -161,9 +176,16 @@ class ScenarioPanels(QObject):
         return dock
 
     def _size_first(self, dock: QDockWidget) -> None:
+        """The left docks WIDTH wide, the first (Scenario) as high as it needs, the tabbed ones the rest."""
         self.window.resizeDocks([dock], [WIDTH], Qt.Orientation.Horizontal)
         content = cast(QScrollArea, dock.widget()).widget()
-        self.window.resizeDocks([dock], [content.sizeHint().height()], Qt.Orientation.Vertical)
+        tabbed = next((d for d in self.docks if d.property("tabbed") and d.isVisible()), None)
+        if tabbed is None:
+            self.window.resizeDocks([dock], [content.sizeHint().height()], Qt.Orientation.Vertical)
+            return
+        need = content.sizeHint().height()
+        rest = max(dock.height() + tabbed.height() - need, tabbed.minimumSizeHint().height())
+        self.window.resizeDocks([dock, tabbed], [need, rest], Qt.Orientation.Vertical)
 
     def add_tool(self, tool: Tool) -> QAction:
         """A map tool that edits the scenario: usable while the document is one."""
