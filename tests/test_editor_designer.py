@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton, QTreeWidget
 
 from engine.model.terrain import Terrain
 from iceditor.editor.document import open_document
+from iceditor.editor.features.oob_editor import OobPanel
 from iceditor.editor.features.property_panel import MIXED, PropertyPanel
 from iceditor.editor.features.selection import set_selection
 from iceditor.editor.features.zone_editor import ZonePanel
@@ -98,3 +99,52 @@ def test_properties_say_mixed_only_while_hexes_that_differ_are_selected(window: 
     assert panel.trees.text() == "0" and panel.level.currentText() == "0"
     assert MIXED not in (panel.hill.lineEdit().placeholderText(), panel.footprint.placeholderText())
     assert not panel.isEnabled() and "No hexes selected" in panel.heading.text()
+
+
+def test_the_heatmap_drop_downs_name_the_zones_drawn(window: MainWindow) -> None:
+    """`iceditor snapshot --overlay zones:german-deployment:russian-infiltration` drew those
+    zones while the drop-downs named the first two of the file."""
+    tool = window.tools["viewshed"]
+    window.use_tool("viewshed")
+    assert tool.show_zones("german-deployment", "russian-infiltration")
+    assert (tool.watching.currentText(), tool.watched.currentText()) == ("german-deployment", "russian-infiltration")
+
+
+def test_the_sighting_profile_shows_the_whole_chart(window: MainWindow, workspace: Path) -> None:
+    """At 1366x768 the Sighting Chart of a line between levels showed only its top strip (10.32 b)."""
+    window.set_document(open_document(next((workspace / "scenarios").glob("s6-*.yaml"))))
+    board = window.document.board
+    window.use_tool("los")
+    tool = window.tools["los"]
+    tool.press(board.hex("4314"), None)  # the top of Hill K, level 2
+    tool.press(board.hex("4305"), None)  # level 0
+    QApplication.processEvents()
+    assert tool.dock.isVisible() and tool.chart.isVisible()
+    assert tool.chart.height() >= tool.chart.minimumHeight()
+    assert tool.chart.visibleRegion().boundingRect().height() >= tool.chart.minimumHeight()
+
+
+def test_the_order_of_battle_keeps_its_rows_after_a_map_then_a_scenario(
+    window: MainWindow, workspace: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    tree = window.findChild(OobPanel).findChild(QTreeWidget)
+    QApplication.processEvents()  # the docks laid out as the window starts
+    rows = tree.viewport().height()
+    assert rows >= 4 * tree.fontMetrics().lineSpacing()
+    window.set_document(open_document(workspace / "maps" / "map2.yaml"))
+    QApplication.processEvents()
+    window.set_document(open_document(next((workspace / "scenarios").glob("s6-*.yaml"))))
+    qtbot.waitUntil(lambda: tree.isVisible())
+    QApplication.processEvents()
+    assert tree.viewport().height() >= rows  # was two rows, under a stray tab bar
+
+
+def test_a_window_opened_on_a_map_gives_a_scenario_opened_next_room(qtbot, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    window = MainWindow(open_document(workspace / "maps" / "map2.yaml"))
+    qtbot.addWidget(window)
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    window.set_document(open_document(next((workspace / "scenarios").glob("s6-*.yaml"))))
+    tree = window.findChild(OobPanel).findChild(QTreeWidget)
+    qtbot.waitUntil(lambda: tree.viewport().height() >= 4 * tree.fontMetrics().lineSpacing())

@@ -45,7 +45,7 @@ from ..window import MainWindow
 
 ORDER = 60
 ODDS_HEIGHT = 300  # the Sighting profile dock's height when it shows fire odds
-CHART_MARGIN = 48  # the dock's title bar, its tab and the chart's margins, above its own minimum height
+CHART_MARGIN = 56  # the dock's title bar, its tab and the chart's margins, above its own minimum height
 
 # What each blocking rule says, for the tag on the blocking hex (10.31, 10.32).
 RULE_WORDS = {
