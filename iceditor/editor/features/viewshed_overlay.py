@@ -110,6 +110,8 @@ class ViewshedTool(OverlayTool):
         """The scenario's zones in both drop-downs (again after an edit adds or renames one): the
         zones chosen stay chosen; at first the first two zones."""
         names = self.zone_names()
+        for control in (self.heatmap, self.zones_action):
+            control.setEnabled(bool(names))
         if names == [self.watching.itemText(i) for i in range(self.watching.count())]:
             return
         chosen = (self.watching.currentText(), self.watched.currentText())
@@ -118,8 +120,6 @@ class ViewshedTool(OverlayTool):
             box.addItems(names)
         self.watched.setCurrentIndex(min(1, len(names) - 1))
         self._choose(*chosen)
-        for control in (self.heatmap, self.zones_action):
-            control.setEnabled(bool(names))
 
     def _choose(self, watching: str, watched: str) -> None:
         """The drop-downs name these zones (those drawn), where the scenario has them."""
