@@ -15,17 +15,19 @@ import yaml
 from PySide6.QtCore import Qt
 
 from engine import resources
+from engine.hexgrid import neighbours
 from engine.model import map_folders
 from engine.model.mapsheet import load_map
 from engine.model.schema import schema_problems
 from engine.model.source import parse_yaml
 from engine.model.terrain import Terrain
-from engine.problems import Problem
+from engine.problems import Problem, Severity
 from engine.resources import DATA_DIRS, data_path
 from iceditor.editor.app import OpenFailed, load
 from iceditor.editor.document import open_document
 from iceditor.editor.features.file_menu import NewScenarioDialog
 from iceditor.editor.features.oob_editor import OobPanel
+from iceditor.editor.features.setup_editor import SetupPanel
 from iceditor.editor.new_scenario import MapChoice, NewScenario, join, map_choices, north_indicator
 from iceditor.editor.scenario_data import Edit
 from iceditor.editor.scenario_panels import panels
@@ -308,3 +310,59 @@ def test_the_panels_fill_a_half_made_scenario_and_refuse_only_an_edit_that_break
     assert window.document.scenario is not None and window.document.scenario.data["game_length"] == 8
     window.undo_stack.undo()
     assert [g["name"] for g in window.document.scenario.data["sides"]["german"]["groups"]] == ["group-1"]
+
+
+# -- the test set-up -------------------------------------------------------------------------
+
+
+@pytest.mark.gui
+@pytest.mark.parametrize("answer", ["Spread", "Place all here", None])
+def test_a_seven_man_squad_dropped_in_one_hex_is_offered_spread(
+    workspace: Path,
+    window_on,  # noqa: F811
+    dialogs: Dialogs,  # noqa: F811
+    answer: str | None,
+) -> None:
+    """8.62: "no more than six men plus one AFV in a hex". Russian Squad A fields seven men: the
+    editor offers to keep six in the hex and put the seventh beside it, in one undo step; the
+    side's set-up starts partial (R230), so the units not placed yet are no errors."""
+    window = window_on(scenario(workspace, 1))
+    assert files(window).new_scenario(NewScenario("Hill 112", 7, (MAP2,), 8, background="July 1943."))
+    oob = window.findChild(OobPanel)
+    assert oob is not None and oob.new_group("russian", {"squad": "A"}) and oob.new_group("german", {"squad": "C"})
+    assert oob.new_group("russian", {"commander": "PL"})
+    victory = {
+        "results": [{"winner": "russian", "when": {"occupies_each": {"side": "russian", "zone": {"hexes": ["4307"]}}}}]
+    }
+    assert panels(window).push(Edit("Victory").set((), "victory", {**victory, "otherwise": "draw"}))
+    deploy = [{"group": name, "zone": {"map": "map2"}} for name in ("group-1", "group-2")]
+    assert panels(window).push(Edit("Deploy").set(("sides", "russian"), "deployment", deploy))
+    board = window.document.board
+    dialogs.answers = [answer] if answer else []
+    panel = window.findChild(SetupPanel)
+    assert panel is not None
+    assert panel.add("russian", "units", {"squad": "A"}, board.hex("4010")) is (answer is not None)
+    asked = dialogs.texts("choose")[0]
+    assert "Squad A does not fit in 4010: a hex holds at most 6 men of a side (8.62" in asked
+    data = window.document.scenario.data
+    if answer is None:
+        assert "setup" not in data
+        return
+    units = [{k: v for k, v in u.items() if k != "facing"} for u in data["setup"]["russian"]["units"]]  # its LMG faces
+    assert data["setup"]["russian"]["partial"] is True and panel.partial.isChecked()
+    window.refresh_problems()
+    stacking = [p for p in window.problems if p.code == "setup-stacking"]
+    if answer == "Place all here":
+        assert units == [{"squad": "A", "hex": "4010"}] and stacking
+        return
+    assert units[0] == {"squad": "A", "hex": "4010"} and len(units) == 2
+    assert units[1]["member"] and board.hex(units[1]["hex"]) in set(neighbours(board.hex("4010")))
+    assert not stacking and window.undo_stack.command(window.undo_stack.count() - 1).text().startswith(
+        "Place russian Squad A in 4010 and"
+    )
+    missing = [p for p in window.problems if p.code == "setup-unit-missing"]
+    assert missing and all(p.severity is Severity.INFO for p in missing)  # the PL, not placed yet
+    panel.partial.setChecked(False)  # complete: the PL left out is an error now
+    window.refresh_problems()
+    assert "partial" not in data["setup"]["russian"]
+    assert any(p.code == "setup-unit-missing" and p.severity is Severity.ERROR for p in window.problems)
