@@ -183,7 +183,7 @@ class ScenarioPanels(QObject):
         if tabbed is None:
             self.window.resizeDocks([dock], [content.sizeHint().height()], Qt.Orientation.Vertical)
             return
-        need = content.sizeHint().height()
+        need = content.sizeHint().height() + dock.height() - cast(QScrollArea, dock.widget()).viewport().height()
         rest = max(dock.height() + tabbed.height() - need, tabbed.minimumSizeHint().height())
         self.window.resizeDocks([dock, tabbed], [need, rest], Qt.Orientation.Vertical)
 
