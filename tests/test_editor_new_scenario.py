@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from engine import resources
 from engine.hexgrid import neighbours
@@ -27,10 +28,13 @@ from iceditor.editor.app import OpenFailed, load
 from iceditor.editor.document import open_document
 from iceditor.editor.features.file_menu import NewScenarioDialog
 from iceditor.editor.features.oob_editor import OobPanel
+from iceditor.editor.features.scenario_panel import MetadataPanel
 from iceditor.editor.features.setup_editor import SetupPanel
+from iceditor.editor.features.victory_editor import VictoryPanel
+from iceditor.editor.features.zone_editor import ZonePanel
 from iceditor.editor.new_scenario import MapChoice, NewScenario, join, map_choices, north_indicator
 from iceditor.editor.scenario_data import Edit
-from iceditor.editor.scenario_panels import panels
+from iceditor.editor.scenario_panels import panels, show_dock
 
 # the window's fixtures: the editor's files tests' own (a window on a file, scripted dialogs, autosaves in tmp_path)
 from .test_editor_files import REPO, Dialogs, autosave_here, dialogs, files, press, scenario, window_on  # noqa: F401
@@ -366,3 +370,32 @@ def test_a_seven_man_squad_dropped_in_one_hex_is_offered_spread(
     window.refresh_problems()
     assert "partial" not in data["setup"]["russian"]
     assert any(p.code == "setup-unit-missing" and p.severity is Severity.ERROR for p in window.problems)
+
+
+@pytest.mark.gui
+def test_a_skeleton_opens_in_the_window_and_every_panel_and_tool_copes(
+    workspace: Path,
+    window_on,  # noqa: F811
+    dialogs: Dialogs,  # noqa: F811
+) -> None:
+    """No north (so no compass for its zones), no victory, a group without units: File > Open
+    shows it with its problems, no "Cannot open", and the panels and tools show what there is."""
+    skeleton = workspace / "scenarios" / "skeleton.yaml"
+    skeleton.write_text(SKELETON + "zones:\n  edge: {area: {map_edge: south}}\n", encoding="utf-8")
+    window = window_on(scenario(workspace, 1))
+    assert files(window).open(skeleton) and not dialogs.texts("critical")
+    assert {p.pointer for p in window.problems} >= {"", "/sides/german/groups/0"}
+    board = window.document.board
+    for kind in (MetadataPanel, OobPanel, ZonePanel, SetupPanel, VictoryPanel):
+        shown = window.findChild(kind)
+        assert shown is not None
+        show_dock(shown)
+        QApplication.processEvents()
+    zones = window.findChild(ZonePanel)
+    zones.select_zone("edge")
+    assert zones.status.text()  # why it names no hexes: no north indicator to take south from
+    for tool, hexes in (("los", ("3001", "3005")), ("viewshed", ("3001",)), ("movement", ("3001",))):
+        window.use_tool(tool)
+        for label in hexes:
+            window.tools[tool].press(board.hex(label), None)
+    QApplication.processEvents()
