@@ -349,9 +349,9 @@ class FileMenu(QObject):
 
     def save_copies(self) -> bool:
         """Save a copy: a scenario in place, its edited maps as copies beside it (its `maps:` and
-        zones naming them); a map on its own to a file Save As asks for."""
+        zones naming them); a map on its own, or a bundled scenario, to a file Save As asks for."""
         document = self.window.document
-        if document.scenario is None:
+        if document.scenario is None or is_bundled(document.path):
             return self.save_as()
         return self._save_scenario_as(document.path, copies=True)
 
