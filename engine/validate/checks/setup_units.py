@@ -30,7 +30,8 @@ MISSING = Check(
     rule="24.1",
     severity=Severity.ERROR,
     summary="A side the set-up places leaves out a unit that deploys on the map.",
-    fix="Place it (units that enter the map are not placed), or leave the whole side out of `setup:`.",
+    fix="Place it (units that enter the map are not placed), or leave the whole side out of `setup:`; "
+    "while the set-up is built, `partial: true` on the side makes this info (R230).",
 )
 
 
