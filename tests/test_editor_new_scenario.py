@@ -6,25 +6,38 @@ is refused, with its file and line."""
 from __future__ import annotations
 
 import re
+import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
 import yaml
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
+from engine import resources
+from engine.hexgrid import neighbours
+from engine.model import map_folders
 from engine.model.mapsheet import load_map
 from engine.model.schema import schema_problems
 from engine.model.source import parse_yaml
 from engine.model.terrain import Terrain
-from engine.problems import Problem
-from engine.resources import data_path
+from engine.problems import Problem, Severity
+from engine.resources import DATA_DIRS, data_path
 from iceditor.editor.app import OpenFailed, load
 from iceditor.editor.document import open_document
 from iceditor.editor.features.file_menu import NewScenarioDialog
+from iceditor.editor.features.oob_editor import OobPanel
+from iceditor.editor.features.scenario_panel import MetadataPanel
+from iceditor.editor.features.setup_editor import SetupPanel
+from iceditor.editor.features.victory_editor import VictoryPanel
+from iceditor.editor.features.zone_editor import ZonePanel
 from iceditor.editor.new_scenario import MapChoice, NewScenario, join, map_choices, north_indicator
+from iceditor.editor.scenario_data import Edit
+from iceditor.editor.scenario_panels import panels, show_dock
 
 # the window's fixtures: the editor's files tests' own (a window on a file, scripted dialogs, autosaves in tmp_path)
-from .test_editor_files import Dialogs, autosave_here, dialogs, files, scenario, window_on  # noqa: F401
+from .test_editor_files import REPO, Dialogs, autosave_here, dialogs, files, press, scenario, window_on  # noqa: F401
 
 MAP1, MAP2, MAP3 = (MapChoice(f"map{n}", load_map(data_path("maps", f"map{n}.yaml")), True) for n in (1, 2, 3))
 
@@ -212,3 +225,177 @@ def test_the_copy_of_each_bundled_scenario_validates_as_the_original(
     expected = _findings(open_document(original).problems(), {})
     assert _findings(copy.problems(), {target.name: original.name, f"{target.stem}-": ""}) == expected
     assert "s1-copy" not in target.read_text(encoding="utf-8").split("maps:")[0]  # nothing above `maps:` renamed
+
+
+# -- Ctrl+S on a shared or bundled map -------------------------------------------------------
+
+
+@pytest.fixture
+def installed_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The bundled data as a wheel installs it (a package's `data/` folder), copied to tmp_path."""
+    data = tmp_path / "site-packages" / "engine" / "data"
+    for name in DATA_DIRS:
+        shutil.copytree(REPO / name, data / name)
+    monkeypatch.setattr(resources, "data_root", lambda: data)
+    monkeypatch.setattr(map_folders, "data_root", lambda: data)
+    return data
+
+
+BUNDLED_USERS_OF_MAP2 = (
+    "s1-demyansk-pocket.yaml (bundled), s3-closing-the-ring.yaml (bundled), s6-spartakovka.yaml (bundled)"
+)
+
+
+@pytest.mark.gui
+def test_saving_a_bundled_map_names_every_scenario_using_it_and_warns(
+    tmp_path: Path,
+    installed_package: Path,
+    window_on,  # noqa: F811
+    dialogs: Dialogs,  # noqa: F811
+) -> None:
+    """A scenario of the user's own names the bundled Map 2: Ctrl+S after painting it names the
+    bundled Scenarios 1, 3 and 6 that the save would change too, warns that the file is in the
+    installed package, and offers Save, Save a copy and Cancel."""
+    mine = tmp_path / "mine" / "mine.yaml"
+    mine.parent.mkdir()
+    shutil.copy(installed_package / "scenarios" / "s1-demyansk-pocket.yaml", mine)
+    map2 = installed_package / "maps" / "map2.yaml"
+    before = map2.read_bytes()
+    window = window_on(mine)
+    window.paint("Marsh", {window.document.board.hex("4512"): Terrain(marsh=True)})
+    press(window, Qt.Key.Key_S)  # answered Cancel
+    asked = dialogs.texts("choose")[-1]
+    assert f"map2.yaml: a map file; also the map of {BUNDLED_USERS_OF_MAP2}." in asked
+    assert f"Warning: {map2} is a bundled file (in iceditor's installed package)" in asked
+    assert dialogs.warned[-1] and map2.read_bytes() == before and window.windowTitle().startswith("*")
+    dialogs.answers = ["Save a copy"]
+    press(window, Qt.Key.Key_S)
+    assert map2.read_bytes() == before and not window.document.dirty
+    assert yaml.safe_load(mine.read_text(encoding="utf-8"))["maps"] == ["mine-map2"]
+    reopened = open_document(mine)
+    assert reopened.maps[0].path == mine.parent / "mine-map2.yaml"
+    assert reopened.board.terrain(reopened.board.hex("4512")).marsh
+
+
+@pytest.mark.gui
+def test_saving_a_bundled_map_opened_alone_asks_and_saves_only_when_told(
+    installed_package: Path,
+    window_on,  # noqa: F811
+    dialogs: Dialogs,  # noqa: F811
+) -> None:
+    map2 = installed_package / "maps" / "map2.yaml"
+    window = window_on(map2)
+    window.paint("Marsh", {window.document.board.hex("4512"): Terrain(marsh=True)})
+    press(window, Qt.Key.Key_S)
+    assert f"also the map of {BUNDLED_USERS_OF_MAP2}." in dialogs.texts("choose")[-1] and dialogs.warned[-1]
+    assert '"4512": {marsh: true}' not in map2.read_text(encoding="utf-8")
+    dialogs.answers = ["Save"]
+    press(window, Qt.Key.Key_S)
+    assert '"4512": {marsh: true}' in map2.read_text(encoding="utf-8") and not window.document.dirty
+
+
+@pytest.mark.gui
+def test_the_panels_fill_a_half_made_scenario_and_refuse_only_an_edit_that_breaks_it(
+    workspace: Path,
+    window_on,  # noqa: F811
+    dialogs: Dialogs,  # noqa: F811
+) -> None:
+    """A new scenario has schema errors (no groups, no victory): adding a group is an edit that
+    removes one, so it is made; an edit that makes a schema error of its own is still refused."""
+    window = window_on(scenario(workspace, 1))
+    assert files(window).new_scenario(NewScenario("Hill 112", 7, (MAP2,), 8, background="July 1943."))
+    oob = window.findChild(OobPanel)
+    assert oob is not None and oob.new_group("german", {"squad": "C"}) and oob.new_group("russian", {"squad": "A"})
+    window.refresh_problems()
+    assert [p.message for p in window.problems] == ["the document: 'victory' is a required property"]
+    shared = panels(window)
+    assert not shared.push(Edit("Break it").set((), "game_length", 0))  # 24.1: at least one Game Turn
+    assert "game_length" in window.statusBar().currentMessage()
+    assert window.document.scenario is not None and window.document.scenario.data["game_length"] == 8
+    window.undo_stack.undo()
+    assert [g["name"] for g in window.document.scenario.data["sides"]["german"]["groups"]] == ["group-1"]
+
+
+# -- the test set-up -------------------------------------------------------------------------
+
+
+@pytest.mark.gui
+@pytest.mark.parametrize("answer", ["Spread", "Place all here", None])
+def test_a_seven_man_squad_dropped_in_one_hex_is_offered_spread(
+    workspace: Path,
+    window_on,  # noqa: F811
+    dialogs: Dialogs,  # noqa: F811
+    answer: str | None,
+) -> None:
+    """8.62: "no more than six men plus one AFV in a hex". Russian Squad A fields seven men: the
+    editor offers to keep six in the hex and put the seventh beside it, in one undo step; the
+    side's set-up starts partial (R230), so the units not placed yet are no errors."""
+    window = window_on(scenario(workspace, 1))
+    assert files(window).new_scenario(NewScenario("Hill 112", 7, (MAP2,), 8, background="July 1943."))
+    oob = window.findChild(OobPanel)
+    assert oob is not None and oob.new_group("russian", {"squad": "A"}) and oob.new_group("german", {"squad": "C"})
+    assert oob.new_group("russian", {"commander": "PL"})
+    victory = {
+        "results": [{"winner": "russian", "when": {"occupies_each": {"side": "russian", "zone": {"hexes": ["4307"]}}}}]
+    }
+    assert panels(window).push(Edit("Victory").set((), "victory", {**victory, "otherwise": "draw"}))
+    deploy = [{"group": name, "zone": {"map": "map2"}} for name in ("group-1", "group-2")]
+    assert panels(window).push(Edit("Deploy").set(("sides", "russian"), "deployment", deploy))
+    board = window.document.board
+    dialogs.answers = [answer] if answer else []
+    panel = window.findChild(SetupPanel)
+    assert panel is not None
+    assert panel.add("russian", "units", {"squad": "A"}, board.hex("4010")) is (answer is not None)
+    asked = dialogs.texts("choose")[0]
+    assert "Squad A does not fit in 4010: a hex holds at most 6 men of a side (8.62" in asked
+    data = window.document.scenario.data
+    if answer is None:
+        assert "setup" not in data
+        return
+    units = [{k: v for k, v in u.items() if k != "facing"} for u in data["setup"]["russian"]["units"]]  # its LMG faces
+    assert data["setup"]["russian"]["partial"] is True and panel.partial.isChecked()
+    window.refresh_problems()
+    stacking = [p for p in window.problems if p.code == "setup-stacking"]
+    if answer == "Place all here":
+        assert units == [{"squad": "A", "hex": "4010"}] and stacking
+        return
+    assert units[0] == {"squad": "A", "hex": "4010"} and len(units) == 2
+    assert units[1]["member"] and board.hex(units[1]["hex"]) in set(neighbours(board.hex("4010")))
+    assert not stacking and window.undo_stack.command(window.undo_stack.count() - 1).text().startswith(
+        "Place russian Squad A in 4010 and"
+    )
+    missing = [p for p in window.problems if p.code == "setup-unit-missing"]
+    assert missing and all(p.severity is Severity.INFO for p in missing)  # the PL, not placed yet
+    panel.partial.setChecked(False)  # complete: the PL left out is an error now
+    window.refresh_problems()
+    assert "partial" not in data["setup"]["russian"]
+    assert any(p.code == "setup-unit-missing" and p.severity is Severity.ERROR for p in window.problems)
+
+
+@pytest.mark.gui
+def test_a_skeleton_opens_in_the_window_and_every_panel_and_tool_copes(
+    workspace: Path,
+    window_on,  # noqa: F811
+    dialogs: Dialogs,  # noqa: F811
+) -> None:
+    """No north (so no compass for its zones), no victory, a group without units: File > Open
+    shows it with its problems, no "Cannot open", and the panels and tools show what there is."""
+    skeleton = workspace / "scenarios" / "skeleton.yaml"
+    skeleton.write_text(SKELETON + "zones:\n  edge: {area: {map_edge: south}}\n", encoding="utf-8")
+    window = window_on(scenario(workspace, 1))
+    assert files(window).open(skeleton) and not dialogs.texts("critical")
+    assert {p.pointer for p in window.problems} >= {"", "/sides/german/groups/0"}
+    board = window.document.board
+    for kind in (MetadataPanel, OobPanel, ZonePanel, SetupPanel, VictoryPanel):
+        shown = window.findChild(kind)
+        assert shown is not None
+        show_dock(shown)
+        QApplication.processEvents()
+    zones = window.findChild(ZonePanel)
+    zones.select_zone("edge")
+    assert zones.status.text()  # why it names no hexes: no north indicator to take south from
+    for tool, hexes in (("los", ("3001", "3005")), ("viewshed", ("3001",)), ("movement", ("3001",))):
+        window.use_tool(tool)
+        for label in hexes:
+            window.tools[tool].press(board.hex(label), None)
+    QApplication.processEvents()

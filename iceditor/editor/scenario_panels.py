@@ -3,8 +3,9 @@
 Every panel edits the scenario through `push(edit)`: the edit is applied, checked against the
 scenario schema, the scenario validated afresh (document.scenario_changed), and it becomes one
 DataCommand on the window's undo stack. An edit the schema rejects is taken back and reported
-instead, so the open document always stays loadable. A problem clicked in the Problems panel that points into
-the scenario file is offered to each panel (`on_pointer`), which selects the matching field.
+instead (in a half-made scenario, an edit that makes a schema error it did not have), so the open
+document never gets worse. A problem clicked in the Problems panel that points into the scenario
+file is offered to each panel (`on_pointer`), which selects the matching field.
 
 The panels are built for every window but shown only while the document is a scenario: the
 window may open a map, or another scenario, in their place (MainWindow.set_document).
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QScrollArea, QTabWidget, QWidget
 
@@ -53,6 +54,7 @@ class ScenarioPanels(QObject):
         self._problem_handlers: list[Callable[[Problem], bool]] = []
         self._document = window.document
         self._scenario = self._reading()  # what the panels last showed
+        self._layout: QByteArray | None = None  # the window's layout when a map hid the panels
         window.document_changed.connect(self._document_changed)  # before the panels' own refresh
         window.problem_chosen.connect(self.show_problem)
 
@@ -71,15 +73,29 @@ class ScenarioPanels(QObject):
         replaced = self.window.document is not self._document
         if replaced:
             self._document = self.window.document
-            for dock in self.docks:
-                dock.toggleViewAction().setVisible(self.active)
-                dock.setVisible(self.active)
+            self._show_docks(self.active)
             for action in self.tool_actions:
                 action.setEnabled(self.active)
         # every data edit reads the scenario afresh (document.scenario_changed); a terrain edit keeps it
         if replaced or scenario is not self._scenario:
             self._scenario = scenario
             self.data_changed.emit()
+
+    def _show_docks(self, shown: bool) -> None:
+        """Show or hide the panels' docks. Qt re-docks a hidden tabbed dock where it likes (the
+        Order of battle squeezed to two rows under a stray tab bar, after a map then a scenario
+        opened): the window's layout as it was when they were hidden is put back."""
+        if not shown and any(d.isVisible() for d in self.docks):
+            self._layout = self.window.saveState()
+        for dock in self.docks:
+            dock.toggleViewAction().setVisible(shown)
+            dock.setVisible(shown)
+        if shown and self._layout is not None:
+            self.window.restoreState(self._layout)
+            self._layout = None
+        elif shown and self.docks:  # shown for the first time (the window opened on a map): sized as at the start
+            first = self.docks[0]  # once the window has laid the docks out: after the layout's own posted events
+            QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: self._size_first(first)))
 
     @property
     def data(self) -> Any:
@@ -111,16 +127,11 @@ class ScenarioPanels(QObject):
             return False
         document = self.window.document
         assert document.scenario is not None
-        # A half-made scenario (a new one) has schema errors already: an edit may leave those, not add one.
-        session = document.session
-        before = {(p.pointer, p.message) for p in (session.half_made if session is not None else None) or []}
+        # A half-made scenario (a new one) has schema errors until its panels are filled in: an
+        # edit is taken back only for an error it makes, checked before the document revalidates.
+        had = {(p.pointer, p.message) for p in self._schema_errors()}
         edit.apply(self.data)
-        # Checked before the document revalidates: a scenario the schema rejects cannot be validated.
-        errors = [
-            p
-            for p in schema_problems(document.scenario.document(), "scenario")
-            if p.severity is Severity.ERROR and (p.pointer, p.message) not in before
-        ]
+        errors = [p for p in self._schema_errors() if (p.pointer, p.message) not in had]
         if errors:
             edit.revert(self.data)
             why = "; ".join(p.message for p in errors[:2])
@@ -138,6 +149,11 @@ class ScenarioPanels(QObject):
 
         self.window.undo_stack.push(DataCommand(edit.label, redo, lambda: self._run(edit.revert)))
         return True
+
+    def _schema_errors(self) -> list[Problem]:
+        scenario = self.window.document.scenario
+        assert scenario is not None
+        return [p for p in schema_problems(scenario.document(), "scenario") if p.severity is Severity.ERROR]
 
     def _run(self, change: Callable[[Any], None]) -> None:
         change(self.data)
@@ -173,9 +189,16 @@ class ScenarioPanels(QObject):
         return dock
 
     def _size_first(self, dock: QDockWidget) -> None:
+        """The left docks WIDTH wide, the first (Scenario) as high as it needs, the tabbed ones the rest."""
         self.window.resizeDocks([dock], [WIDTH], Qt.Orientation.Horizontal)
         content = cast(QScrollArea, dock.widget()).widget()
-        self.window.resizeDocks([dock], [content.sizeHint().height()], Qt.Orientation.Vertical)
+        tabbed = next((d for d in self.docks if d.property("tabbed") and d.isVisible()), None)
+        if tabbed is None:
+            self.window.resizeDocks([dock], [content.sizeHint().height()], Qt.Orientation.Vertical)
+            return
+        need = content.sizeHint().height() + dock.height() - cast(QScrollArea, dock.widget()).viewport().height()
+        rest = max(dock.height() + tabbed.height() - need, tabbed.minimumSizeHint().height())
+        self.window.resizeDocks([dock, tabbed], [need, rest], Qt.Orientation.Vertical)
 
     def add_tool(self, tool: Tool) -> QAction:
         """A map tool that edits the scenario: usable while the document is one."""

@@ -64,6 +64,7 @@ from ..scenario_panels import ScenarioPanels, panels, show_dock
 from ..tool_options import hexes_text
 from ..window import MainWindow, Tool
 from .oob_editor import describe, placement_key
+from .selection import set_selection
 
 ORDER = 42
 ZONE = QColor(60, 120, 216, 90)
@@ -325,6 +326,7 @@ class ZonePanel(QWidget):
             self.status.setStyleSheet("color: #a02020")
             return False
         self.load(self.name, force=True)  # the text as the file now writes it
+        self.window.show_hexes(self.zone_hexes.hexes)  # where the zone now is
         return True
 
     def add_zone(self) -> bool:
@@ -347,6 +349,7 @@ class ZonePanel(QWidget):
             return False
         self.new_name.clear()
         self.select_zone(name)
+        set_selection(self.window, set())  # taken: the next New zone does not take the same hexes again unasked
         return True
 
     def remove_zone(self) -> bool:
