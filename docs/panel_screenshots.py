@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QScrollArea
 
 REPO = Path(__file__).resolve().parents[1]
 IMAGES = REPO / "docs" / "images"
@@ -55,6 +55,12 @@ def main() -> None:
     zones.marks.open()
     window.view.centre_on(window.document.board.hex("4310"))
     settle(window)
+    area = zones.parentWidget()
+    while area is not None and not isinstance(area, QScrollArea):
+        area = area.parentWidget()
+    if area is not None:  # the dock scrolled down to the marks, as a user would
+        area.ensureWidgetVisible(zones.marks.fields["printed"])
+        app.processEvents()
     zones.window.grab().save(str(IMAGES / "editor-s1-deployments.png"))
     # a group with no deployment: its row in red, the problem that leads there
     zones.remove_start()
