@@ -64,6 +64,17 @@ def bundled_file(name: str | Path, folder: str | None = None) -> Path | None:
     return bundled_names(folder).get(Path(name).as_posix())
 
 
+def is_bundled(path: Path) -> bool:
+    """Whether `path` is one of iceditor's own data files (a bundled map, scenario, table)."""
+    return Path(path).resolve().is_relative_to(data_root().resolve())
+
+
+def installed() -> bool:
+    """Whether the bundled data is inside an installed package (a wheel's `data/` folder), not a
+    checkout of the repository, where its files are the project's own sources."""
+    return data_root().name == "data"
+
+
 def given_or_bundled(name: str | Path) -> Path:
     """A file named by the user: the path itself when it exists (your own file always wins),
     else the bundled file of that name, else the path as given (its reader reports it missing)."""

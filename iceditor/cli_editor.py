@@ -10,7 +10,7 @@ from typing import Any
 from engine.resources import bundled_scenarios, shown_name
 
 from .boardarg import file_arg
-from .display import NO_DISPLAY, display_missing
+from .display import NO_DISPLAY, display_problem
 
 
 def add_parsers(commands: Any) -> None:
@@ -30,8 +30,9 @@ def run(args: argparse.Namespace) -> int | None:
     if args.command != "edit":
         return None
     path = args.file or default_file()
-    if display_missing():  # Qt would abort (exit 134) with its xcb message
-        print(NO_DISPLAY.format(file=shown_name(path)), file=sys.stderr)
+    why = display_problem()
+    if why is not None:  # Qt would abort (exit 134) with its xcb message
+        print(NO_DISPLAY.format(why=why, file=shown_name(path)), file=sys.stderr)
         return 2
     from iceditor.editor.app import run as run_editor  # Qt is loaded only for the editor
 

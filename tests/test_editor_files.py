@@ -66,12 +66,14 @@ class Dialogs:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.answers: list[QMessageBox.StandardButton | str] = []
         self.shown: list[tuple[str, str, str]] = []  # (kind, title, text)
+        self.warned: list[bool] = []  # for each `choose`: shown as a warning (a bundled file)
         for kind in ("question", "warning", "critical", "information"):
             monkeypatch.setattr(QMessageBox, kind, self._box(kind))
         monkeypatch.setattr(file_menu, "choose", self._choose)
 
-    def _choose(self, parent: object, title: str, text: str, choices: list[str]) -> str | None:
+    def _choose(self, parent: object, title: str, text: str, choices: list[str], warn: bool = False) -> str | None:
         self.shown.append(("choose", title, text))
+        self.warned.append(warn)
         answer = self.answers.pop(0) if self.answers else None
         assert answer is None or answer in choices, (answer, choices)
         return answer
@@ -439,9 +441,9 @@ def test_autosave_while_dirty_then_recovered_after_a_crash(
     assert restored.maps[0].dirty and restored.scenario.dirty and restored.scenario.data["title"] == "Demyansk"
     assert {p: p.read_bytes() for p in on_disk} == on_disk
     assert (folder / MANIFEST).is_file()  # still unsaved: still autosaved
-    dialogs.answers = [Button.Save]  # Save names both files first: the scenario and its map
+    dialogs.answers = ["Save"]  # Save names both files first: the scenario and its map
     press(again, Qt.Key.Key_S)
-    assert dialogs.texts("question")[-1].startswith(f"Save writes 2 files in {workspace}:\n")
+    assert dialogs.texts("choose")[-1].startswith(f"Save writes 2 files in {workspace}:\n")
     assert not folder.exists() and '"4512": {marsh: true}' in map2.read_text(encoding="utf-8")
     assert "title: Demyansk\n" in path.read_text(encoding="utf-8")
 
@@ -606,9 +608,11 @@ def test_save_as_of_scenario_6_with_an_edited_map_asks_where_the_maps_go(
     dropped, added = changed_lines(before[map2].decode(), after[edited_map].decode())
     assert dropped == [] and added == ['  "3105": {trees: 2}\n']  # provenance line and road lists kept as written
     dropped, added = changed_lines(before[original].decode(), after[target].decode())
-    assert (dropped, added) == (
-        (["maps: [map1, map2]\n"], ["maps: [map1, s6-copy-map2]\n"]) if answer == "Save copies" else ([], [])
-    )
+    if answer == "Save copies":  # `maps:` and each zone naming Map 2 name the copy; Map 1 stays
+        assert dropped[0] == "maps: [map1, map2]\n" and len(dropped) == 4 and all("map2" in line for line in dropped)
+        assert added == [line.replace("map2", "s6-copy-map2") for line in dropped]
+    else:
+        assert (dropped, added) == ([], [])
     assert f"Saved in {workspace}" in status(window) and edited_map.name in status(window)
     assert not window.document.unsaved_files() and window.windowTitle() == "s6-copy.yaml - iceditor"
     reopened = open_document(target)
@@ -625,14 +629,14 @@ def test_save_of_a_scenario_names_its_maps_first_and_cancel_writes_nothing(
     window = window_on(scenario(workspace, 6))
     window.paint("Trees", {window.document.board.hex("3105"): Terrain(trees=2)})
     before = snapshot(workspace)
-    dialogs.answers = [Button.Cancel]
+    dialogs.answers = []  # Cancel
     press(window, Qt.Key.Key_S)
     assert snapshot(workspace) == before and window.windowTitle().startswith("*")
-    assert dialogs.texts("question")[0] == (
+    assert dialogs.texts("choose")[0].startswith(
         f"Save writes 1 file in {workspace / 'maps'}:\n  map2.yaml\n\n"
-        "map2.yaml: a map file; also the map of s1-demyansk-pocket.yaml, s3-closing-the-ring.yaml."
+        "map2.yaml: a map file; also the map of s1-demyansk-pocket.yaml, s3-closing-the-ring.yaml.\n\nSave a copy:"
     )
-    dialogs.answers = [Button.Save]
+    dialogs.answers = ["Save"]
     press(window, Qt.Key.Key_S)
     after = snapshot(workspace)
     assert {p for p in after if after[p] != before[p]} == {workspace / "maps" / "map2.yaml"}
@@ -773,7 +777,7 @@ def test_after_restoring_an_autosave_an_undo_never_makes_it_look_saved(
         dialogs.texts("question")[-1]
         == f"Unsaved changes in {workspace / 'maps'}:\n  map2.yaml\n\nSave them before closing?"
     )
-    dialogs.answers = [Button.Save]
+    dialogs.answers = ["Save"]  # Map 2 is Scenario 3's and 6's too: Save names them
     press(window, Qt.Key.Key_S)
     assert window.windowTitle() == "s1-demyansk-pocket.yaml - iceditor"
     window.paint("Marsh", {window.document.board.hex("4512"): Terrain(marsh=True)})

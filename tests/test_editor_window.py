@@ -200,7 +200,7 @@ def test_after_the_start_up_check_the_counts_stand_and_no_message_stays(window: 
 def test_the_tools_have_icons_in_groups_and_the_chosen_one_is_checked(window: MainWindow) -> None:
     bar = window.tool_bar
     groups = [a.property("group") for a in bar.actions() if not a.isSeparator()]
-    assert len(groups) == len(window.tools) == 16
+    assert len(groups) == len(window.tools) == 17  # the Map edge tool (D) of issue 20 the 17th
     assert groups == sorted(groups, key=list(GROUPS).index)  # each group together, in order
     assert set(groups) == set(GROUPS)
     kinds = ["|" if a.isSeparator() else a.property("group") for a in bar.actions()]
@@ -216,7 +216,7 @@ def test_the_tools_have_icons_in_groups_and_the_chosen_one_is_checked(window: Ma
         image = action.icon().pixmap(24, 24).toImage()
         pictures.add(bytes(image.constBits()))
         assert action.shortcut().toString() in action.toolTip()
-    assert len(pictures) == 16  # no two tools look alike
+    assert len(pictures) == 17  # no two tools look alike
     window.findChild(QAction, "tool-viewshed").trigger()
     checked = [a.objectName() for a in bar.actions() if a.isChecked()]
     assert checked == ["tool-viewshed"] and bar.widgetForAction(window.findChild(QAction, "tool-viewshed")).isChecked()

@@ -121,11 +121,15 @@ def _zone_fields(data: Any, path: JsonPath) -> Iterator[tuple[JsonPath, Any]]:
 
 
 def _units(data: dict[str, Any]) -> list[UnitRef]:
+    """The units of the set-up lists; in a half-made file (`partial_scenario`) what is not yet a
+    unit (a group without `units:`, an entry naming no kind) is passed over."""
     refs = []
     for side in SIDES:
-        for g, group in enumerate((data.get("sides", {}).get(side) or {}).get("groups") or []):
-            for u, unit in enumerate(group.get("units") or []):
-                kind = next(k for k in UNIT_KINDS if k in unit)
+        for g, group in enumerate(_list(_mapping(_mapping(data.get("sides")).get(side)).get("groups"))):
+            for u, unit in enumerate(_list(_mapping(group).get("units"))):
+                kind = next((k for k in UNIT_KINDS if k in _mapping(unit)), None)
+                if kind is None:
+                    continue
                 refs.append(
                     UnitRef(
                         side,
@@ -161,6 +165,37 @@ def scenario_from_document(doc: SourceDocument, *, checked: bool = False) -> Sce
         file=doc.file,
         doc=doc,
     )
+
+
+def partial_scenario(doc: SourceDocument) -> Scenario:
+    """The scenario of a half-made file (a new one, or one still being written): what it states,
+    and neutral values for what it lacks or states wrongly (no title, no maps, north nowhere, no
+    turns), so that an editor can show it while the schema's problems are listed. Never for
+    play or for the scenario checks, which run only on a file that meets the schema."""
+    d = _mapping(doc.data)
+    north = _mapping(d.get("north"))
+    errata = d.get("errata", True)
+    return Scenario(
+        number=d["number"] if type(d.get("number")) is int else 0,
+        title=d["title"] if isinstance(d.get("title"), str) else "",
+        maps=[str(m) for m in _list(d.get("maps")) if isinstance(m, str | int) and str(m)],
+        errata=errata if isinstance(errata, bool | str) else True,
+        north=(str(north.get("hex", "")), str(north.get("toward", ""))),
+        game_length=d["game_length"] if type(d.get("game_length")) is int else 0,
+        zones={str(k): z for k, z in _mapping(d.get("zones")).items() if isinstance(z, dict) and "area" in z},
+        units=_units(d),
+        data=d,
+        file=doc.file,
+        doc=doc,
+    )
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def load_scenario(path: Path | str) -> Scenario:

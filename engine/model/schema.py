@@ -44,6 +44,43 @@ def integer_range(name: str, key: str) -> tuple[int, int | None]:
     return int(field.get("minimum", 0)), field.get("maximum")
 
 
+def keys_at(name: str, path: tuple[str | int, ...]) -> frozenset[str]:
+    """The keys the `name` schema allows in the mapping at `path` of a document (list indexes
+    and names of `additionalProperties` mappings walk into their items), whichever branch of a
+    `oneOf`/`anyOf` applies: for editors that offer a field only where the file may hold it.
+    Empty where the path leads to no mapping. References into another schema are not followed."""
+    root = _schemas()[name]
+
+    def resolved(node: Any) -> list[dict[str, Any]]:
+        """The node and every schema it is made of (references, branches)."""
+        if not isinstance(node, dict):
+            return []
+        out = [node]
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/"):
+            target: Any = root
+            for part in ref[2:].split("/"):
+                target = target[part]
+            out += resolved(target)
+        for branch in ("oneOf", "anyOf", "allOf"):
+            for sub in node.get(branch) or []:
+                out += resolved(sub)
+        return out
+
+    nodes = resolved(root)
+    for step in path:
+        found: list[dict[str, Any]] = []
+        for node in nodes:
+            if isinstance(step, int):
+                found += resolved(node.get("items"))
+            elif step in (node.get("properties") or {}):
+                found += resolved(node["properties"][step])
+            elif isinstance(node.get("additionalProperties"), dict):
+                found += resolved(node["additionalProperties"])
+        nodes = found
+    return frozenset(key for node in nodes for key in node.get("properties") or {})
+
+
 # Keys beside a `$ref` that validation ignores: such a reference may be replaced by what it names.
 _ANNOTATIONS = frozenset({"$ref", "description", "title", "$comment", "examples", "default"})
 _DATA = frozenset({"const", "enum", "default", "examples"})  # values, not schemas: kept as they are

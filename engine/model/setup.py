@@ -75,6 +75,7 @@ class SideSetup:
     hidden_hexes: tuple[HiddenHex, ...]
     infiltration: Infiltration | None
     path: JsonPath
+    partial: bool = False  # still being built (R230): what it leaves out is not an error
 
 
 def side_setups(scenario: Scenario) -> list[SideSetup]:
@@ -107,6 +108,7 @@ def _side(side: str, data: dict[str, Any], path: JsonPath) -> SideSetup:
             (*path, "infiltration"),
         ),
         path=path,
+        partial=bool(data.get("partial", False)),
     )
 
 

@@ -13,10 +13,11 @@ from typing import Any
 
 from engine.hexgrid import Hex
 from engine.model.board import Board
-from engine.model.scenario import scenario_from_document
+from engine.model.scenario import partial_scenario, scenario_from_document
+from engine.model.schema import schema_problems
 from engine.model.source import SourceDocument
 from engine.model.terrain import Terrain
-from engine.problems import Problem
+from engine.problems import Problem, count_errors
 
 from .context import ScenarioContext
 from .registry import runners
@@ -26,8 +27,15 @@ Runner = Callable[[ScenarioContext], Iterator[Any]]
 
 class ValidationSession:
     def __init__(self, doc: SourceDocument, board: Board | None = None) -> None:
-        """`board`: the scenario's maps as the editor holds them (default: loaded from the files)."""
-        self.context = ScenarioContext(scenario_from_document(doc), board_given=board)
+        """`board`: the scenario's maps as the editor holds them (default: loaded from the files).
+
+        A half-made file (one that does not meet the schema yet: a new scenario, a skeleton) has
+        its schema problems and no others, as `iceditor validate` gives them; its context holds
+        what it states so far (`partial_scenario`)."""
+        schema = list(schema_problems(doc, "scenario"))
+        self.half_made = schema if count_errors(schema) else None
+        scenario = partial_scenario(doc) if self.half_made else scenario_from_document(doc, checked=True)
+        self.context = ScenarioContext(scenario, board_given=board)
         self._results: dict[Runner, tuple[list[Problem], bool]] = {}
         self.runs = 0  # checks run since the session began
         if self.context.board is not None:  # whoever edits the board, the checks that read it rerun
@@ -39,6 +47,8 @@ class ValidationSession:
 
     def problems(self) -> list[Problem]:
         """Every scenario problem, running only the checks whose answers may have changed."""
+        if self.half_made is not None:
+            return list(self.half_made)
         out: list[Problem] = []
         for check in runners("check_scenario"):
             if check not in self._results:
@@ -50,7 +60,7 @@ class ValidationSession:
         """Run one check whose answer may have changed; False when every answer is up to date.
         An editor runs them one at a time between other work, to stay responsive."""
         check = next((c for c in runners("check_scenario") if c not in self._results), None)
-        if check is None:
+        if check is None or self.half_made is not None:
             return False
         self._run(check)
         return True

@@ -14,6 +14,7 @@ from engine.model.mapsheet import LOAD_FAILURES, load_failure
 
 from .busy import busy
 from .document import EditorDocument, open_document
+from .view_settings import ViewSettings
 from .window import MainWindow
 
 
@@ -57,12 +58,18 @@ def run(path: Path) -> int:
             QMessageBox.critical(None, "Cannot open", str(exc))
         return 2
     with busy():
-        window = MainWindow(document, validate=False)  # shown first, then checked (the longest part)
+        # shown first, then checked (the longest part); the zoom and docks as the user left them
+        window = MainWindow(document, validate=False, settings=ViewSettings())
     window.fit_screen()
     window.show()
     splash.finish(window)
-    QTimer.singleShot(0, window.fit_screen)  # again with the window manager's borders known
-    window.fit()
+    window.show_map()
+
+    def settled() -> None:  # again with the window manager's borders known
+        window.fit_screen()
+        window.show_map()
+
+    QTimer.singleShot(0, settled)
     window.file_opened.emit(path)
     QTimer.singleShot(0, lambda: check_shown(window))
     return app.exec()

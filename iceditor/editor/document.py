@@ -22,14 +22,14 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
-from engine.hexgrid import Hex, hex_to_offset
+from engine.hexgrid import Hex, LabelError, hex_to_offset
 from engine.model.board import Board, assemble, resolve_errata_path, resolve_map_path
 from engine.model.errata import Errata, errata_from_document
 from engine.model.mapsheet import LoadError, MapSheet, map_from_document
-from engine.model.schema import schema_name
+from engine.model.schema import schema_name, schema_problems
 from engine.model.source import SourceDocument, SourceError, check_yaml, load_yaml, parse_yaml, read_text
 from engine.model.terrain import CLEAR, HEX_KEYS, Terrain, coerce, terrain_from_keys
-from engine.problems import Problem
+from engine.problems import Problem, Severity
 from engine.validate.runner import map_problems
 from engine.validate.session import ValidationSession
 
@@ -374,7 +374,34 @@ class EditorDocument:
         """The scenario file's own data changed (not terrain): validate it afresh."""
         if self.scenario is not None:
             self.scenario.dirty = True
+            self._follow_errata()
             self._validate_afresh()
+
+    def _follow_errata(self) -> None:
+        """The scenario's `errata:` edited (or undone): the board shows the maps with the errata it
+        names now, as opening the file would. A file that cannot be read stays as it was (the
+        validation reports it)."""
+        assert self.scenario is not None
+        wanted = self.scenario.data.get("errata", True) if isinstance(self.scenario.data, dict) else True
+        try:
+            path = resolve_errata_path(wanted, self.scenario.path.parent)
+            errata = errata_from_document(load_yaml(path)) if path else None
+        except (LoadError, SourceError, ValueError, TypeError):
+            return
+        if path == self.errata_path:
+            return
+        labels = {label for e in (self.errata, errata) if e for c in e.changes for label in c.hexes}
+        self.errata, self.errata_path = errata, path
+        self.board.errata = errata
+        shown: dict[Hex, Terrain] = {}
+        for label in labels:
+            try:
+                h = self.board.hex(label)
+            except LabelError:
+                continue
+            if h in self.board.hexes:
+                shown[h] = self._with_roads(h, self._with_errata(h, self.printed(h)))
+        self.board.set_terrain(shown)
 
     def _validate_afresh(self) -> None:
         """A new validation session on the board; the old one stops following its edits."""
@@ -493,9 +520,13 @@ def _disk_text(path: Path) -> str | None:
 
 
 def _open_scenario(path: Path, doc: SourceDocument, given: _GivenTexts) -> EditorDocument:
-    from engine.model.scenario import scenario_from_document
+    from engine.model.scenario import partial_scenario
 
-    scenario = scenario_from_document(doc)  # LoadError if the schema is not met
+    # A half-made scenario opens with its schema problems listed (the session's): only its maps
+    # must be there to be drawn.
+    scenario = partial_scenario(doc)
+    if not scenario.maps:
+        raise LoadError(str(path), [_no_maps(doc)])
     maps = []
     for name in scenario.maps:
         map_path = resolve_map_path(name, scenario.folder)
@@ -508,11 +539,28 @@ def _open_scenario(path: Path, doc: SourceDocument, given: _GivenTexts) -> Edito
     return document
 
 
+def _no_maps(doc: SourceDocument) -> Problem:
+    at = doc.position(("maps",))
+    return Problem(
+        "schema",
+        Severity.ERROR,
+        "/maps: the scenario names no maps, so the editor has nothing to draw: add `maps: [map1]` "
+        "(File > New scenario asks for them)",
+        rule="24.1",
+        file=doc.file,
+        line=at.line,
+        column=at.column,
+        pointer="/maps",
+    )
+
+
 def _not_editable(doc: SourceDocument, kind: str | None) -> Problem:
     from engine.validate.checks.file_format import UNKNOWN_FORMAT
 
-    what = f"a {kind} file" if kind else "not an iceditor file"
-    return UNKNOWN_FORMAT.problem(doc, ("format",), f"{what}: the editor opens scenarios and maps")
+    if kind is None:  # the schema says why: not a mapping, no `format:`, a format it does not know
+        refused = next(p for p in schema_problems(doc) if p.code == "unknown-format")
+        return replace(refused, message=f"{refused.message}: the editor opens scenarios and maps")
+    return UNKNOWN_FORMAT.problem(doc, ("format",), f"a {kind} file: the editor opens scenarios and maps")
 
 
 __all__ = [

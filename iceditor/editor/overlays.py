@@ -38,14 +38,17 @@ class OverlayTool(Tool):
 
 
 def clear_action(window: MainWindow) -> QAction:
-    """The Overlays menu's "Clear overlays" (Esc), made once per window: each overlay clears itself on it."""
+    """The Overlays menu's "Clear overlays" (Esc), made once per window: each overlay clears itself
+    on it, and the selection goes too (features/selection.py)."""
     action = window.findChild(QAction, "clear-overlays")
     if isinstance(action, QAction):
         return action
     action = QAction("&Clear overlays", window)
     action.setObjectName("clear-overlays")
     action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
-    action.setToolTip("Remove the LOS line, viewshed, heatmap and movement overlays from the map (Esc)")
+    action.setToolTip(
+        "Remove the LOS line, viewshed, heatmap and movement overlays from the map, and clear the selection (Esc)"
+    )
     menu = window.menus["Overlays"]
     menu.addSeparator()
     menu.addAction(action)

@@ -75,9 +75,12 @@ class Edit:
         self.label = label
         self.steps: list[_Step] = []
 
-    def set(self, path: DataPath, key: str | int, value: Any, *, after: str | None = None) -> Edit:
-        """`node(path)[key] = value`; a new key of a mapping goes after `after` (if there), else last."""
-        self.steps.append(_Set(path, key, value, after))
+    def set(
+        self, path: DataPath, key: str | int, value: Any, *, after: str | None = None, before: str | None = None
+    ) -> Edit:
+        """`node(path)[key] = value`; a new key of a mapping goes after `after` (if there), else
+        before `before` (if there), else last."""
+        self.steps.append(_Set(path, key, value, after, before))
         return self
 
     def remove(self, path: DataPath, key: str | int) -> Edit:
@@ -117,9 +120,9 @@ _ABSENT = object()
 
 
 class _Set(_Step):
-    def __init__(self, path: DataPath, key: Any, value: Any, after: str | None) -> None:
+    def __init__(self, path: DataPath, key: Any, value: Any, after: str | None, before: str | None = None) -> None:
         super().__init__(path, key)
-        self.value, self.after = value, after
+        self.value, self.after, self.ahead_of = value, after, before
         self.before: Any = _ABSENT
 
     def do(self, root: Any) -> None:
@@ -130,6 +133,8 @@ class _Set(_Step):
             self.before = container.get(self.key, _ABSENT)
         if self.before is _ABSENT and isinstance(container, CommentedMap) and self.after in container:
             container.insert(list(container).index(self.after) + 1, self.key, self.value)
+        elif self.before is _ABSENT and isinstance(container, CommentedMap) and self.ahead_of in container:
+            container.insert(list(container).index(self.ahead_of), self.key, self.value)
         else:
             container[self.key] = self.value
 
@@ -180,6 +185,27 @@ class _Insert(_Step):
 
     def undo(self, root: Any) -> None:
         del node(root, self.path)[self.at]
+
+
+def renaming_maps(data: Any, renames: Mapping[str, str]) -> Edit:
+    """The edit that makes the scenario name each map of `renames` by its new name: its `maps:`
+    entry and every reference to it (a zone's `{map: map1}`, a map edge's `map:`, a victory's
+    `per_building_controlled: {map: ...}`), for Save copies. Printed text and notes are words, left as written."""
+    edit = Edit("Rename maps")
+
+    def walk(value: Any, path: DataPath) -> None:
+        items = value.items() if isinstance(value, Mapping) else enumerate(value) if isinstance(value, list) else ()
+        for key, item in items:
+            if key in ("printed", "note", "printed_notes", "background"):
+                continue
+            named = path == ("maps",) or key == "map"
+            if named and isinstance(item, str) and item in renames:
+                edit.set(path, key, type(item)(renames[item]) if type(item) is not str else renames[item])
+            else:
+                walk(item, (*path, key))
+
+    walk(data, ())
+    return edit
 
 
 def like_siblings(value: Mapping[str, Any], siblings: Iterable[Any]) -> CommentedMap:

@@ -3,8 +3,9 @@
 Every panel edits the scenario through `push(edit)`: the edit is applied, checked against the
 scenario schema, the scenario validated afresh (document.scenario_changed), and it becomes one
 DataCommand on the window's undo stack. An edit the schema rejects is taken back and reported
-instead, so the open document always stays loadable. A problem clicked in the Problems panel that points into
-the scenario file is offered to each panel (`on_pointer`), which selects the matching field.
+instead (in a half-made scenario, an edit that makes a schema error it did not have), so the open
+document never gets worse. A problem clicked in the Problems panel that points into the scenario
+file is offered to each panel (`on_pointer`), which selects the matching field.
 
 The panels are built for every window but shown only while the document is a scenario: the
 window may open a map, or another scenario, in their place (MainWindow.set_document).
@@ -16,9 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeyEvent
-from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QScrollArea, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QScrollArea, QTabWidget, QWidget
 
 from engine.hexgrid import Hex, LabelError
 from engine.model.scenario import Scenario
@@ -50,8 +51,10 @@ class ScenarioPanels(QObject):
         self.docks: list[QDockWidget] = []
         self.tool_actions: list[QAction] = []
         self._handlers: list[Callable[[DataPath], bool]] = []
+        self._problem_handlers: list[Callable[[Problem], bool]] = []
         self._document = window.document
         self._scenario = self._reading()  # what the panels last showed
+        self._layout: QByteArray | None = None  # the window's layout when a map hid the panels
         window.document_changed.connect(self._document_changed)  # before the panels' own refresh
         window.problem_chosen.connect(self.show_problem)
 
@@ -70,15 +73,29 @@ class ScenarioPanels(QObject):
         replaced = self.window.document is not self._document
         if replaced:
             self._document = self.window.document
-            for dock in self.docks:
-                dock.toggleViewAction().setVisible(self.active)
-                dock.setVisible(self.active)
+            self._show_docks(self.active)
             for action in self.tool_actions:
                 action.setEnabled(self.active)
         # every data edit reads the scenario afresh (document.scenario_changed); a terrain edit keeps it
         if replaced or scenario is not self._scenario:
             self._scenario = scenario
             self.data_changed.emit()
+
+    def _show_docks(self, shown: bool) -> None:
+        """Show or hide the panels' docks. Qt re-docks a hidden tabbed dock where it likes (the
+        Order of battle squeezed to two rows under a stray tab bar, after a map then a scenario
+        opened): the window's layout as it was when they were hidden is put back."""
+        if not shown and any(d.isVisible() for d in self.docks):
+            self._layout = self.window.saveState()
+        for dock in self.docks:
+            dock.toggleViewAction().setVisible(shown)
+            dock.setVisible(shown)
+        if shown and self._layout is not None:
+            self.window.restoreState(self._layout)
+            self._layout = None
+        elif shown and self.docks:  # shown for the first time (the window opened on a map): sized as at the start
+            first = self.docks[0]  # once the window has laid the docks out: after the layout's own posted events
+            QTimer.singleShot(0, lambda: QTimer.singleShot(0, lambda: self._size_first(first)))
 
     @property
     def data(self) -> Any:
@@ -110,9 +127,11 @@ class ScenarioPanels(QObject):
             return False
         document = self.window.document
         assert document.scenario is not None
+        # A half-made scenario (a new one) has schema errors until its panels are filled in: an
+        # edit is taken back only for an error it makes, checked before the document revalidates.
+        had = {(p.pointer, p.message) for p in self._schema_errors()}
         edit.apply(self.data)
-        # Checked before the document revalidates: a scenario the schema rejects cannot be validated.
-        errors = [p for p in schema_problems(document.scenario.document(), "scenario") if p.severity is Severity.ERROR]
+        errors = [p for p in self._schema_errors() if (p.pointer, p.message) not in had]
         if errors:
             edit.revert(self.data)
             why = "; ".join(p.message for p in errors[:2])
@@ -130,6 +149,11 @@ class ScenarioPanels(QObject):
 
         self.window.undo_stack.push(DataCommand(edit.label, redo, lambda: self._run(edit.revert)))
         return True
+
+    def _schema_errors(self) -> list[Problem]:
+        scenario = self.window.document.scenario
+        assert scenario is not None
+        return [p for p in schema_problems(scenario.document(), "scenario") if p.severity is Severity.ERROR]
 
     def _run(self, change: Callable[[Any], None]) -> None:
         change(self.data)
@@ -152,10 +176,29 @@ class ScenarioPanels(QObject):
         dock.setVisible(self.active)
         return dock
 
+    def add_page(self, title: str, page: str, widget: QWidget) -> QDockWidget:
+        """`widget` as a page `page` of the tabbed dock `title` (made with the first page): two
+        panels in one tab of the left area, which more tabs would widen (the map's room)."""
+        dock = next((d for d in self.docks if d.windowTitle() == title), None)
+        if dock is None:
+            dock = self.add_dock(title, QTabWidget(objectName=f"{title.lower()}-pages"))
+        from .window import scrolled  # the window's own docks' scroll area (window imports no panel)
+
+        pages = cast(QTabWidget, cast(QScrollArea, dock.widget()).widget())
+        pages.addTab(scrolled(widget), page)
+        return dock
+
     def _size_first(self, dock: QDockWidget) -> None:
+        """The left docks WIDTH wide, the first (Scenario) as high as it needs, the tabbed ones the rest."""
         self.window.resizeDocks([dock], [WIDTH], Qt.Orientation.Horizontal)
         content = cast(QScrollArea, dock.widget()).widget()
-        self.window.resizeDocks([dock], [content.sizeHint().height()], Qt.Orientation.Vertical)
+        tabbed = next((d for d in self.docks if d.property("tabbed") and d.isVisible()), None)
+        if tabbed is None:
+            self.window.resizeDocks([dock], [content.sizeHint().height()], Qt.Orientation.Vertical)
+            return
+        need = content.sizeHint().height() + dock.height() - cast(QScrollArea, dock.widget()).viewport().height()
+        rest = max(dock.height() + tabbed.height() - need, tabbed.minimumSizeHint().height())
+        self.window.resizeDocks([dock, tabbed], [need, rest], Qt.Orientation.Vertical)
 
     def add_tool(self, tool: Tool) -> QAction:
         """A map tool that edits the scenario: usable while the document is one."""
@@ -165,6 +208,11 @@ class ScenarioPanels(QObject):
         return action
 
     # -- problems -------------------------------------------------------------------------------
+    def on_problem(self, handler: Callable[[Problem], bool]) -> None:
+        """`handler(problem)` shows where a problem is fixed, True if it did: asked before the
+        pointers, for a problem fixed elsewhere than where it points (a group no deployment names)."""
+        self._problem_handlers.append(handler)
+
     def on_pointer(self, handler: Callable[[DataPath], bool]) -> None:
         """`handler(path)` selects the field at `path` of the scenario data, True if it did."""
         self._handlers.append(handler)
@@ -176,6 +224,8 @@ class ScenarioPanels(QObject):
             return False
         if Path(problem.file).resolve() != scenario.path.resolve():
             return False
+        if any(handler(problem) for handler in self._problem_handlers):
+            return True
         path = parse_pointer(problem.pointer)
         return any(handler(path) for handler in self._handlers)
 
@@ -196,9 +246,11 @@ def panels(window: MainWindow) -> ScenarioPanels:
 
 def show_dock(widget: QWidget) -> None:
     """Bring the dock holding `widget` to the front (a problem chose one of its fields)."""
-    parent = widget.parentWidget()
+    child, parent = widget, widget.parentWidget()
     while parent is not None and not isinstance(parent, QDockWidget):
-        parent = parent.parentWidget()
+        if isinstance(parent, QTabWidget) and parent.indexOf(child) >= 0:  # a page of a dock (add_page)
+            parent.setCurrentWidget(child)
+        child, parent = parent, parent.parentWidget()
     if parent is not None:
         parent.show()
         parent.raise_()

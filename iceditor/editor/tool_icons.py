@@ -189,6 +189,17 @@ def _movement(p: QPainter) -> None:
     p.drawLine(QPointF(21, 4), QPointF(21, 8))
 
 
+def _map_edge(p: QPainter) -> None:
+    """A map sheet with its top edge's row of hexes shaded as a zone (the Zones panel's blue)."""
+    p.setPen(QPen(INK, 1.2))
+    p.setBrush(GROUND)
+    p.drawRect(QRectF(3, 3, 18, 18))
+    p.setPen(QPen(QColor("#1f4e9c"), 1))
+    p.setBrush(QColor(60, 120, 216, 150))
+    for x in (7, 12, 17):
+        p.drawPolygon(hexagon(x, 6.5, 3))
+
+
 DRAWINGS: dict[str, Callable[[QPainter], None]] = {
     "trees-add": _trees(True),
     "trees-remove": _trees(False),
@@ -201,6 +212,7 @@ DRAWINGS: dict[str, Callable[[QPainter], None]] = {
     "fill": _fill,
     "road": _road,
     "north": _north,
+    "map-edge": _map_edge,
     "select": _select,
     "setup": _setup,
     "los": _los,

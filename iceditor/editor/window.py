@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from PySide6.QtCore import QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
@@ -49,9 +49,14 @@ from . import features
 from .commands import TerrainCommand
 from .document import EditorDocument
 from .file_writing import file_list
-from .mapview import LAYERS, MapScene, MapView
+from .mapview import LAYERS, MapScene, MapView, hex_polygon
 from .problems_panel import MARKS, ORDER, ProblemsPanel
 from .tool_icons import tool_icon
+from .view_settings import ViewSettings
+
+# Where a map opens: screen pixels per scene unit at which hex numbers (8.75 px) and hill names
+# (14 px) read; fitting Map 2 whole at 1366x768 gave 14 px a hex, its numbers hidden.
+READABLE_ZOOM = 1.25
 
 # The tool bar's groups, in order; a tool names its own (Tool.group).
 GROUPS = {"terrain": "Terrain", "roads": "Roads", "scenario": "Scenario", "analysis": "Analysis"}
@@ -104,10 +109,16 @@ class MainWindow(QMainWindow):
     saved = Signal()  # the document's edits are on disk
     closed = Signal()  # the window closed with the user's agreement (a clean close)
 
-    def __init__(self, document: EditorDocument, *, validate: bool = True) -> None:
-        """`validate=False`: the problems are left to the caller (a launch shows the window first)."""
+    def __init__(
+        self, document: EditorDocument, *, validate: bool = True, settings: ViewSettings | None = None
+    ) -> None:
+        """`validate=False`: the problems are left to the caller (a launch shows the window first).
+        `settings`: where the zoom and the docks' places are remembered between runs (None: nowhere)."""
         super().__init__()
         self.document = document
+        self.settings = settings
+        self.zoom_wanted = (settings.zoom() if settings else None) or READABLE_ZOOM
+        self._shown_zoom: float | None = None  # the zoom show_map chose (None: not shown yet)
         self.undo_stack = QUndoStack(self)
         self.scene = MapScene(document.board)
         self.view = MapView(self.scene)
@@ -142,10 +153,12 @@ class MainWindow(QMainWindow):
             module.install(self)
         self._update_title()
         self.resize(1400, 900)
-        # the map gets the room: the bottom docks start a fifth of the window high
-        QTimer.singleShot(
-            0, lambda: self.resizeDocks([self.problems_dock], [self.height() // 5], Qt.Orientation.Vertical)
-        )
+        if settings is None or not settings.restore(self):
+            # the map gets most of the room; the bottom docks start a quarter of the window high:
+            # seven rows of problems at 1366x768 (a fifth left them four)
+            QTimer.singleShot(
+                0, lambda: self.resizeDocks([self.problems_dock], [self.height() // 4], Qt.Orientation.Vertical)
+            )
         if validate:
             self.refresh_problems()
 
@@ -255,9 +268,10 @@ class MainWindow(QMainWindow):
         self.scene.set_board(document.board)
         self.selected = set()
         self.selection_changed.emit(self.selected)
+        self.statusBar().clearMessage()  # a tool's answer (a line of sight) was about the other document
         self.document_replaced.emit(document)
         self._edited()
-        self.fit()
+        self.show_map()
 
     def mark_saved(self) -> None:
         """The document's files were written: the history is clean and the title loses its '*'."""
@@ -383,6 +397,35 @@ class MainWindow(QMainWindow):
     def fit(self) -> None:
         self.view.fitInView(self.scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
 
+    def show_map(self) -> None:
+        """The map at the zoom the user last chose (READABLE_ZOOM at first), centred: opening
+        another file keeps it; a map that the view holds whole at a larger zoom is fitted."""
+        self.zoom_wanted = self.zoom_to_keep()
+        rect, room = self.scene.sceneRect(), self.view.viewport().size()
+        fitted = min(room.width() / max(rect.width(), 1.0), room.height() / max(rect.height(), 1.0))
+        self.view.resetTransform()
+        self.view.zoom(max(self.zoom_wanted, fitted))
+        self.view.centerOn(rect.center())
+        self._shown_zoom = self.view.transform().m11()
+
+    def show_hexes(self, hexes: Iterable[Hex]) -> None:
+        """Scroll the map so that these hexes are in view (centred on them when they are not), at
+        the zoom chosen: a zone applied, a problem's hex."""
+        rect = QRectF()
+        for h in hexes:
+            rect = rect.united(hex_polygon(h).boundingRect())
+        if rect.isNull():
+            return
+        shown = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+        if not shown.contains(rect):
+            self.view.centerOn(rect.center())
+
+    def zoom_to_keep(self) -> float:
+        """The zoom the user chose: the view's, once zoomed since the map was shown (a map fitted
+        because it is small does not make the next one open that large)."""
+        current = self.view.transform().m11()
+        return current if self._shown_zoom is not None and current != self._shown_zoom else self.zoom_wanted
+
     def fit_screen(self, available: QRect | None = None) -> None:
         """Size the window to fit the screen it is on (or `available`), title bar and borders
         included, and move it onto it; before the window is shown its borders are estimated."""
@@ -419,6 +462,8 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.confirm_discard("closing"):
             event.accept()
+            if self.settings is not None:
+                self.settings.save(self, self.zoom_to_keep())
             self.closed.emit()
         else:
             event.ignore()

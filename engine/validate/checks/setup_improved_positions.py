@@ -117,4 +117,5 @@ def _count(ctx: ScenarioContext, side: SideSetup, given: list[Allowance]) -> Ite
             yield COUNT.problem(ctx.doc, surplus.path, message, hex=surplus.hex)
         else:
             where = (*side.path, "improved_positions") if side.improved_positions else side.path
-            yield COUNT.problem(ctx.doc, where, message)
+            short = Severity.INFO if side.partial else None  # R230: a set-up being built
+            yield COUNT.problem(ctx.doc, where, message + (" (partial set-up)" if short else ""), severity=short)

@@ -97,9 +97,11 @@ def _totals(ctx: ScenarioContext, side: SideSetup) -> Iterator[Problem]:
         allowed = sum(m[kind] for m in given if m)
         placed = sum(getattr(m, kind) for m in side.mines)
         if placed != allowed:
+            short = Severity.INFO if side.partial and placed < allowed else None  # R230: a set-up being built
             yield TOTALS.problem(
                 ctx.doc,
                 where,
                 f"{side.side.capitalize()} mines: {placed} {kind[:2].upper()} factors placed, "
-                f"the scenario gives {allowed}",
+                f"the scenario gives {allowed}" + (" (partial set-up)" if short else ""),
+                severity=short,
             )

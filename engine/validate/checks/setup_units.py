@@ -30,7 +30,8 @@ MISSING = Check(
     rule="24.1",
     severity=Severity.ERROR,
     summary="A side the set-up places leaves out a unit that deploys on the map.",
-    fix="Place it (units that enter the map are not placed), or leave the whole side out of `setup:`.",
+    fix="Place it (units that enter the map are not placed), or leave the whole side out of `setup:`; "
+    "while the set-up is built, `partial: true` on the side makes this info (R230).",
 )
 
 
@@ -55,6 +56,10 @@ def _side(ctx: ScenarioContext, side: SideSetup) -> Iterator[Problem]:
         what = u.ref.describe()
         if u.partial:
             what += f" ({', '.join(m.describe() for m in u.members)})"
+        if side.partial:  # R230: a set-up being built; the game's set-up places the rest
+            said = f"{side.side.capitalize()} {what} is not placed yet (partial set-up)"
+            yield MISSING.problem(ctx.doc, where, said, severity=Severity.INFO)
+            continue
         yield MISSING.problem(
             ctx.doc, where, f"{side.side.capitalize()} {what} deploys on the map but the set-up does not place it"
         )

@@ -1,4 +1,5 @@
-"""File menu: New map (Ctrl+N), Open (Ctrl+O), Save (Ctrl+S), Save As (Ctrl+Shift+S), Quit (Ctrl+Q).
+"""File menu: New scenario (Ctrl+Shift+N), New map (Ctrl+N), Open (Ctrl+O), Save (Ctrl+S), Save As
+(Ctrl+Shift+S), Quit (Ctrl+Q).
 
 Every way of leaving the open document (Open, New map, Quit, closing the window) asks first when
 it has unsaved edits, naming every file (`MainWindow.confirm_discard`). A file that cannot be
@@ -7,7 +8,8 @@ writes before writing (when it writes more than the file in the title) and in th
 after; Save As of a scenario with edited maps asks whether they go beside it as copies or over
 the originals. Saves are atomic (file_writing.py): a save that fails leaves the file on disk as
 it was, says why, and keeps the edits open. A new map lives in memory, untitled, until Save As
-gives it a file.
+gives it a file; so does a new scenario (new_scenario.py), which opens half-made: its
+problems are listed until the panels give it units and a victory.
 """
 
 from __future__ import annotations
@@ -28,20 +30,25 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QMessageBox,
+    QPlainTextEdit,
     QSpinBox,
     QWidget,
 )
 
 from engine.model.board import resolve_errata_path, resolve_map_path
-from engine.model.schema import schema_name
+from engine.model.schema import integer_range, schema_name
 from engine.model.source import SourceError, load_yaml
+from engine.resources import data_path, installed, is_bundled
 
 from ..app import OpenFailed, load
 from ..busy import busy
 from ..document import EditorDocument, SaveFailed, SourceFile
 from ..file_writing import file_list
+from ..new_scenario import NORTH_CHOICES, SIDE_NAMES, MapChoice, NewScenario, join, map_choices
+from ..scenario_data import renaming_maps
 from ..window import MainWindow
 
 ORDER = 10  # the File menu's entries come before any other feature's
@@ -121,6 +128,102 @@ class NewMapDialog(QDialog):
         return dialog.new_map() if dialog.exec() == QDialog.DialogCode.Accepted else None
 
 
+class NewScenarioDialog(QDialog):
+    """What a scenario states before its units (24.1): title and number, the maps and how they
+    join, who sets up and who moves first, the game length, the NORTH indicator, the background."""
+
+    def __init__(self, folder: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New scenario")
+        self.choices = map_choices(folder)
+        self.title = QLineEdit("New scenario")
+        self.number = _ranged("number", 100)
+        self.maps = [QComboBox(objectName="first-map"), QComboBox(objectName="second-map")]
+        self.maps[1].addItem("(none: one map)", None)
+        for combo in self.maps:
+            for choice in self.choices:
+                combo.addItem(choice.describe(), choice)
+        self.joined = QLabel(objectName="join")
+        self.joined.setWordWrap(True)
+        self.sets_up, self.moves = QComboBox(), QComboBox()
+        for combo, first in ((self.sets_up, "german"), (self.moves, "russian")):
+            for side, name in SIDE_NAMES.items():
+                combo.addItem(name, side)
+            combo.setCurrentIndex(combo.findData(first))
+        self.turns = _ranged("game_length", 10)
+        self.north = QComboBox()
+        for way, text in NORTH_CHOICES.items():
+            self.north.addItem(f"North points {text}", way)
+        self.background = QPlainTextEdit()
+        self.background.setPlaceholderText("What the scenario's introduction tells the players (24.1)")
+        self.background.setFixedHeight(self.fontMetrics().lineSpacing() * 5)
+        form = QFormLayout(self)
+        for label, widget in (
+            ("&Title", self.title),
+            ("N&umber", self.number),
+            ("&Map", self.maps[0]),
+            ("&Second map", self.maps[1]),
+            ("", self.joined),
+            ("Sets up &first", self.sets_up),
+            ("Mo&ves first", self.moves),
+            ("&Game length (turns)", self.turns),
+            ("&North indicator", self.north),
+            ("&Background", self.background),
+        ):
+            form.addRow(label, widget)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        form.addRow(self.buttons)
+        self.title.textChanged.connect(self._check)
+        for combo in self.maps:
+            combo.currentIndexChanged.connect(self._check)
+        self._check()
+
+    def chosen_maps(self) -> tuple[MapChoice, ...]:
+        return tuple(m for m in (combo.currentData() for combo in self.maps) if m is not None)
+
+    def _check(self) -> None:
+        """Say how the maps join (the scenarios' MAP line); OK only for a title and maps that make one board."""
+        maps = self.chosen_maps()
+        try:
+            if len({m.name for m in maps}) < len(maps):
+                raise ValueError("the second map is the first one again")
+            said, ok = join([m.sheet for m in maps]), True
+        except ValueError as exc:
+            said, ok = f"These maps cannot be used together: {exc}.", False
+        self.joined.setText(said)
+        self.joined.setStyleSheet("" if ok else "color: #b00020")
+        ok = ok and bool(self.title.text().strip())
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
+
+    def new_scenario(self) -> NewScenario:
+        return NewScenario(
+            title=self.title.text().strip(),
+            number=self.number.value(),
+            maps=self.chosen_maps(),
+            game_length=self.turns.value(),
+            sets_up_first=self.sets_up.currentData(),
+            moves_first=self.moves.currentData(),
+            north=self.north.currentData(),
+            background=self.background.toPlainText(),
+        )
+
+    @classmethod
+    def ask(cls, folder: Path, parent: QWidget) -> NewScenario | None:
+        dialog = cls(folder, parent)
+        return dialog.new_scenario() if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+
+def _ranged(key: str, value: int) -> QSpinBox:
+    """A spin box holding what the scenario schema allows for `key`."""
+    spin = QSpinBox()
+    low, high = integer_range("scenario", key)
+    spin.setRange(low, high if high is not None else 999)
+    spin.setValue(value)
+    return spin
+
+
 class FileMenu(QObject):
     """The File menu's actions, and whether the open document is a new map with no file yet."""
 
@@ -131,6 +234,7 @@ class FileMenu(QObject):
         self.untitled = False
         menu = window.menus["File"]
         for label, keys, slot in (
+            ("New &scenario...", QKeySequence("Ctrl+Shift+N"), self.new_scenario),
             ("&New map...", QKeySequence.StandardKey.New, self.new_map),
             ("&Open...", QKeySequence.StandardKey.Open, self.choose_and_open),
             ("&Save", QKeySequence.StandardKey.Save, self.save),
@@ -203,6 +307,26 @@ class FileMenu(QObject):
         self.window.set_document(document)
         return True
 
+    def new_scenario(self, spec: NewScenario | None = None) -> bool:
+        """A new scenario in memory (the dialog asks for its maps, sides, turns and north; `spec`
+        answers instead), beside the open file until Save As gives it one. It opens half-made:
+        the Problems panel lists what it still lacks (units, a victory)."""
+        folder = self.window.document.path.parent
+        spec = spec or NewScenarioDialog.ask(folder, self.window)
+        if spec is None or not self.window.confirm_discard("starting a new scenario"):
+            return False
+        path = _unused(folder / spec.file_name())
+        try:
+            document = load(path, {path: spec.text()})
+        except OpenFailed as exc:
+            QMessageBox.critical(self.window, "Cannot make this scenario", str(exc))
+            return False
+        self.untitled = True
+        with busy():
+            self.window.set_document(document)
+            self.window.refresh_problems()
+        return True
+
     # -- saving -------------------------------------------------------------------------------
     def save(self, named: bool = False) -> bool:
         """Write every file a save would change, in place (a new map asks where first); False if
@@ -212,9 +336,24 @@ class FileMenu(QObject):
             return self.save_as()
         document = self.window.document
         unsaved = [f.path for f in document.unsaved_files()]
-        if not named and any(p != document.path for p in unsaved) and not self._confirm("Save", unsaved):
-            return False
+        maps = [p for p in unsaved if p != document.path or document.scenario is None]
+        shared = any(scenarios_using(p, document.path) for p in maps)
+        # a bundled file is never written without its warning, even after the close prompt named it
+        if any(is_bundled(p) for p in unsaved) or (not named and (shared or any(p != document.path for p in unsaved))):
+            answer = self._confirm("Save", unsaved)
+            if answer == "Save a copy":
+                return self.save_copies()
+            if answer != "Save":
+                return False
         return self._write() is not None
+
+    def save_copies(self) -> bool:
+        """Save a copy: a scenario in place, its edited maps as copies beside it (its `maps:` and
+        zones naming them); a map on its own, or a bundled scenario, to a file Save As asks for."""
+        document = self.window.document
+        if document.scenario is None or is_bundled(document.path):
+            return self.save_as()
+        return self._save_scenario_as(document.path, copies=True)
 
     def save_as(self, path: Path | None = None) -> bool:
         """Write the scenario (or the map) to another file. A scenario's edited maps go where the
@@ -225,38 +364,51 @@ class FileMenu(QObject):
             if not chosen:
                 return False
             path = Path(chosen)
-        scenario = document.scenario
-        if scenario is None:
+        if document.scenario is None:
             return self._write({document.maps[0]: path}) is not None
+        edited = [m for m in document.maps if m.unsaved()]
+        if not edited:
+            return self._save_scenario_as(path, copies=False)
+        beside = self._copies_beside(path)
+        originals = [m.path for m in edited]
+        answer = choose(
+            self.window,
+            "Save the edited maps",
+            f"Save As writes the scenario to {path}. Its maps were edited too: save them as copies "
+            "beside it (its maps: list and every zone naming a map name the copies), or over the originals?\n\n"
+            f"Copies: {file_list([path, *beside.values()])}\n\n"
+            f"Over the originals: {file_list([path, *originals])}\n\n{self._shared(originals)}",
+            ["Save copies", "Save over the originals"],
+            warn=any(is_bundled(p) for p in originals),
+        )
+        return answer is not None and self._save_scenario_as(path, copies=answer == "Save copies")
+
+    def _copies_beside(self, path: Path) -> dict[int, Path]:
+        """Where Save copies puts each edited map (by its index in `maps`) of the scenario saved at `path`."""
+        maps = self.window.document.maps
+        return {
+            i: _unused(path.parent / f"{path.stem}-{m.path.stem}{m.path.suffix}")
+            for i, m in enumerate(maps)
+            if m.unsaved()
+        }
+
+    def _save_scenario_as(self, path: Path, *, copies: bool) -> bool:
+        """Write the scenario to `path`, its edited maps as copies beside it (`copies`) or over the originals."""
+        document = self.window.document
+        scenario = document.scenario
+        assert scenario is not None
         elsewhere: dict[SourceFile, Path] = {scenario: path}
         names = scenario.data.get("maps")
-        copies: dict[int, str] = {}  # `maps:` entries that name a copy
-        edited = [(i, m) for i, m in enumerate(document.maps) if m.unsaved()]
-        if edited:
-            beside = {i: _unused(path.parent / f"{path.stem}-{m.path.stem}{m.path.suffix}") for i, m in edited}
-            originals = [m.path for _, m in edited]
-            answer = choose(
-                self.window,
-                "Save the edited maps",
-                f"Save As writes the scenario to {path}. Its maps were edited too: save them as copies "
-                f"beside it (its maps: list names them), or over the originals?\n\n"
-                f"Copies: {file_list([path, *beside.values()])}\n\n"
-                f"Over the originals: {file_list([path, *originals])}\n\n{self._shared(originals)}",
-                ["Save copies", "Save over the originals"],
-            )
-            if answer is None:
-                return False
-            if answer == "Save copies":
-                for i, m in edited:
-                    elsewhere[m] = beside[i]
-                    copies[i] = beside[i].stem
-        was = list(names) if names is not None else None
-        for i, name in copies.items():
-            names[i] = name
-        written = self._write(elsewhere) if self._maps_found_from(path.parent, skip=copies) else None
+        renames: dict[int, str] = {}  # `maps:` entries that name a copy
+        if copies:
+            for i, copy in self._copies_beside(path).items():
+                elsewhere[document.maps[i]] = copy
+                renames[i] = copy.stem
+        renamed = renaming_maps(scenario.data, {str(names[i]): name for i, name in renames.items()})
+        renamed.apply(scenario.data)
+        written = self._write(elsewhere) if self._maps_found_from(path.parent, skip=renames) else None
         if written is None:
-            for i, name in enumerate(was or []):
-                names[i] = name
+            renamed.revert(scenario.data)
             return False
         # its problems now name the new file (and the copies)
         document.scenario_changed()
@@ -265,25 +417,35 @@ class FileMenu(QObject):
         self._say_saved(written)
         return True
 
-    def _confirm(self, doing: str, paths: list[Path]) -> bool:
-        """Name the files a save writes, and the other scenarios that use a map among them."""
+    def _confirm(self, doing: str, paths: list[Path]) -> str | None:
+        """Name the files a save writes, every scenario that uses a map among them and whether one
+        is a bundled file: Save, Save a copy (the maps beside the scenario, or Save As for a map) or None."""
         document = self.window.document
-        maps = [p for p in paths if p != document.path]
-        answer = QMessageBox.question(
+        maps = [p for p in paths if p != document.path or document.scenario is None]
+        copy = (
+            "Save a copy: the scenario's edited maps go beside it as copies, which only it uses"
+            if document.scenario
+            else "Save a copy: the map goes to a file you name, which no scenario uses yet"
+        )
+        warnings = "".join(f"\nWarning: {p} is {_bundled_words()}." for p in paths if p not in maps and is_bundled(p))
+        return choose(
             self.window,
             "Save these files?",
-            f"{doing} writes {_count(paths, 'file')} {file_list(paths)}\n\n{self._shared(maps)}",
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
+            f"{doing} writes {_count(paths, 'file')} {file_list(paths)}\n\n{self._shared(maps)}{warnings}\n\n{copy}.",
+            ["Save", "Save a copy"],
+            warn=any(is_bundled(p) for p in paths),
         )
-        return answer == QMessageBox.StandardButton.Save
 
     def _shared(self, maps: list[Path]) -> str:
-        """Who else sees a change to these map files: the scenarios beside this one that use them."""
+        """Who else sees a change to these map files: every scenario that uses them (beside this
+        one, beside the map, the bundled ones), and a plain warning for a bundled file."""
         lines = []
         for path in maps:
             others = scenarios_using(path, self.window.document.path)
-            users = f"also the map of {', '.join(others)}" if others else "no other scenario beside this one uses it"
+            users = f"also the map of {', '.join(others)}" if others else "no other scenario uses it"
             lines.append(f"{path.name}: a map file; {users}.")
+            if is_bundled(path):
+                lines.append(f"Warning: {path} is {_bundled_words()}: saving over it changes it for every user.")
         return "\n".join(lines)
 
     def _write(self, elsewhere: dict[SourceFile, Path] | None = None) -> list[Path] | None:
@@ -356,31 +518,51 @@ class FileMenu(QObject):
 
 
 def scenarios_using(map_path: Path, scenario: Path) -> list[str]:
-    """The other scenarios in the folder of `scenario` whose maps include `map_path` (read as
-    data, with the engine's limits; a file that cannot be read is passed over)."""
+    """Every other scenario whose maps include `map_path`: those in the folder of `scenario` (the
+    open file), beside the map and in the scenarios/ folder beside its maps/ folder, and the
+    bundled ones (read as data, with the engine's limits; a file that cannot be read is passed over)."""
+    folders = [scenario.parent, map_path.parent, map_path.parent.parent / "scenarios"]
+    folders += [data_path("scenarios"), data_path("scenarios", "examples")]
+    seen = {scenario.resolve()}
     found = []
-    for other in sorted(scenario.parent.glob("*.y*ml")):
-        if other.resolve() == scenario.resolve():
-            continue
-        try:
-            doc = load_yaml(other)
-            names = doc.data.get("maps") if schema_name(doc) == "scenario" else None
-            if any(resolve_map_path(str(n), other.parent).resolve() == map_path.resolve() for n in names or []):
-                found.append(other.name)
-        except (SourceError, FileNotFoundError, AttributeError, TypeError):
-            continue
+    for folder in dict.fromkeys(f.resolve() for f in folders):
+        for other in sorted(folder.glob("*.y*ml")):
+            if other.resolve() in seen:
+                continue
+            seen.add(other.resolve())
+            try:
+                doc = load_yaml(other)
+                names = doc.data.get("maps") if schema_name(doc) == "scenario" else None
+                if any(resolve_map_path(str(n), other.parent).resolve() == map_path.resolve() for n in names or []):
+                    found.append(_scenario_name(other, scenario.parent))
+            except (SourceError, FileNotFoundError, AttributeError, TypeError):
+                continue
     return found
+
+
+def _scenario_name(path: Path, folder: Path) -> str:
+    """A scenario as the prompt names it: by its name beside the open file, else with its folder."""
+    if is_bundled(path):
+        return f"{path.name} (bundled)"
+    return path.name if path.parent.resolve() == folder.resolve() else str(path)
+
+
+def _bundled_words() -> str:
+    where = "in iceditor's installed package" if installed() else "in iceditor's own data folder"
+    return f"a bundled file ({where})"
 
 
 def _count(items: list[Path], noun: str) -> str:
     return f"{len(items)} {noun}{'s' if len(items) != 1 else ''}"
 
 
-def choose(parent: QWidget, title: str, text: str, choices: list[str]) -> str | None:
-    """A question with a button for each choice (the first the default) and Cancel: the choice, or None."""
-    box = QMessageBox(QMessageBox.Icon.Question, title, text, QMessageBox.StandardButton.Cancel, parent)
+def choose(parent: QWidget, title: str, text: str, choices: list[str], *, warn: bool = False) -> str | None:
+    """A question with a button for each choice (the first the default) and Cancel: the choice, or
+    None. `warn`: a warning (a bundled file would be written), whose default is the last choice."""
+    icon = QMessageBox.Icon.Warning if warn else QMessageBox.Icon.Question
+    box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Cancel, parent)
     buttons = [box.addButton(choice, QMessageBox.ButtonRole.AcceptRole) for choice in choices]
-    box.setDefaultButton(buttons[0])
+    box.setDefaultButton(buttons[-1] if warn else buttons[0])
     box.exec()
     return next((c for c, b in zip(choices, buttons, strict=True) if box.clickedButton() is b), None)
 

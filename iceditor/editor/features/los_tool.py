@@ -45,6 +45,7 @@ from ..window import MainWindow
 
 ORDER = 60
 ODDS_HEIGHT = 300  # the Sighting profile dock's height when it shows fire odds
+CHART_MARGIN = 56  # the dock's title bar, its tab and the chart's margins, above its own minimum height
 
 # What each blocking rule says, for the tag on the blocking hex (10.31, 10.32).
 RULE_WORDS = {
@@ -191,8 +192,7 @@ class LosTool(OverlayTool):
             if odds:
                 self.summary.setText(f"{self.summary.text()}\n\n{odds}")
                 show_dock(self.dock)
-                if self.dock.height() < ODDS_HEIGHT:  # room for the odds' lines (they scroll beyond)
-                    self.window.resizeDocks([self.dock], [ODDS_HEIGHT], Qt.Orientation.Vertical)
+                self._room(ODDS_HEIGHT)  # for the odds' lines (they scroll beyond)
         return sight
 
     def clear(self) -> None:
@@ -248,6 +248,12 @@ class LosTool(OverlayTool):
         self.chart.show_sight(sight)
         if sight.firer_level != sight.target_level:
             show_dock(self.dock)
+            self._room(self.chart.minimumHeight() + CHART_MARGIN)  # the whole chart, not its top strip
+
+    def _room(self, height: int) -> None:
+        """Make the Sighting profile dock (and the bottom docks with it) at least `height` high."""
+        if self.dock.height() < height:
+            self.window.resizeDocks([self.dock], [height], Qt.Orientation.Vertical)
 
 
 def _nearest_on_line(a: QPointF, b: QPointF, p: QPointF) -> QPointF:

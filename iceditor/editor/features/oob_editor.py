@@ -18,7 +18,6 @@ from PySide6.QtGui import QAction, QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
-    QLabel,
     QMenu,
     QTableWidget,
     QTableWidgetItem,
@@ -36,6 +35,8 @@ from engine.model.scenario import UNIT_KINDS, SquadAmmo
 from engine.model.setup import side_setups
 from engine.validate.placements import Placed, describe_key, key_of, place
 
+from ..marks import MarksBox
+from ..panel_widgets import Message
 from ..scenario_data import DataPath, Edit, block, flow, like_siblings, node, quoted, sequence
 from ..scenario_panels import ScenarioPanels, delete_pressed, panels, show_dock
 from ..setup_drag import setup_mime
@@ -93,8 +94,10 @@ def placement_key(unit: dict[str, Any]) -> dict[str, Any]:
     return {kind: unit[kind], **{k: unit[k] for k in keys if k in unit}}
 
 
-# "18", "18 pool" (both LMGs of the squad fire from one number) or "20 each" (R81).
+# "18", "18 pool" (both LMGs of the squad fire from one number) or "20 each" (R81); also as the file
+# and the Problems panel write them, "{pool: 18}", "each: 20".
 AMMO_TEXT = re.compile(r"(?P<points>\d+)(?:,?\s*(?:one\s+)?(?P<split>pool|each))?")
+AMMO_YAML = re.compile(r"\{?\s*(?P<split>pool|each)\s*:?\s*(?P<points>\d+)\s*\}?")
 
 
 def _provenance(value: CounterValue) -> str:
@@ -175,6 +178,9 @@ class OobPanel(QWidget):
         self.remove.triggered.connect(self.remove_selected)
         bar.addAction(self.remove)
         layout.addWidget(bar)
+        # the reason an edit is refused, above the tree: in view however short the dock is
+        self.message = Message("oob-message")
+        layout.addWidget(self.message)
         self.tree = OobTree(objectName="oob-tree")
         self.tree.setColumnCount(len(HEADERS))
         self.tree.setHeaderLabels(HEADERS)
@@ -200,9 +206,9 @@ class OobPanel(QWidget):
         self.details.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.tree.currentItemChanged.connect(self.show_counter)
         layout.addWidget(self.details, 2)
-        self.message = QLabel(objectName="oob-message", wordWrap=True)
-        self.message.setStyleSheet("color: #a02020")
-        layout.addWidget(self.message)
+        self.marks = MarksBox(shared, "oob-marks")  # the chosen group's or unit's printed text, assumed, correction
+        layout.addWidget(self.marks)
+        self.tree.currentItemChanged.connect(lambda item: self.marks.show_path(self.selected_path() or None))
         shared.rejected.connect(self.message.setText)
         self.items: dict[DataPath, QTreeWidgetItem] = {}
         self.refresh()
@@ -436,14 +442,20 @@ class OobPanel(QWidget):
             return Edit("")
         if not text:
             return edit.remove(path, "ammo") if "ammo" in unit else Edit("")
-        written = AMMO_TEXT.fullmatch(text)
+        written = AMMO_TEXT.fullmatch(text) or AMMO_YAML.fullmatch(text)
         if written is None or (written["split"] and "squad" not in unit):
-            self.message.setText(
-                f"Ammo points are a number (24.1), not {text!r}; a squad with two LMGs: "
-                "'18 pool' (one number for both) or '20 each' (R81)"
+            why = (
+                f"ammo points are a number (24.1), not {text!r}"
+                if "squad" not in unit
+                else f"ammo points are a number (24.1), not {text!r}; a squad with two LMGs: "
+                "'18 pool' or {pool: 18} (one number for both), '20 each' or {each: 20} (R81)"
             )
+            self.refuse(f"Ammo of {describe(unit)}: {why}")
             return Edit("")
         points = int(written["points"])
+        if points > 999:
+            self.refuse(f"Ammo of {describe(unit)}: out of range: at most 999 (24.1)")
+            return Edit("")
         value = flow(**{written["split"]: points}) if written["split"] else points
         after = "number" if "number" in unit else next(k for k in UNIT_KINDS if k in unit)
         return edit.set(path, "ammo", value, after=after)
@@ -456,7 +468,7 @@ class OobPanel(QWidget):
             weapons = {m.weapon for squads in self._counters().squads.values() for s in squads.values() for m in s}
             key, entries = parse_clause(text, weapons)
         except ValueError as exc:
-            self.message.setText(f"{describe(unit)}: {exc}")
+            self.refuse(f"{describe(unit)}: {exc}")
             return Edit("")
         edit = Edit(f"{describe(unit)}: {text or 'no clause'}")
         for old in ("less", "only"):
@@ -465,6 +477,11 @@ class OobPanel(QWidget):
         if key is not None:
             edit.set(path, key, sequence(entries, flow_style=True))
         return edit
+
+    def refuse(self, why: str) -> None:
+        """Text a cell does not take: the reason beside the tree, and in the status bar."""
+        self.message.setText(why)
+        self.window.statusBar().showMessage(why, 8000)
 
     def _push(self, edit: Edit, select: DataPath | None) -> bool:
         self.message.clear()
@@ -480,8 +497,9 @@ class OobPanel(QWidget):
     # -- problems -------------------------------------------------------------------------------------
     def select(self, path: DataPath) -> bool:
         """A problem in a group (or a unit, or the side's own keys) selects its row."""
-        if len(path) < 2 or path[0] != "sides" or (len(path) > 2 and path[2] in ("deployment", "entries")):
-            return False
+        if len(path) < 2 or path[0] != "sides" or (len(path) > 2 and path[2] != "groups"):
+            return False  # the side's other fields are the Sides and Zones panels'
+
         for size in (6, 4, 2):
             item = self.items.get(path[:size])
             if item is not None and len(path) >= size:

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel, QLineEd
 
 from engine.hexgrid import Hex
 from engine.model.errata import Change
-from engine.model.terrain import Footprint
+from engine.model.terrain import CLEAR, Footprint
 
 from ..tool_options import hexes_text
 from ..window import MainWindow
@@ -121,13 +121,15 @@ class PropertyPanel(QWidget):
         document = self.editor.document
         board = document.board
         self.setEnabled(bool(self.hexes))
-        if not self.hexes:
-            self.heading.setText("No hexes selected: select hexes with the Select tool (S).")
-            return
         labels = [board.label(h) for h in self.hexes]
         shown = ", ".join(labels[:12]) + (f" and {len(labels) - 12} more" if len(labels) > 12 else "")
-        self.heading.setText(f"<b>{hexes_text(len(labels))}</b>: {shown}")
-        printed = [document.printed(h) for h in self.hexes]
+        self.heading.setText(
+            f"<b>{hexes_text(len(labels))}</b>: {shown}"
+            if labels
+            else "No hexes selected: select hexes with the Select tool (S)."
+        )
+        # nothing selected: the fields show clear terrain, never what the last selection held ("mixed")
+        printed = [document.printed(h) for h in self.hexes] or [CLEAR]
         self._filling = True
         try:
             self._show_number(self.trees, {t.trees for t in printed})
@@ -140,6 +142,10 @@ class PropertyPanel(QWidget):
                 self._show_flag(box, {getattr(t, key) for t in printed})
         finally:
             self._filling = False
+        if not self.hexes:
+            self.roads.setText("")
+            self.errata.setText("")
+            return
         road = [h for h in self.hexes if h in board.road_neighbours]
         bridges = [board.label(h) for h in self.hexes if h in board.bridges]
         self.roads.setText(

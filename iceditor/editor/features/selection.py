@@ -20,6 +20,7 @@ from engine.hexgrid import Hex, Offset, hex_to_offset
 from engine.model.terrain import CLEAR, Terrain
 
 from ..mapview import HexSetItem, centre
+from ..overlays import clear_action
 from ..tool_options import OptionsTool, RadioChoice, hexes_text
 from ..window import MainWindow
 
@@ -147,6 +148,7 @@ class Clipboard(QObject):
             action.setShortcut(keys)
             action.triggered.connect(slot)
             menu.addAction(action)
+        clear_action(window).triggered.connect(self.select_none)  # Esc clears the selection with the overlays
 
     def _hovered(self, h: Hex | None) -> None:
         self.cursor = h

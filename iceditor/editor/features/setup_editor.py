@@ -11,12 +11,14 @@ not yet placed.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, cast
 
-from PySide6.QtCore import QEvent, QMimeData, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QMimeData, QObject, Qt, QTimer
 from PySide6.QtGui import QColor, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QFormLayout,
     QGraphicsSceneContextMenuEvent,
@@ -28,7 +30,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QSpinBox,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -37,14 +38,26 @@ from PySide6.QtWidgets import (
 from engine.hexgrid import Hex, LabelError, neighbours, parse_label
 from engine.model.counters import SIDES, Counters
 from engine.model.setup import Placement, SideSetup, side_setups
-from engine.validate.placements import Placed, describe_key, key_of, place
+from engine.model.setup_limits import setup_limits
+from engine.validate.placements import (
+    Placed,
+    deployment_zones,
+    describe_key,
+    key_of,
+    may_stand,
+    place,
+    union,
+    zone_hexes,
+)
 
 from ..mapview import HexSetItem, hex_at
+from ..panel_widgets import DeletableTable
 from ..scenario_data import DataPath, Edit, block, find, flow, like_siblings, quoted, sequence
-from ..scenario_panels import ScenarioPanels, delete_pressed, panels, show_dock
+from ..scenario_panels import ScenarioPanels, panels, show_dock
 from ..setup_drag import read_setup_mime, setup_mime
 from ..setup_items import Piece, PieceItem
 from ..window import MainWindow, Tool
+from . import file_menu
 
 ORDER = 43
 WHAT, HEX, STATE, FACING = range(4)
@@ -82,7 +95,7 @@ class SetupPanel(QWidget):
         layout.addLayout(form)
         self.markers = MarkerList(self)
         layout.addWidget(self.markers)
-        self.table = SetupTable(0, 4, objectName="setup-table")
+        self.table = DeletableTable(0, 4, objectName="setup-table")
         self.table.setHorizontalHeaderLabels(["Placed", "Hex", "State", "Facing"])
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
@@ -101,6 +114,13 @@ class SetupPanel(QWidget):
         remove.clicked.connect(self.remove_selected)
         buttons.addWidget(remove)
         buttons.addStretch()
+        self.partial = QCheckBox("Partial: still being built", objectName="setup-partial")
+        self.partial.setToolTip(
+            "A set-up being built (R230): what it does not place yet is info, not an error; "
+            "untick it once every unit is placed"
+        )
+        self.partial.toggled.connect(self._set_partial)
+        buttons.addWidget(self.partial)
         layout.addLayout(buttons)
         self.unplaced = QLabel(wordWrap=True, objectName="setup-unplaced")
         self.unplaced.setStyleSheet("color: #5a5446")
@@ -186,6 +206,25 @@ class SetupPanel(QWidget):
         self.refresh_table()
         self.show_problems()
 
+    def _set_partial(self, partial: bool) -> None:
+        side = self.side.currentText()
+        section = find(self.shared.data, ("setup", side))
+        if section is None or bool(section.get("partial", False)) == partial:
+            return
+        edit = Edit(f"{side.capitalize()} set-up {'partial' if partial else 'complete'}")
+        if partial:
+            edit.set(("setup", side), "partial", True, after="note")
+        else:
+            edit.remove(("setup", side), "partial")
+        self.shared.push(edit)
+
+    def _show_partial(self) -> None:
+        section = find(self.shared.data, ("setup", self.side.currentText())) if self.shared.active else None
+        self.partial.blockSignals(True)
+        self.partial.setEnabled(section is not None)
+        self.partial.setChecked(section is not None and bool(section.get("partial", False)))
+        self.partial.blockSignals(False)
+
     def refresh_table(self) -> None:
         current = self.rows[self.table.currentRow()] if 0 <= self.table.currentRow() < len(self.rows) else None
         self.table.setRowCount(0)
@@ -193,6 +232,7 @@ class SetupPanel(QWidget):
         side = self.side.currentText()
         setup = next((s for s in self.setups() if s.side == side), None)
         self._show_unplaced(side, setup)
+        self._show_partial()
         if setup is None:
             return
         placed = self.placed(setup)
@@ -274,37 +314,106 @@ class SetupPanel(QWidget):
 
     # -- editing ----------------------------------------------------------------------------------
     def add(self, side: str, section: str, entry: dict[str, Any], h: Hex) -> bool:
-        """Put a unit or marker of `side` in hex `h`: one undo step."""
+        """Put a unit or marker of `side` in hex `h`: one undo step. A squad the hex cannot hold
+        (8.62) may be spread over the hexes beside it; a side's first placement starts its set-up
+        as a partial one (R230), ticked complete in the panel once built."""
         label = quoted(self.shared.label(h))
         data = self.shared.data
         present = find(data, ("setup", side, section))
+        placements = [(entry, h)]
         if section == "hidden_hexes":
             if present is not None and str(label) in [str(x) for x in present]:
                 self.window.statusBar().showMessage(f"{label} is already a hidden hex", 4000)
                 return False
-            value: Any = label
+            values: list[Any] = [label]
         else:
-            keys = {k: quoted(v) if k == "member" else v for k, v in entry.items()}
-            keys = {**keys, "hex": label} if section == "units" else {"hex": label, **keys}
-            if section == "units":
-                keys.update(self._unit_extras(side, entry, h))
-            value = flow(**keys) if present is None else like_siblings(keys, present)
+            spread = self._spread(side, entry, h) if section == "units" else None
+            if spread is not None:
+                answer = self._ask_spread(entry, h, spread)
+                if answer is None:
+                    return False
+                placements = spread if answer == "Spread" else placements
+            values = []
+            for one, at in placements:
+                keys = {k: quoted(v) if k == "member" else v for k, v in one.items()}
+                where = quoted(self.shared.label(at))
+                keys = {**keys, "hex": where} if section == "units" else {"hex": where, **keys}
+                if section == "units":
+                    keys.update(self._unit_extras(side, one, at))
+                values.append(flow(**keys) if present is None else like_siblings(keys, present))
         what = describe_entry(entry) if section == "units" else MARKERS[section]
-        edit = Edit(f"Place {side} {what} in {label}")
+        spread_to = sorted({str(quoted(self.shared.label(at))) for _, at in placements} - {str(label)})
+        edit = Edit(f"Place {side} {what} in {label}" + (f" and {', '.join(spread_to)}" if spread_to else ""))
         if present is not None:
-            edit.insert(("setup", side, section), None, value)
+            for value in values:
+                edit.insert(("setup", side, section), None, value)
         else:
-            new = sequence([value], flow_style=section == "hidden_hexes")
+            new = sequence(values, flow_style=section == "hidden_hexes")
             if "setup" not in data:
-                edit.set((), "setup", block([(side, block([(section, new)]))]))
+                edit.set((), "setup", block([(side, block([("partial", True), (section, new)]))]))
             elif side not in data["setup"]:
-                edit.set(("setup",), side, block([(section, new)]))
+                edit.set(("setup",), side, block([("partial", True), (section, new)]))
             else:
                 edit.set(("setup", side), section, new)
         if not self.shared.push(edit):
             return False
         self.side.setCurrentText(side)
         return True
+
+    def _spread(self, side: str, entry: dict[str, Any], h: Hex) -> list[tuple[dict[str, Any], Hex]] | None:
+        """Where a whole squad dropped on `h` goes when the hex cannot hold its men (8.62: six men of
+        a side in a hex, a CW counting its crew, 8.63): as many as there is room for stay in `h`
+        (the whole-squad entry, which takes the men no member entry places), the others man by man
+        in the hexes beside it with room, those of its deployment area first. None: the hex holds it,
+        or the hexes around cannot."""
+        kind, type_, number, pr = key_of(entry)
+        if kind != "squad" or entry.get("member") is not None:
+            return None
+        scenario, counters, board = self.shared.scenario, self.counters(), self.window.document.board
+        given = next((s for s in self.setups() if s.side == side), None)
+        probe = Placement(side, kind, type_, number, pr, None, self.shared.label(h), None, None, ("dropped",))
+        found = place(scenario, counters, side, [*(given.units if given else ()), probe]).placed
+        dropped = next((p for p in found if p.placement.path == ("dropped",)), None)
+        limits = setup_limits()
+        per = limits.men_per_infantry_unit
+        men: Counter[str] = Counter()
+        for p in found:
+            if p is not dropped:
+                men[p.placement.hex] += p.men(counters, per) or 0
+        if dropped is None or len(dropped.members) * per + men[self.shared.label(h)] <= limits.max_men:
+            return None
+        stay = max(0, limits.max_men - men[self.shared.label(h)]) // per
+        rest = list(dropped.members[stay:])
+        session = self.window.document.session
+        area = (
+            union(zone_hexes(session.context, z, path) for z, path in deployment_zones(scenario, dropped.ref, counters))
+            if session is not None
+            else None
+        )
+        state = dropped.state
+        beside = [n for n in neighbours(h) if n in board.hexes and may_stand(board, n, afv=False, state=state)]
+        beside.sort(key=lambda n: (area is not None and n not in area, self.shared.label(n)))
+        out: list[tuple[dict[str, Any], Hex]] = [(entry, h)] if stay else []
+        for n in beside:
+            while rest and men[self.shared.label(n)] + per <= limits.max_men:
+                member = rest.pop(0)
+                out.append(({**entry, "member": member.describe()}, n))
+                men[self.shared.label(n)] += per
+        return None if rest else out
+
+    def _ask_spread(self, entry: dict[str, Any], h: Hex, spread: list[tuple[dict[str, Any], Hex]]) -> str | None:
+        """Spread, Place all here, or None (Cancel)."""
+        where: dict[str, list[str]] = {}
+        for one, at in spread:
+            where.setdefault(self.shared.label(at), []).append(str(one.get("member") or "the rest"))
+        lines = "\n".join(f"  {label}: {', '.join(men)}" for label, men in where.items())
+        return file_menu.choose(
+            self.window,
+            "Spread the squad?",
+            f"{describe_entry(entry)} does not fit in {self.shared.label(h)}: a hex holds at most "
+            f"{setup_limits().max_men} men of a side (8.62, a CW counts its crew, 8.63). Spread it:\n\n{lines}",
+            ["Spread", "Place all here"],
+        )
 
     def _unit_extras(self, side: str, entry: dict[str, Any], h: Hex) -> dict[str, Any]:
         """`state` when not the default, and a facing (north) for a unit that must face a hexside (8.7)."""
@@ -441,20 +550,6 @@ class MarkerList(QListWidget):
             factors = {"ap_factors": panel.ap_factors.value(), "at_factors": panel.at_factors.value()}
             entry = {k: v for k, v in factors.items() if v} or {"ap_factors": 0}
         return setup_mime(panel.side.currentText(), section, entry)
-
-
-class SetupTable(QTableWidget):
-    """Del removes the selected entry (taken here, before the window's Delete shortcut)."""
-
-    deleted = Signal()
-
-    def event(self, event: QEvent) -> bool:
-        if delete_pressed(self, event):
-            if event.type() == QEvent.Type.KeyPress:
-                self.deleted.emit()
-            event.accept()
-            return True
-        return super().event(event)
 
 
 class Drops(QObject):

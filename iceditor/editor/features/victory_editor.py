@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
@@ -31,6 +30,10 @@ from PySide6.QtWidgets import (
 from engine.model.counters import SIDES
 from engine.model.victory import maximum_points
 
+from ..marks import MarksBox
+from ..panel_widgets import fit_rows as _fit_rows
+from ..panel_widgets import row as _row
+from ..panel_widgets import table as _table
 from ..scenario_data import DataPath, Edit, block, find, flow, like_siblings, sequence, typed_yaml
 from ..scenario_panels import ScenarioPanels, panels, show_dock
 from ..window import MainWindow
@@ -63,6 +66,9 @@ class VictoryPanel(QWidget):
         layout.addWidget(self._results_box())
         layout.addWidget(self._control_box())
         layout.addWidget(self._points_box(), 1)
+        self.marks = MarksBox(shared, "victory-marks")  # the chosen result's, or the victory's own
+        layout.addWidget(self.marks)
+        self.results.currentCellChanged.connect(lambda row, *_: self._show_marks(row))
         self.message = QLabel(wordWrap=True, objectName="victory-message")
         self.message.setStyleSheet("color: #a02020")
         layout.addWidget(self.message)
@@ -154,15 +160,27 @@ class VictoryPanel(QWidget):
     def victory(self) -> Any:
         return self.shared.data.get("victory") or {}
 
+    def _show_marks(self, row: int) -> None:
+        """The chosen result's marks, the victory's own, or its control's (R82)."""
+        choices = [("this result", ("victory", "results", row))] if row >= 0 else []
+        choices.append(("the victory", ("victory",)))
+        if "control" in self.victory():
+            choices.append(("its control", CONTROL))
+        self.marks.show_choices(choices)
+
     def refresh(self) -> None:
         if not self.shared.active:
             return
         victory = self.victory()
+        if self.marks.path is None and "victory" in self.shared.data:
+            self._show_marks(-1)
         self.printed.setPlainText(str(victory.get("printed", "")))
-        self.results_box.setVisible("results" in victory)
-        self.control_box.setVisible("results" in victory)
+        # no victory yet (a new scenario): the results box, whose Add result writes the first
+        conditions = "results" in victory or "points" not in victory
+        self.results_box.setVisible(conditions)
+        self.control_box.setVisible(conditions)
         self.points_box.setVisible("points" in victory)
-        if "results" in victory:
+        if conditions:
             self._show_results(victory)
             self._show_control(victory.get("control"))
         if "points" in victory:
@@ -172,7 +190,7 @@ class VictoryPanel(QWidget):
         row = self.results.currentRow()
         self.results.blockSignals(True)
         self.results.setRowCount(0)
-        for i, result in enumerate(victory["results"]):
+        for i, result in enumerate(victory.get("results") or []):
             self.results.insertRow(i)
             path = ("victory", "results", i)
             self._combo(self.results, i, 0, list(RESULTS), str(result.get("winner")), path, "winner")
@@ -297,7 +315,15 @@ class VictoryPanel(QWidget):
         when = {kind: flow(**arg)}
         result = block([("winner", side), ("when", when)])
         edit = Edit(f"Add result: {side} {self.template.currentText()} {zones[0]}")
-        edit.insert(("victory", "results"), None, result)
+        if "victory" not in self.shared.data:  # the first result of a new scenario: otherwise as chosen
+            otherwise = self.otherwise.currentText()
+            edit.set((), "victory", block([("results", sequence([result])), ("otherwise", otherwise)]))
+        elif "results" not in self.victory():
+            edit.set(("victory",), "results", sequence([result]))
+            if "otherwise" not in self.victory():
+                edit.set(("victory",), "otherwise", self.otherwise.currentText())
+        else:
+            edit.insert(("victory", "results"), None, result)
         if kind == "controls" and "control" not in self.victory():
             edit.set(("victory",), "control", block([("means", "last_to_occupy")]), after="results")
         return self._push(edit)
@@ -352,6 +378,8 @@ class VictoryPanel(QWidget):
         self._later(Edit(f"Result {i + 1}: when {item.text()}").set(("victory", "results", i), "when", when))
 
     def _otherwise_chosen(self, value: str) -> None:
+        if "victory" not in self.shared.data:
+            return  # the first Add result writes it
         otherwise = self.victory().get("otherwise")
         edit = Edit(f"Otherwise {value}")
         if isinstance(otherwise, dict):
@@ -384,33 +412,6 @@ class VictoryPanel(QWidget):
             self.results.selectRow(path[2])
             self.results.setFocus()
         return True
-
-
-def _table(headers: list[str], name: str) -> QTableWidget:
-    table = QTableWidget(0, len(headers), objectName=name)
-    table.setHorizontalHeaderLabels(headers)
-    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.verticalHeader().hide()
-    return table
-
-
-def _row(*widgets: QWidget) -> QHBoxLayout:
-    """Widgets side by side, the room left after them."""
-    row = QHBoxLayout()
-    for widget in widgets:
-        row.addWidget(widget)
-    row.addStretch()
-    return row
-
-
-def _fit_rows(table: QTableWidget) -> None:
-    """As tall as its rows: the schedule below gets the room."""
-    table.resizeRowsToContents()
-    rows = sum(table.rowHeight(i) for i in range(table.rowCount()))
-    table.setFixedHeight(table.horizontalHeader().sizeHint().height() + rows + 2 * table.frameWidth())
 
 
 def install(window: MainWindow) -> None:

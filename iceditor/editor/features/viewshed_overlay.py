@@ -85,6 +85,7 @@ class ViewshedTool(OverlayTool):
         self._after_edit = QTimer(window, singleShot=True, interval=0)
         self._after_edit.timeout.connect(self._refresh)
         watch_board(window, lambda hexes: self._after_edit.start(), self._document_replaced)
+        window.document_changed.connect(self._list_zones)
         clear_action(window).triggered.connect(self.clear)
         self.zones_action = QAction("Zone visibility &heatmap...", window)
         self.zones_action.triggered.connect(self._ask_zones)
@@ -106,14 +107,25 @@ class ViewshedTool(OverlayTool):
         return list(session.context.scenario.zones) if session is not None else []
 
     def _list_zones(self) -> None:
+        """The scenario's zones in both drop-downs (again after an edit adds or renames one): the
+        zones chosen stay chosen; at first the first two zones."""
         names = self.zone_names()
+        for control in (self.heatmap, self.zones_action):
+            control.setEnabled(bool(names))
+        if names == [self.watching.itemText(i) for i in range(self.watching.count())]:
+            return
+        chosen = (self.watching.currentText(), self.watched.currentText())
         for box in (self.watching, self.watched):
             box.clear()
             box.addItems(names)
-        if len(names) > 1:
-            self.watched.setCurrentIndex(1)
-        for control in (self.heatmap, self.zones_action):
-            control.setEnabled(bool(names))
+        self.watched.setCurrentIndex(min(1, len(names) - 1))
+        self._choose(*chosen)
+
+    def _choose(self, watching: str, watched: str) -> None:
+        """The drop-downs name these zones (those drawn), where the scenario has them."""
+        for box, name in ((self.watching, watching), (self.watched, watched)):
+            if box.findText(name) >= 0:
+                box.setCurrentText(name)
 
     def _document_replaced(self) -> None:
         self._own = None  # the map's own viewsheds were of the board shown before
@@ -155,6 +167,7 @@ class ViewshedTool(OverlayTool):
         seeing, seen = zones[watching], zones[watched]
         assert seeing is not None and seen is not None
         self.zone_pair = (watching, watched)
+        self._choose(watching, watched)  # the drop-downs say which zones are drawn (a snapshot's --overlay)
         with busy():  # a fan from every hex of the watching zone not worked yet: 1 s for a big zone
             visibility = self.viewsheds().zones(seeing, seen, firer_state(self.firer))
         self.counts = dict(visibility.seen_by)
