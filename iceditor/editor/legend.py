@@ -54,7 +54,7 @@ def entries(overlays: bool = True) -> list[Entry]:
         Entry(
             "down",
             "DOWN",
-            "black strip, white print, as on the back of the counter (3.0); UP: light strip",
+            "the back of the counter: darker, white print, black strip (3.0); UP: black print, light strip",
             _piece_sample("unit", ("Sq A", "x6"), down=True),
         ),
         Entry(

@@ -8,22 +8,20 @@ Infiltration Hex marked INF. Items only draw: the set-up panel and tool edit the
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsSceneContextMenuEvent, QStyleOptionGraphicsItem, QWidget
 
 from engine.hexgrid import Hex
 
+from .counter_drawing import COUNTER, EDGE, INK, PROBLEM, SELECTED, SIDE_COLOURS, paint_chit, paint_counter, paint_wedge
 from .hex_layout import HEX_SIZE, centre, hex_polygon
-from .mapview import font_of_size
 from .scenario_data import DataPath
 
-SIDE_COLOURS = {"german": QColor("#9fb0bf"), "russian": QColor("#d39a66")}
-COUNTER = 24.0  # a counter's side in pixels (a hex is 2 * HEX_SIZE across)
+__all__ = ["COUNTER", "INK", "SIDE_COLOURS", "Piece", "PieceItem"]  # the drawing's constants, for tests
 FAN = QPointF(2.5, 8.0)  # each counter of a stack from the one below: the lower one's top line shows
 FIRST = QPointF(-3.0, 1.0)  # the bottom counter's centre from the hex's: clear of the hex number above
 CHIT = QRectF(-7, -4.5, 14, 9)  # an IP, mines or INF marker, round its anchor
@@ -33,10 +31,6 @@ MARKER_AT = {  # a marker's anchor from the hex centre, beside the stack
     "infiltration": QPointF(HEX_SIZE * 0.55, HEX_SIZE * 0.3),
 }
 MARKER_COLOURS = {"improved_position": QColor("#e6d3a3"), "mines": QColor("#f3c7c0"), "infiltration": QColor("#cfe0f5")}
-LEGIBLE_PX = 3.5  # counter texts smaller than this on screen are left out (the colours and state still show)
-PROBLEM = QColor("#d01c1c")
-SELECTED = QColor("#ffd21f")
-INK = QColor("#111111")
 
 
 @dataclass(frozen=True)
@@ -97,7 +91,7 @@ class PieceItem(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         colour = SIDE_COLOURS.get(self.piece.side, QColor("#cccccc"))
-        outline = PROBLEM if self.problem else SELECTED if self.selected else QColor("#2b2b2b")
+        outline = PROBLEM if self.problem else SELECTED if self.selected else EDGE
         width = 2.0 if self.problem or self.selected else 0.8
         if self.piece.kind == "hidden":
             painter.setPen(
@@ -110,78 +104,16 @@ class PieceItem(QGraphicsItem):
         rect = self._outline()
         if self.piece.kind != "unit":
             mines = self.piece.kind == "mines"
-            painter.setPen(QPen(PROBLEM.darker(120) if mines and not self.problem else outline, max(width, 1.2)))
-            painter.setBrush(QBrush(MARKER_COLOURS.get(self.piece.kind, QColor("white"))))
-            painter.drawRoundedRect(rect, 2, 2)
+            edge = PROBLEM.darker(120) if mines and not self.problem else outline
             kind, value = self.piece.text  # ("IP", points), ("mines", "AP/AT"), ("INF", "")
-            _write(painter, rect, value if mines else kind + value, 5.5, scale, bold=True)
+            fill = MARKER_COLOURS.get(self.piece.kind, QColor("white"))
+            paint_chit(painter, rect, value if mines else kind + value, fill, edge, max(width, 1.2), scale)
             return
-        painter.setPen(QPen(outline, width))
-        painter.setBrush(QBrush(colour))
-        painter.drawRect(rect)
-        strip = QRectF(rect.left(), rect.bottom() - COUNTER * 0.27, COUNTER, COUNTER * 0.27)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QBrush(INK if self.piece.down else colour.lighter(125)))
-        painter.drawRect(strip.adjusted(width / 2, 0, -width / 2, -width / 2))
-        top, bottom = self.piece.text
-        line = FAN.y() - 0.5  # the top line shows above the next counter of a stack
-        first = QRectF(rect.left() + 1, rect.top() + 0.5, COUNTER - 2, line)
-        _write(painter, first, top, 7.0, scale, True)
-        _write(
-            painter,
-            QRectF(first.left(), first.bottom(), first.width(), strip.top() - first.bottom()),
-            bottom,
-            6.0,
-            scale,
-        )
-        _write(
-            painter,
-            strip,
-            "DOWN" if self.piece.down else "UP",
-            5.0,
-            scale,
-            True,
-            QColor("white") if self.piece.down else INK,
-        )
+        state = "DOWN" if self.piece.down else "UP"
+        paint_counter(painter, rect, self.piece.side, (*self.piece.text, state), self.piece.down, scale, outline, width)
         if self.piece.facing is not None:
-            self._wedge(painter, self.anchor())
-
-    def _wedge(self, painter: QPainter, a: QPointF) -> None:
-        """A wedge on the counter's edge towards the hex it faces: its frontal hexside (8.7)."""
-        assert self.piece.facing is not None
-        c, f = centre(self.piece.hex), centre(self.piece.facing)
-        angle = math.atan2(f.y() - c.y(), f.x() - c.x())
-        ux, uy = math.cos(angle), math.sin(angle)
-        reach = COUNTER * 0.5 / max(abs(ux), abs(uy))  # from the centre to the square's edge
-        base = QPointF(a.x() + ux * reach, a.y() + uy * reach)
-        tip = QPointF(base.x() + ux * 6, base.y() + uy * 6)
-        side = QPointF(-uy * 4.5, ux * 4.5)
-        painter.setPen(QPen(QColor("white"), 0.8))
-        painter.setBrush(QBrush(INK))
-        painter.drawPolygon(QPolygonF([tip, base + side, base - side]))
+            paint_wedge(painter, self.anchor(), COUNTER, self.piece.hex, self.piece.facing)
 
     def contextMenuEvent(self, event: QGraphicsSceneContextMenuEvent) -> None:
         if self.menu is not None:
             self.menu(self, event)
-
-
-def _write(
-    painter: QPainter,
-    rect: QRectF,
-    text: str,
-    size: float,
-    scale: float,
-    bold: bool = False,
-    colour: QColor = INK,
-) -> None:
-    """Write `text` centred in `rect`, `size` units high or less so that it fits; nothing when it
-    would be too small to read at `scale` screen pixels per unit."""
-    if not text:
-        return
-    width = QFontMetricsF(font_of_size(size, bold)).horizontalAdvance(text)
-    size *= min(1.0, rect.width() / width) if width else 1.0
-    if size * scale < LEGIBLE_PX:
-        return
-    painter.setFont(font_of_size(size, bold))
-    painter.setPen(colour)
-    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)

@@ -1,1 +1,1 @@
-"""Playtest mode: a game of the scenario being edited, played in the window (docs/editor.md, Playtest)."""
+"""Playtest mode: a game of the scenario being edited, played in the editor window (issue 19)."""

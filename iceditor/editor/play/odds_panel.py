@@ -20,9 +20,7 @@ def seen_odds(odds: dict[str, Any], seen: set[str]) -> dict[str, Any]:
     if odds.get("ap") is not None:
         shown["ap"] = {**odds["ap"], "targets": [t for t in odds["ap"]["targets"] if t["unit"] in seen]}
     shown["at"] = [s for s in odds.get("at", []) if all(t["unit"] in seen for t in s["targets"])]
-    shown["mortar"] = [
-        {**m, "targets": [t for t in m["targets"] if t["unit"] in seen]} for m in odds.get("mortar", [])
-    ]
+    shown["mortar"] = [{**m, "targets": [t for t in m["targets"] if t["unit"] in seen]} for m in odds.get("mortar", [])]
     return shown
 
 

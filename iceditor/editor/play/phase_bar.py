@@ -26,7 +26,12 @@ PHASES = {
     "assault": "G Assault Phase",
     "free_state_change": "H Free State Change Phase",
 }
-SPEEDS = {"slow (1 s)": 1000, "normal (0.3 s)": 300, "fast (0.05 s)": 50, "at once": 0}  # an AI's pause between decisions
+SPEEDS = {
+    "slow (1 s)": 1000,
+    "normal (0.3 s)": 300,
+    "fast (0.05 s)": 50,
+    "at once": 0,
+}  # an AI's pause between decisions
 
 
 def may_do(actions: Sequence[Action]) -> str:

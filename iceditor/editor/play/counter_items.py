@@ -1,0 +1,120 @@
+"""A unit of the view drawn as its counter (counter_drawing.py, the set-up's drawing): its face
+(faces.py), UP or DOWN (3.0), its facing wedge (8.7), a P or S marker on it (3.21), and marks for
+what it did this Player Turn: moved (4.0) and fired (10.11). A unit of one's own that is hidden
+(24.21) is drawn faded with a dashed edge: the enemy does not see it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from engine.hexgrid import Hex
+
+from ..counter_drawing import COUNTER, EDGE, INK, SELECTED, WHITE, paint_counter, paint_wedge, write
+from .faces import Face
+
+# 3.21: 'A unit stacked with a 'P' marker is in a PINNED morale status ... an 'S' marker ... SUPPRESSED'
+MORALE_MARKERS = {"pinned": ("P", QColor("#f2d13a"), INK), "suppressed": ("S", QColor("#c8322a"), WHITE)}
+MARKS = {"moved": ("M", QColor("#2f6fd0")), "fired": ("F", QColor("#e07a12"))}  # 4.0, 10.11
+MARKER = 10.0  # a P or S marker's side, over the counter's top right corner
+BADGE = 4.0  # a moved or fired mark's radius, on the counter's left edge
+
+
+def state_words(unit: dict[str, Any]) -> str:
+    """A unit's state in the rulebook's words: 'UP, NORMAL', 'DOWN, PINNED, moved, fired'."""
+    words = [str(unit["state"]).upper(), str(unit["morale"]).upper()]
+    words += [mark for mark in ("moved", "fired") if unit.get(mark)]
+    if unit.get("immobilized"):
+        words.append("immobilized (8.54)")
+    if unit.get("hidden"):
+        words.append("hidden (24.21)")
+    return ", ".join(words)
+
+
+class CounterItem(QGraphicsItem):
+    """`unit` a unit's data in the view (views.py: id, side, kind, type, hex, state, morale, facing,
+    men, hidden, immobilized, moved, fired), drawn at `at` (its centre), `size` units across."""
+
+    def __init__(
+        self,
+        unit: dict[str, Any],
+        face: Face,
+        h: Hex,
+        facing: Hex | None,
+        at: QPointF,
+        parent: QGraphicsItem,
+        size: float = COUNTER,
+    ) -> None:
+        super().__init__(parent)
+        self.unit, self.face, self.hex, self.facing = unit, face, h, facing
+        self.at, self.size = at, size
+        self.selected = False
+        self.setToolTip(f"{face.name}: {state_words(unit)}\n{face.detail}")
+
+    @property
+    def uid(self) -> str:
+        return str(self.unit["id"])
+
+    def rect(self) -> QRectF:
+        half = self.size / 2
+        return QRectF(self.at.x() - half, self.at.y() - half, self.size, self.size)
+
+    def boundingRect(self) -> QRectF:
+        margin = 8.0 * self.size / COUNTER  # the wedge, the marker and the marks stand out of the square
+        return self.rect().adjusted(-margin, -margin, margin, margin)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRect(self.rect())
+        return path
+
+    def set_selected(self, selected: bool) -> None:
+        if selected != self.selected:
+            self.selected = selected
+            self.update()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        scale = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+        rect, unit, k = self.rect(), self.unit, self.size / COUNTER
+        down = unit["state"] == "down"
+        hidden = bool(unit.get("hidden"))
+        strip = self.face.strip
+        if unit["kind"] == "cw" and unit.get("men") is not None:
+            strip += f" c{unit['men']}"  # 8.63: its crew, fewer after losses
+        outline, width = (SELECTED, 2.4 * k) if self.selected else (EDGE, 0.8 * k)
+        painter.setOpacity(0.6 if hidden else 1.0)
+        paint_counter(
+            painter, rect, unit["side"], (self.face.unit, self.face.values, strip), down, scale, outline, width
+        )
+        painter.setOpacity(1.0)
+        if hidden:
+            painter.setPen(QPen(WHITE, 1.2 * k, Qt.PenStyle.DashLine))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(rect.adjusted(-1.5, -1.5, 1.5, 1.5))
+        if self.facing is not None:
+            paint_wedge(painter, self.at, self.size, self.hex, self.facing)
+        marker = MORALE_MARKERS.get(str(unit["morale"]))
+        if marker is not None:
+            text, fill, ink = marker
+            side = MARKER * k
+            square = QRectF(rect.right() - side * 0.7, rect.top() - side * 0.3, side, side)
+            painter.setPen(QPen(INK, 0.8 * k))
+            painter.setBrush(QBrush(fill))
+            painter.drawRect(square)
+            write(painter, square, text, side * 0.85, scale, True, ink)
+        for n, mark in enumerate(m for m in MARKS if unit.get(m)):
+            text, fill = MARKS[mark]
+            r = BADGE * k
+            middle = QPointF(rect.left(), rect.top() + r + n * 2.2 * r)
+            painter.setPen(QPen(WHITE, 0.8 * k))
+            painter.setBrush(QBrush(fill))
+            painter.drawEllipse(middle, r, r)
+            write(painter, QRectF(middle.x() - r, middle.y() - r, 2 * r, 2 * r), text, r * 1.5, scale, True, WHITE)
+        if unit.get("immobilized"):  # 8.54, 8.55: a bar across the strip
+            painter.setPen(QPen(QColor("#c8322a"), 1.6 * k))
+            painter.drawLine(
+                QPointF(rect.left() + 2, rect.bottom() - 2), QPointF(rect.right() - 2, rect.bottom() - 8 * k)
+            )
