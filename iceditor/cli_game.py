@@ -126,7 +126,7 @@ def replayed(path: Path, **how: Any) -> tuple[GameState, Log]:
         raise BadInput(f"{path}: error: {exc.message}") from None
     except LogError as exc:
         raise BadInput(f"{path}:{exc.line}: error: {exc}") from None
-    scenario, _ = load_scenario_arg(_scenario_of(path, str(log.header["scenario"])))
+    scenario, _ = load_scenario_arg(scenario_of(path, str(log.header["scenario"])))
     try:
         return replay(log, scenario, **how), log
     except LogError as exc:
@@ -135,7 +135,7 @@ def replayed(path: Path, **how: Any) -> tuple[GameState, Log]:
         raise BadInput(str(exc)) from None
 
 
-def _scenario_of(log_path: Path, named: str) -> Path:
+def scenario_of(log_path: Path, named: str) -> Path:
     """The log's scenario: as named (from here), beside the log, or a bundled one."""
     for candidate in (Path(named), log_path.parent / named, given_or_bundled(Path(named).stem)):
         if candidate.is_file():

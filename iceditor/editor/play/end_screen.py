@@ -20,7 +20,7 @@ def outcome_text(outcome: dict[str, Any]) -> str:
         lines.append(f"<p><b>{side.capitalize()} losses ({len(lost)}):</b> {names}</p>")
     held = outcome["objectives"]
     if held:
-        parts = ", ".join(f"{h} {str(s or 'nobody')}" for h, s in held.items())
+        parts = ", ".join(f"{h} {s or 'nobody'!s}" for h, s in held.items())
         lines.append(f"<p><b>Objective hexes (24.9):</b> {parts}</p>")
     return "".join(lines)
 

@@ -11,7 +11,9 @@ from .session import HUMAN, player_names
 
 
 class PlayersDialog(QDialog):
-    def __init__(self, parent: QWidget | None, title: str, players: dict[str, str] | None = None, seed: int = 0) -> None:
+    def __init__(
+        self, parent: QWidget | None, title: str, players: dict[str, str] | None = None, seed: int = 0
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Playtest")
         form = QFormLayout(self)

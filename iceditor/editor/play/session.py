@@ -263,3 +263,13 @@ def outcome(game: GameState) -> dict[str, Any]:
     losses = {side: sorted(u.id for u in game.side_units(side) if u.where == ELIMINATED) for side in SIDES}
     objectives = {game.label_of(h): holder(game, h) for h in sorted(objective_hexes(game), key=game.label_of)}
     return {"result": dict(game.result or {}), "losses": losses, "objectives": objectives}
+
+
+def whole_view(game: GameState) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The whole board (AI against AI, the game's end: R217): each side's units and secrets as its own
+    view holds them (with their moved and fired marks), and the referee's log."""
+    views = {side: player_view(game, side) for side in SIDES}
+    data = dict(views[SIDES[0]].data)
+    data["units"] = [u for side in SIDES for u in views[side].data["units"] if u["side"] == side]
+    data["secrets"] = {side: views[side].data["secrets"][side] for side in SIDES}
+    return data, list(game.log)
