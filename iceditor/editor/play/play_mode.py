@@ -140,7 +140,7 @@ class PlayMode(QObject):
             except LoadError as exc:
                 return self._refuse(str(exc))
             texts = {f.path: f.text() for f in document.files()}
-            self.stop_ai()
+            self.stop_ai(pause=False)
             self.session = PlaySession.start(scenario, players, seed=seed, board=scenario.load_board(), texts=texts)
         self._begin()
         return True
@@ -166,7 +166,7 @@ class PlayMode(QObject):
                     self.window.set_document(load(scenario_path))
             except OpenFailed as exc:
                 return self._refuse(str(exc))
-        self.stop_ai()
+        self.stop_ai(pause=False)
         self.session = session_of_log(game, log.header)
         self.session.texts = {scenario_path: scenario_path.read_text(encoding="utf-8")}
         self._begin()
@@ -692,7 +692,7 @@ class PlayMode(QObject):
             if answer != QMessageBox.StandardButton.Yes:
                 self.message("Take back refused by the other player.")
                 return False
-        self.stop_ai()
+        self.stop_ai(pause=False)
         with busy():
             session.take_back(n)
         self.selected, self.routes, self.fire_at, self.moment = [], {}, None, None
