@@ -24,6 +24,7 @@ from engine.hexgrid import Hex
 
 from .boardarg import BadInput, file_arg, hex_arg
 from .display import display_missing
+from .editor.play.faces import PLAY_ZOOM
 from .output import command_error, file_error
 
 if TYPE_CHECKING:
@@ -40,7 +41,12 @@ def add_parsers(commands: Any) -> None:
         help="draw the editor window with a file (and an overlay) to a PNG",
         description="Open FILE in the editor offscreen, optionally show overlays, and save the window as a PNG.",
     )
-    snapshot.add_argument("file", type=file_arg, metavar="FILE", help="a scenario or map file, or a bundled name (s6)")
+    snapshot.add_argument(
+        "file",
+        type=file_arg,
+        metavar="FILE",
+        help="a scenario or map file, or a bundled name (s6); or a saved game (.jsonl): its board in play",
+    )
     snapshot.add_argument("--out", type=Path, required=True, metavar="PNG")
     snapshot.add_argument(
         "--overlay",
@@ -61,7 +67,15 @@ def add_parsers(commands: Any) -> None:
         help="frame the hexes from FROM to TO (two corners) in place of the overlays'",
     )
     snapshot.add_argument("--legend", action="store_true", help="show the Legend panel (View > Legend)")
-    snapshot.add_argument("--size", default="1400x900", metavar="WxH", help="window size in pixels (default 1400x900)")
+    snapshot.add_argument("--size", metavar="WxH", help="window size in pixels (default 1400x900)")
+    snapshot.add_argument("--at", type=int, metavar="N", help="a game: after action N (0: the start; default: the end)")
+    snapshot.add_argument("--side", metavar="SIDE", help="a game: as german or russian saw it (default: whole)")
+    snapshot.add_argument(
+        "--zoom",
+        type=float,
+        default=PLAY_ZOOM,
+        help=f"a game: screen pixels a map unit (default {PLAY_ZOOM:g}, the play zoom: counters legible)",
+    )
     render = commands.add_parser(
         "render",
         help="export the map alone, print-ready, as SVG or PNG",
@@ -92,12 +106,19 @@ def use_offscreen_without_display() -> None:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 
-def _open(path: Path) -> EditorDocument:
-    from .editor.app import OpenFailed, application, load
+def start_application() -> None:
+    """The Qt application the pictures are drawn in (offscreen without a display)."""
+    from .editor.app import application
 
     if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
         _without_offscreen_chatter()
     application()
+
+
+def _open(path: Path) -> EditorDocument:
+    from .editor.app import OpenFailed, load
+
+    start_application()
     try:
         return load(path)
     except OpenFailed as exc:
@@ -120,7 +141,14 @@ def _without_offscreen_chatter() -> None:
 
 
 def _snapshot(args: argparse.Namespace) -> int:
-    size = _size(args.size)
+    if args.file.suffix.lower() == ".jsonl":  # a saved game (engine/game/log.py)
+        from .cli_game_snapshot import snapshot_game
+
+        return snapshot_game(args)
+    for name, flag in (("at", "--at"), ("side", "--side")):
+        if getattr(args, name) is not None:
+            raise BadInput(command_error("snapshot", f"{flag} is for a saved game (.jsonl), not {args.file}"))
+    size = _size(args.size or "1400x900")
     corners = args.frame.split(":") if args.frame else []
     if args.frame and len(corners) != 2:
         raise BadInput(f"iceditor snapshot: --frame {args.frame!r}: expected FROM:TO, two hexes")

@@ -28,19 +28,19 @@ from PySide6.QtWidgets import (
 )
 
 from engine.game.state import PLAYER_TURN
-from engine.hexgrid import Hex
+from engine.hexgrid import Hex, parse_label
 
 from ..counter_drawing import COUNTER, INK, write
 from ..hex_layout import HEX_SIZE, centre
 from ..mapview import LAYERS, MapScene
 from ..setup_items import FAN, FIRST
-from .counter_items import CounterItem, state_words
+from .counter_items import CounterItem, marks
+from .faces import PLAY_ZOOM as PLAY_ZOOM  # the default zoom of the board in play
 from .faces import Face
 from .markers import AssaultMarkerItem, ChitItem, HiddenHexItem, MortarItem, ReachItem
 
-PLAY_ZOOM = 1.5  # screen pixels per scene unit at the default play zoom: a counter's print 8-10 px high
 OPENED = COUNTER * 1.5  # a counter's side in an opened stack
-GAP = 6.0  # between the counters of an opened stack
+GAP = 10.0  # between the counters of an opened stack
 FANNED = 3  # a stack of more counters fans out closer, so that it stays in its hex
 UNKNOWN = Face("?", "", "", "a unit", "")  # a unit of the view the scenario does not field (never, but drawn)
 
@@ -60,11 +60,13 @@ class PlayBoardLayer(QGraphicsObject):
         self.marks = ReachItem(self)
         self.counters: dict[str, CounterItem] = {}
         self.stacks: dict[Hex, list[str]] = {}
-        self.markers: list[QGraphicsItem] = []
+        self.markers: list[Any] = []  # markers.py's items, each with its `key`
         self.opened: StackItem | None = None
         self.selected: set[str] = set()
         self.side: str | None = None
         scene.hex_pressed.connect(self._pressed)
+        self.setup_shown = scene.layers["units"].isVisible()
+        scene.set_layer_visible("units", False)  # the set-up's pieces: in play the counters are the game's
 
     def boundingRect(self) -> QRectF:
         return QRectF()
@@ -73,8 +75,9 @@ class PlayBoardLayer(QGraphicsObject):
         return
 
     def detach(self) -> None:
-        """Leave the scene (back to editing)."""
+        """Leave the scene (back to editing): the set-up's pieces show again if they did before."""
         self.scene_.hex_pressed.disconnect(self._pressed)
+        self.scene_.set_layer_visible("units", self.setup_shown)
         self.scene_.removeItem(self)
 
     # -- drawing a view ---------------------------------------------------------------------------
@@ -87,54 +90,73 @@ class PlayBoardLayer(QGraphicsObject):
         if view_data is None:
             return
         self.close_stack()
-        for item in (*self.counters.values(), *self.markers):
-            self.scene_.removeItem(item)
-        self.counters, self.stacks, self.markers = {}, {}, []
         board = self.scene_.board
         secrets = view_data.get("secrets") or {}
         self.side = next(iter(secrets)) if len(secrets) == 1 else None
+        self.stacks = {}
         for unit in view_data.get("units", ()):
             if unit.get("hex") is not None and unit.get("where", "on_map") == "on_map":
                 self.stacks.setdefault(board.hex(unit["hex"]), []).append(str(unit["id"]))
         by_id = {str(u["id"]): u for u in view_data.get("units", ())}
+        # a counter or marker drawn as before is kept: a decision changes a few, and a scene whose
+        # items are all made again repaints the whole view (docs/editor.md, The board in play)
+        old, self.counters = self.counters, {}
         for h, ids in self.stacks.items():
             step = FAN if len(ids) <= FANNED else FAN * (FANNED - 1) / (len(ids) - 1)
             for n, uid in enumerate(ids):
                 unit = by_id[uid]
-                facing = board.hex(unit["facing"]) if unit.get("facing") else None
-                item = CounterItem(unit, self.faces.get(uid, UNKNOWN), h, facing, centre(h) + FIRST + step * n, self)
+                # the hex it faces may be off the map (a unit on its edge facing out): a label, not a board hex
+                facing = parse_label(unit["facing"], board.offset) if unit.get("facing") else None
+                at = centre(h) + FIRST + step * n
+                kept = old.pop(uid, None)
+                if kept is not None and (kept.unit, kept.hex, kept.facing, kept.at) == (unit, h, facing, at):
+                    self.counters[uid] = kept
+                    continue
+                if kept is not None:
+                    self.scene_.removeItem(kept)
+                item = CounterItem(dict(unit), self.faces.get(uid, UNKNOWN), h, facing, at, self)
                 item.setZValue(10 + n)
                 item.set_selected(uid in self.selected)
                 self.counters[uid] = item
-        self._markers(view_data, log)
+        for item in old.values():
+            self.scene_.removeItem(item)
+        drawn = {marker.key: marker for marker in self.markers}
+        self.markers = []
+        for key in self._markers(view_data, log):
+            marker = drawn.pop(key, None) or key[0](*key[1:], self)
+            marker.key = key
+            self.markers.append(marker)
+        for marker in drawn.values():
+            self.scene_.removeItem(marker)
 
-    def _markers(self, data: dict[str, Any], log: Sequence[dict[str, Any]]) -> None:
-        board, add = self.scene_.board, self.markers.append
+    def _markers(self, data: dict[str, Any], log: Sequence[dict[str, Any]]) -> list[tuple[Any, ...]]:
+        """The markers the view holds, each as its item's class and arguments (its key)."""
+        hex_of = self.scene_.board.hex
+        out: list[tuple[Any, ...]] = []
         for label, points in (data.get("improved_positions") or {}).items():
-            add(
-                ChitItem(
-                    "improved_position", board.hex(label), f"IP{points}", f"Improved position, {points} (18.3)", self
-                )
+            out.append(
+                (ChitItem, "improved_position", hex_of(label), f"IP{points}", f"Improved position, {points} (18.3)")
             )
         for label in data.get("wrecks") or ():
-            add(ChitItem("wreck", board.hex(label), "WRECK", "Wreck (12.4): an AFV destroyed here", self))
+            out.append((ChitItem, "wreck", hex_of(label), "WRECK", "Wreck (12.4): an AFV destroyed here"))
         for label, mine in (data.get("revealed_mines") or {}).items():
             text = _mine_text(mine)
-            add(ChitItem("revealed_mines", board.hex(label), text, f"Mines revealed (19.22): AP/AT {text}", self))
+            out.append((ChitItem, "revealed_mines", hex_of(label), text, f"Mines revealed (19.22): AP/AT {text}"))
         for side, secret in (data.get("secrets") or {}).items():
             for label, mine in (secret.get("mines") or {}).items():
                 text = _mine_text(mine)
-                tip = f"{side.capitalize()} mines, secret (19.11): AP/AT {text}"
-                add(ChitItem("mines", board.hex(label), text, tip, self))
-            for label in secret.get("hidden_hexes") or ():
-                add(HiddenHexItem(side, board.hex(label), self))
+                out.append(
+                    (ChitItem, "mines", hex_of(label), text, f"{side.capitalize()} mines, secret (19.11): AP/AT {text}")
+                )
+            out += [(HiddenHexItem, side, hex_of(label)) for label in secret.get("hidden_hexes") or ()]
         for marker in data.get("assault_markers") or ():
-            add(AssaultMarkerItem(marker["side"], board.hex(marker["hex"]), board.hex(marker["toward"]), self))
+            out.append((AssaultMarkerItem, marker["side"], hex_of(marker["hex"]), hex_of(marker["toward"])))
         infiltration = data.get("infiltration") or {}
         if infiltration.get("hex") and infiltration.get("step") != "over":
-            add(ChitItem("infiltration", board.hex(infiltration["hex"]), "INF", "Infiltration Hex (24.3)", self))
+            out.append((ChitItem, "infiltration", hex_of(infiltration["hex"]), "INF", "Infiltration Hex (24.3)"))
         for kind, label, text, tip in mortar_fire(log, data.get("turn")):
-            add(MortarItem(kind, board.hex(label), text, tip, self))
+            out.append((MortarItem, kind, hex_of(label), text, tip))
+        return out
 
     # -- what the play session asks ---------------------------------------------------------------
 
@@ -232,7 +254,7 @@ class StackItem(QGraphicsItem):
         self.setZValue(1000)
         width = len(units) * (OPENED + GAP) + GAP
         c = centre(h)
-        self._panel = QRectF(c.x() - width / 2, c.y() - HEX_SIZE - OPENED - 30, width, OPENED + 30)
+        self._panel = QRectF(c.x() - width / 2, c.y() - HEX_SIZE - OPENED - 34, width, OPENED + 34)
         self.counters = [
             CounterItem(
                 u.unit,
@@ -247,7 +269,7 @@ class StackItem(QGraphicsItem):
             )
             for n, u in enumerate(units)
         ]
-        self.labels = [state_words(u.unit) for u in units]
+        self.labels = [(f"{u.unit['state']} {u.unit['morale']}".upper(), ", ".join(marks(u.unit))) for u in units]
 
     def boundingRect(self) -> QRectF:
         return self._panel.adjusted(-12, -12, 12, 12)
@@ -261,10 +283,11 @@ class StackItem(QGraphicsItem):
         painter.drawLine(QPointF(c.x(), self._panel.bottom()), QPointF(c.x(), c.y() - HEX_SIZE * 0.6))
         title = QRectF(self._panel.left(), self._panel.top() + 1, self._panel.width(), 10)
         write(painter, title, f"{len(self.counters)} units: click one to pick it", 7, scale, False)
-        for item, words in zip(self.counters, self.labels, strict=True):
+        for item, (state, done) in zip(self.counters, self.labels, strict=True):
             r = item.rect()
-            below = QRectF(r.left() - GAP / 2, r.bottom() + 1, r.width() + GAP, 16)
-            write(painter, below, words.replace(", ", " ", 1), 6.0, scale)
+            below = QRectF(r.left() - GAP / 2, r.bottom() + 1, r.width() + GAP, 8)
+            write(painter, below, state, 6.0, scale, True)
+            write(painter, below.translated(0, 8), done, 6.0, scale)
         painter.setPen(Qt.PenStyle.NoPen)
 
 

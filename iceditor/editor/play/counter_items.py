@@ -1,7 +1,7 @@
 """A unit of the view drawn as its counter (counter_drawing.py, the set-up's drawing): its face
 (faces.py), UP or DOWN (3.0), its facing wedge (8.7), a P or S marker on it (3.21), and marks for
 what it did this Player Turn: moved (4.0) and fired (10.11). A unit of one's own that is hidden
-(24.21) is drawn faded with a dashed edge: the enemy does not see it."""
+(24.21) has a dashed edge and an H mark: the enemy does not see it."""
 
 from __future__ import annotations
 
@@ -18,20 +18,26 @@ from .faces import Face
 
 # 3.21: 'A unit stacked with a 'P' marker is in a PINNED morale status ... an 'S' marker ... SUPPRESSED'
 MORALE_MARKERS = {"pinned": ("P", QColor("#f2d13a"), INK), "suppressed": ("S", QColor("#c8322a"), WHITE)}
-MARKS = {"moved": ("M", QColor("#2f6fd0")), "fired": ("F", QColor("#e07a12"))}  # 4.0, 10.11
+# 4.0, 10.11: what it did this Player Turn; 24.21: one's own unit the enemy does not see
+HIDDEN = QColor("#6a3d9a")  # its mark, its edge and its hidden hex's outline
+MARKS = {"moved": ("M", QColor("#2f6fd0")), "fired": ("F", QColor("#e07a12")), "hidden": ("H", HIDDEN)}
 MARKER = 10.0  # a P or S marker's side, over the counter's top right corner
 BADGE = 4.0  # a moved or fired mark's radius, on the counter's left edge
 
 
 def state_words(unit: dict[str, Any]) -> str:
     """A unit's state in the rulebook's words: 'UP, NORMAL', 'DOWN, PINNED, moved, fired'."""
-    words = [str(unit["state"]).upper(), str(unit["morale"]).upper()]
-    words += [mark for mark in ("moved", "fired") if unit.get(mark)]
+    return ", ".join((f"{str(unit['state']).upper()} {str(unit['morale']).upper()}", *marks(unit)))
+
+
+def marks(unit: dict[str, Any]) -> list[str]:
+    """What the unit did this Player Turn and what else its counter shows beyond its state."""
+    words = [mark for mark in ("moved", "fired") if unit.get(mark)]
     if unit.get("immobilized"):
         words.append("immobilized (8.54)")
     if unit.get("hidden"):
         words.append("hidden (24.21)")
-    return ", ".join(words)
+    return words
 
 
 class CounterItem(QGraphicsItem):
@@ -82,16 +88,14 @@ class CounterItem(QGraphicsItem):
         down = unit["state"] == "down"
         hidden = bool(unit.get("hidden"))
         strip = self.face.strip
-        if unit["kind"] == "cw" and unit.get("men") is not None:
-            strip += f" c{unit['men']}"  # 8.63: its crew, fewer after losses
+        if self.face.crew is not None and unit.get("men") is not None and unit["men"] < self.face.crew:
+            strip += f" c{unit['men']}"  # 8.12, 20.1: a crew short of its full strength
         outline, width = (SELECTED, 2.4 * k) if self.selected else (EDGE, 0.8 * k)
-        painter.setOpacity(0.6 if hidden else 1.0)
         paint_counter(
             painter, rect, unit["side"], (self.face.unit, self.face.values, strip), down, scale, outline, width
         )
-        painter.setOpacity(1.0)
-        if hidden:
-            painter.setPen(QPen(WHITE, 1.2 * k, Qt.PenStyle.DashLine))
+        if hidden:  # 24.21: a dashed edge round it, as round its hidden hex
+            painter.setPen(QPen(HIDDEN, 1.4 * k, Qt.PenStyle.DashLine))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRect(rect.adjusted(-1.5, -1.5, 1.5, 1.5))
         if self.facing is not None:
@@ -105,10 +109,10 @@ class CounterItem(QGraphicsItem):
             painter.setBrush(QBrush(fill))
             painter.drawRect(square)
             write(painter, square, text, side * 0.85, scale, True, ink)
-        for n, mark in enumerate(m for m in MARKS if unit.get(m)):
+        for n, mark in enumerate(m for m in MARKS if unit.get(m)):  # outside the left edge, low: the print shows
             text, fill = MARKS[mark]
             r = BADGE * k
-            middle = QPointF(rect.left(), rect.top() + r + n * 2.2 * r)
+            middle = QPointF(rect.left() - r * 0.4, rect.bottom() - r - n * 2.1 * r)
             painter.setPen(QPen(WHITE, 0.8 * k))
             painter.setBrush(QBrush(fill))
             painter.drawEllipse(middle, r, r)

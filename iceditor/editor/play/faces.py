@@ -14,6 +14,9 @@ from engine.game.units import Unit, field_units
 from engine.model.counters import Counters
 from engine.model.scenario import Scenario
 
+# the default zoom of the board in play, screen pixels a map unit: a counter's print 8-10 px high
+# (counter_drawing.py), a hex 72 px across
+PLAY_ZOOM = 1.5
 KINDS = {"infantry": "", "ft": "", "commander": "", "cw": "crew-served weapon ", "afv": "AFV "}
 
 
@@ -21,13 +24,15 @@ KINDS = {"infantry": "", "ft": "", "commander": "", "cw": "crew-served weapon ",
 class Face:
     """A counter's print: `unit` its first line (squad letter and weapon, rank, or type and number),
     `values` its second (AP factor-range, AT factor and armour), `strip` its third (PR...), and
-    `name` and `detail` in words (for a tooltip and an opened stack)."""
+    `name` and `detail` in words (for a tooltip and an opened stack); `crew` a CW's full crew
+    (8.12), so that a crew short of it shows on the counter."""
 
     unit: str
     values: str
     strip: str
     name: str
     detail: str
+    crew: int | None = None
 
 
 def face_of(unit: Unit) -> Face:
@@ -53,7 +58,7 @@ def face_of(unit: Unit) -> Face:
         detail += f", assault {unit.value('assault_rating')}"
     squad = f"Squad {unit.squad} " if unit.squad else ""
     name = f"{side} {KINDS[unit.kind]}{squad}{unit.type}" + (f" #{unit.number}" if unit.number else "") + f" {pr}"
-    return Face(first, values, strip, name, detail)
+    return Face(first, values, strip, name, detail, unit.men if unit.kind == "cw" else None)
 
 
 def printed_faces(scenario: Scenario, counters: Counters) -> dict[str, Face]:

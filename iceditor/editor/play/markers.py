@@ -17,6 +17,7 @@ from engine.hexgrid import Hex
 from ..counter_drawing import INK, PROBLEM, WHITE, paint_chit, side_colour, write
 from ..hex_layout import HEX_SIZE, centre, hex_polygon
 from ..setup_items import CHIT, MARKER_AT, MARKER_COLOURS
+from .counter_items import HIDDEN
 
 WRECK = QColor("#4a4a4a")
 MORTAR = QColor("#b0127a")
@@ -68,7 +69,7 @@ class HiddenHexItem(QGraphicsItem):
         return hex_polygon(self.hex).boundingRect().adjusted(-2, -2, 2, 2)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        painter.setPen(QPen(side_colour(self.side).darker(160), 2, Qt.PenStyle.DashLine))
+        painter.setPen(QPen(HIDDEN, 2, Qt.PenStyle.DashLine))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPolygon(hex_polygon(self.hex, 0.86))
 
@@ -168,7 +169,7 @@ class ReachItem(QGraphicsItem):
         rect = QRectF()
         for h in (*self.reach, *self.path, *self.objectives, *((self.target,) if self.target else ())):
             rect = rect.united(hex_polygon(h).boundingRect())
-        self._bounds = rect.adjusted(-4, -4, 4, 4)
+        self._bounds = rect.adjusted(-4, -4, 4, 4) if not rect.isNull() else QRectF()
         self.update()
 
     def boundingRect(self) -> QRectF:
