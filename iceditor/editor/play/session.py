@@ -18,13 +18,11 @@ from engine.game import Action, GameState, legal_actions, new_game, parse, play
 from engine.game.actions import DONE, PASS
 from engine.game.log import log_text
 from engine.game.units import ELIMINATED
-from engine.game.victory import controller
+from engine.game.victory import objectives
 from engine.game.views import SideLog, View, player_view
-from engine.hexgrid import Hex
 from engine.model.board import Board
 from engine.model.counters import SIDES
 from engine.model.scenario import Scenario
-from engine.model.victory import buildings_on
 from engine.players import PLAYERS, Player, make_player
 
 from ..file_writing import atomic_write
@@ -219,50 +217,12 @@ def session_of_log(game: GameState, header: Mapping[str, Any]) -> PlaySession:
 
 
 # -- the end ------------------------------------------------------------------------------------
-def objective_hexes(game: GameState) -> set[Hex]:
-    """The hexes the scenario's victory conditions name (24.9): their zones, the buildings they count."""
-    victory = game.scenario.data["victory"]
-    found: set[Hex] = set()
-    buildings = game.board.buildings()
-    if "points" in victory:
-        maps = dict(zip(game.scenario.maps, game.board.maps, strict=True))
-        for award in victory["points"]["awards"]:
-            if "per_hex_controlled" in award:
-                found.update(h for b in award["per_hex_controlled"]["building"] for h in buildings.get(str(b), ()))
-            else:
-                found.update(
-                    h
-                    for hexes in buildings_on(game.board, maps[str(award["per_building_controlled"]["map"])]).values()
-                    for h in hexes
-                )
-        return found
-
-    def walk(condition: dict[str, Any]) -> None:
-        ((kind, arg),) = condition.items()
-        if kind in ("all_of", "any_of"):
-            for c in arg:
-                walk(c)
-        elif kind == "sole_occupant":
-            found.update(h for hexes in buildings.values() for h in hexes)
-        else:
-            found.update(game.zone_hexes(arg["zone"]))
-
-    for entry in victory["results"]:
-        walk(entry["when"])
-    return found
-
-
-def holder(game: GameState, h: Hex) -> str | None:
-    """Who holds an objective hex: the side whose units are in it, else the last to occupy it (24.9)."""
-    sides = {u.side for u in game.at(h)}
-    return sides.pop() if len(sides) == 1 else (None if sides else controller(game, h))
-
-
 def outcome(game: GameState) -> dict[str, Any]:
     """The end: the result and the condition that decided it, each side's losses, the objectives held."""
     losses = {side: sorted(u.id for u in game.side_units(side) if u.where == ELIMINATED) for side in SIDES}
-    objectives = {game.label_of(h): holder(game, h) for h in sorted(objective_hexes(game), key=game.label_of)}
-    return {"result": dict(game.result or {}), "losses": losses, "objectives": objectives}
+    held = objectives(game)  # R210: each objective hex and who holds it
+    objectives_held = {game.label_of(h): held[h] for h in sorted(held, key=game.label_of)}
+    return {"result": dict(game.result or {}), "losses": losses, "objectives": objectives_held}
 
 
 def whole_view(game: GameState) -> tuple[dict[str, Any], list[dict[str, Any]]]:
