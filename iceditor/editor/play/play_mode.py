@@ -21,7 +21,7 @@ from engine.game.describe import describe, options
 from engine.game.fire import AIM, ANTITANK, JOIN, SHOOT
 from engine.game.fire_odds import fire_odds
 from engine.game.log import Log
-from engine.game.paths import Route, paths
+from engine.game.paths import Route
 from engine.game.state import MOVEMENT, REACTION, other
 from engine.game.views import player_view
 from engine.hexgrid import Hex
@@ -62,6 +62,8 @@ class PlayMode(QObject):
         self.paused = False
         self.delay = 300
         self.last_message = ""
+        self._drag_from: Hex | None = None  # where the left button went down
+        self._drag: list[Hex] = []  # the hexes dragged through from the selection's hex, in order
         self._kept_docks: list[QDockWidget] = []
         self._kept_tool: Any = None
         self._build()
@@ -97,6 +99,8 @@ class PlayMode(QObject):
         self.worker.decided.connect(self._ai_decided)
         self.worker.failed.connect(self._ai_failed)
         self.worker.busy_changed.connect(self.phase_bar.set_busy)
+        self.prefetch = QTimer(self, singleShot=True, interval=0)  # one unit's reach a turn of the event loop
+        self.prefetch.timeout.connect(self._prefetch_one)
         self.ai_timer = QTimer(self, singleShot=True)
         self.ai_timer.timeout.connect(self._ai_go)
         self.phase_bar.done.connect(self.play)
@@ -114,6 +118,10 @@ class PlayMode(QObject):
         self.log_panel.take_back.connect(self.take_back)
         window.view.viewport().installEventFilter(self)
         window.closed.connect(self.stop_ai)
+        window.scene.hex_pressed.connect(self._pressed)
+        window.scene.hex_moved.connect(self._dragged)
+        window.scene.hex_released.connect(self._released)
+        window.scene.hovered.connect(self._hovered)
 
     # -- starting, entering, leaving -----------------------------------------------------------
     def start(self, players: dict[str, str], seed: int = 0) -> bool:
@@ -353,6 +361,8 @@ class PlayMode(QObject):
             if acting and u["side"] == acting and u.get("hex") is None and options(session.game, unit=u["id"])
         ]
         self.actions_panel.show_off_map(off)
+        if acting:
+            self.prefetch.start()
 
     def _show_phase(self, actions: list[Action]) -> None:
         assert self.session is not None
@@ -461,6 +471,19 @@ class PlayMode(QObject):
         self.fire_at = None
         self._selection_changed()
 
+    def _prefetch_one(self) -> None:
+        """While the person looks at the board: the reach of one more of his units that may move,
+        so that a click on it answers at once (paths takes tens of ms for an AFV of Scenario 6)."""
+        session, side = self.session, self.acting_side()
+        if session is None or side is None or self._drag:
+            return
+        movers = {a.units[0] for a in session.actions() if a.verb == MOVE and len(a.units) == 1}
+        for uid in sorted(movers):
+            if not session.has_routes((uid,)):
+                session.routes((uid,))
+                self.prefetch.start()
+                return
+
     def clear_selection(self) -> None:
         self.selected, self.routes, self.fire_at = [], {}, None
         self.odds.clear()
@@ -472,10 +495,7 @@ class PlayMode(QObject):
         self.routes = {}
         named = [a for a in session.actions() if set(a.units) & set(self.selected)]
         if self.selected and any(a.verb == MOVE for a in named):
-            try:
-                self.routes = paths(session.game, self.selected)
-            except (IllegalAction, ValueError, KeyError):
-                self.routes = {}
+            self.routes = session.routes(self.selected)
         if self.board is not None:
             self.board.set_selected(self.selected)
             self.board.set_target(self.fire_at)
@@ -542,12 +562,60 @@ class PlayMode(QObject):
             return
         self.message(f"Nothing you may do at {label} now" + (" with the selected units" if self.selected else ""))
 
+    # -- a path dragged hex by hex, the cheapest path under the cursor ------------------------
+    def _pressed(self, h: Hex, event: object) -> None:
+        self._drag_from, self._drag = h, []
+
+    def _start(self) -> Hex | None:
+        """The selection's hex (None off the map: an entry's path starts at its first hex)."""
+        return self.board.hex_of_unit(self.selected[0]) if self.board is not None and self.selected else None
+
+    def _dragged(self, h: Hex, event: object) -> None:
+        """A drag from the selected units' hex: each hex entered is the path's next (back over the
+        last one takes it off)."""
+        if not self.active or not self.selected or self.acting_side() is None or self.board is None:
+            return
+        start = self._start()
+        if start is None or self._drag_from != start:
+            return
+        last = self._drag[-1] if self._drag else start
+        if h == last:
+            return
+        before = self._drag[-2] if len(self._drag) > 1 else start
+        if self._drag and h == before:
+            self._drag.pop()
+        else:
+            self._drag.append(h)
+        self.board.set_path([start, *self._drag])
+
+    def _released(self, h: Hex | None, event: object) -> None:
+        dragged, self._drag, self._drag_from = self._drag, [], None
+        if dragged and self.session is not None and self.acting_side() is not None:
+            labels = " ".join(self.session.game.label_of(x) for x in dragged)
+            self.play(Action(MOVE, tuple(self.selected), labels))  # the engine checks it whole (R191)
+
+    def _hovered(self, h: Hex | None) -> None:
+        """The cheapest path to the hex under the cursor, and its MP cost in the status bar (R190)."""
+        if not self.active or self._drag or self.board is None or self.session is None:
+            return
+        route = self.routes.get(self.session.game.label_of(h)) if h is not None and self.routes else None
+        if route is None:
+            self.board.set_path([])
+            return
+        board = self.session.game.board
+        start = self._start()
+        self.board.set_path([*([start] if start is not None else []), *(board.hex(x) for x in route.hexes)])
+        self.window.statusBar().showMessage(
+            f"{route.hexes[-1]}: {route.mp:g} MP by {' '.join(route.hexes)} (8.1)", 4000
+        )
+
     def show_fire(self, target: Hex) -> None:
         """The odds of the selection's fire at `target` before the roll (fire_odds), then Roll."""
         session = self.session
         assert session is not None and self.board is not None
         sources = list(dict.fromkeys(self.board.hex_of_unit(u) for u in self.selected if self.board.hex_of_unit(u)))
-        seen = {u["id"] for u in session.view(self.acting_side() or "").data["units"]}
+        firing = session.game.unit(self.selected[0]).side  # what the firing side sees (24.21)
+        seen = {u["id"] for u in session.view(firing).data["units"]}
         try:
             odds = seen_odds(fire_odds(session.game, [h for h in sources if h is not None], target), seen)
         except ValueError as exc:

@@ -9,14 +9,15 @@ an earlier state, never a state edited by hand.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.game import Action, GameState, legal_actions, new_game, parse, play
+from engine.game import Action, GameState, IllegalAction, legal_actions, new_game, parse, play
 from engine.game.actions import DONE, PASS
 from engine.game.log import log_text
+from engine.game.paths import Route, paths
 from engine.game.units import ELIMINATED
 from engine.game.victory import objectives
 from engine.game.views import SideLog, View, player_view
@@ -54,6 +55,7 @@ class PlaySession:
     _logs: dict[str, SideLog] = field(default_factory=dict)
     _kept: dict[int, GameState] = field(default_factory=dict)  # actions played -> a copy of the state then
     _actions: tuple[int, list[Action]] | None = None
+    _routes: dict[tuple[int, tuple[str, ...]], dict[str, Route]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         unknown = [n for n in self.players.values() if n != HUMAN and n not in PLAYERS]
@@ -92,6 +94,22 @@ class PlaySession:
         if self._actions is None or self._actions[0] != self.played:
             self._actions = (self.played, legal_actions(self.game))
         return self._actions[1]
+
+    def routes(self, units: Sequence[str]) -> dict[str, Route]:
+        """Every hex `units` may reach now with its cheapest path (paths.py), worked out once per
+        decision (the window works them out for the side's units while its player looks)."""
+        key = (self.played, tuple(units))
+        if key not in self._routes:
+            if self._routes and next(iter(self._routes))[0] != self.played:
+                self._routes.clear()
+            try:
+                self._routes[key] = paths(self.game, list(units))
+            except (IllegalAction, ValueError, KeyError):  # units that may not move as one: nowhere to go
+                self._routes[key] = {}
+        return self._routes[key]
+
+    def has_routes(self, units: Sequence[str]) -> bool:
+        return (self.played, tuple(units)) in self._routes
 
     def is_human(self, side: str) -> bool:
         return self.players[side] == HUMAN
@@ -174,6 +192,7 @@ class PlaySession:
         self._kept = {k: v for k, v in self._kept.items() if k <= n - 1}
         self._logs.clear()  # the sides' logs are read again from the start of the shorter log
         self._actions = None
+        self._routes.clear()
 
     def _keep(self) -> None:
         if self.played % KEPT_EVERY == 0 and self.played not in self._kept:
