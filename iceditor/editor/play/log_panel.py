@@ -63,10 +63,10 @@ class LogPanel(QWidget):
             self.tree.clear()
             self._shown = 0
         for entry in entries[self._shown :]:
-            item = QTreeWidgetItem([entry_heading(entry)])
+            heading = entry_heading(entry)
+            item = QTreeWidgetItem([heading])
             item.setData(0, ENTRY, int(entry.get("n", 0)))
-            if entry.get("dice"):
-                item.setToolTip(0, f"dice {entry['dice']}")
+            item.setToolTip(0, heading + (f"\ndice {entry['dice']}" if entry.get("dice") else ""))
             for event in entry.get("events", ()):
                 child = QTreeWidgetItem([describe_event(event)])
                 child.setData(0, ENTRY, int(entry.get("n", 0)))

@@ -37,6 +37,7 @@ class OddsPanel(QWidget):
         self.text = QLabel(objectName="odds-text")
         self.text.setFont(QFont("DejaVu Sans Mono", 8))
         self.text.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.text.setWordWrap(True)  # a target's chances run past the dock's width
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)

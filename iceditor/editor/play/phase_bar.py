@@ -25,6 +25,7 @@ PHASES = {
     "moving_fire": "F Moving Fire Phase",
     "assault": "G Assault Phase",
     "free_state_change": "H Free State Change Phase",
+    "over": "the game is over",
 }
 SPEEDS = {
     "slow (1 s)": 1000,

@@ -43,6 +43,7 @@ from .session import PlaySession, SaveRefused, outcome, session_of_log, whole_vi
 if TYPE_CHECKING:
     from ..window import MainWindow
 
+EDITING_MENUS = ("Edit", "Tools", "Overlays", "Errata")  # no edit while playing: Back to editing first
 COVERED = ""  # `shown` while the hand-over screen covers the map: no side's view is drawn
 MOST_DESCRIBED = 120  # more decisions than this are listed by their text (describing each takes a while)
 
@@ -212,8 +213,9 @@ class PlayMode(QObject):
             bar.hide()
         self._kept_tool, window.tool = window.tool, None  # clicks go to the board in play only
         window._tool_actions.setEnabled(False)
-        for name in ("Edit", "Tools", "Overlays"):
-            window.menus[name].setEnabled(False)
+        for name in EDITING_MENUS:
+            if name in window.menus:
+                window.menus[name].setEnabled(False)
         for layer in ("units", "zones", "overlays"):  # the set-up's counters and the tools' drawings
             window.scene.layers[layer].setVisible(False)
         self.bar.show()
@@ -241,8 +243,9 @@ class PlayMode(QObject):
             dock.show()
         window.tool = self._kept_tool
         window._tool_actions.setEnabled(True)
-        for name in ("Edit", "Tools", "Overlays"):
-            window.menus[name].setEnabled(True)
+        for name in EDITING_MENUS:
+            if name in window.menus:
+                window.menus[name].setEnabled(True)
         for layer in ("units", "zones", "overlays"):
             checked = any(
                 window.layer_list.item(i).data(Qt.ItemDataRole.UserRole) == layer
@@ -285,7 +288,10 @@ class PlayMode(QObject):
         if game.is_over:
             self.shown = None  # R217: the game over, the whole board is shown to both
             self.refresh()
-            self.end.show_outcome(outcome(game))
+            held = outcome(game)
+            self.end.show_outcome(held)
+            if held["objectives"]:
+                self.window.view.centre_on(game.board.hex(next(iter(held["objectives"]))))
             self.phase_bar.game_over(f"The game is over: {game.result.get('winner') if game.result else ''}")
             return
         automatic = session.automatic()
@@ -502,7 +508,11 @@ class PlayMode(QObject):
         self._show_reach()
         self._list_decisions()
         if self.selected:
-            what = "click a shaded hex to move there (its MP cost shown), an enemy to see the odds of fire"
+            what = (
+                "click a shaded hex to move there (its MP cost shown), or drag its path hex by hex"
+                if self.routes
+                else "click an enemy hex to see the odds of its fire, or a hex for the decisions there"
+            )
             self.message(f"Selected {', '.join(u.split('/', 1)[-1] for u in self.selected)}: {what}")
 
     def _show_reach(self) -> None:
