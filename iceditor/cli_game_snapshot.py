@@ -22,7 +22,7 @@ from .cli_game import replayed
 from .cli_snapshot import start_application, use_offscreen_without_display
 from .output import command_error, file_error
 
-CAPTION = 30.0  # the caption's height in pixels, over the map
+CAPTION_PX = 15  # the caption's letters, in pixels
 
 
 def snapshot_game(args: argparse.Namespace) -> int:
@@ -47,9 +47,10 @@ def snapshot_game(args: argparse.Namespace) -> int:
     framed = [hex_arg(game.board, c, args.file) for c in corners]
 
     from PySide6.QtCore import QRectF, Qt
-    from PySide6.QtGui import QColor, QImage, QPainter
+    from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter
 
-    from .editor.counter_drawing import write
+    wrap = Qt.AlignmentFlag.AlignHCenter | Qt.TextFlag.TextWordWrap
+
     from .editor.hex_layout import HEX_SIZE, hex_polygon
     from .editor.mapview import MapScene
     from .editor.play.board_items import PlayBoardLayer
@@ -71,7 +72,14 @@ def snapshot_game(args: argparse.Namespace) -> int:
     else:
         rect = scene.sceneRect()
     zoom = args.zoom
-    width, height = math.ceil(rect.width() * zoom), math.ceil(rect.height() * zoom + CAPTION)
+    width = math.ceil(rect.width() * zoom)
+    text = caption(game, args.side, args.at if args.at is not None else actions, actions)
+    font = QFont("DejaVu Sans")
+    font.setPixelSize(CAPTION_PX)
+    font.setBold(True)
+    lines = QFontMetricsF(font).boundingRect(QRectF(0, 0, width - 12, 10_000), wrap, text)
+    top = math.ceil(lines.height()) + 10  # the caption wraps on a narrow picture
+    height = math.ceil(rect.height() * zoom) + top
     if width * height > 60_000_000:
         too_large = f"{width}x{height} px is too large: --frame a part of the map, or a lower --zoom"
         raise BadInput(command_error("snapshot", too_large))
@@ -79,9 +87,10 @@ def snapshot_game(args: argparse.Namespace) -> int:
     image.fill(QColor("#f4f1e8"))
     painter = QPainter(image)
     painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
-    scene.render(painter, QRectF(0, CAPTION, width, height - CAPTION), rect, Qt.AspectRatioMode.IgnoreAspectRatio)
-    text = caption(game, args.side, args.at if args.at is not None else actions, actions)
-    write(painter, QRectF(6, 0, width - 12, CAPTION), text, 15.0, 1.0, True)
+    scene.render(painter, QRectF(0, top, width, height - top), rect, Qt.AspectRatioMode.IgnoreAspectRatio)
+    painter.setFont(font)
+    painter.setPen(QColor("#111111"))
+    painter.drawText(QRectF(6, 5, width - 12, top - 5), wrap, text)
     painter.end()
     if not image.save(str(args.out)):
         raise BadInput(file_error(args.out, "cannot write the picture"))
@@ -93,6 +102,8 @@ def caption(game: GameState, side: str | None, at: int, actions: int) -> str:
     """Where the game is, in words: its scenario, turn, phase, the side to act, and whose view."""
     if game.phase == SETUP:
         where = "set-up"
+    elif game.result is not None:
+        where = f"the end, turn {game.turn}"
     else:
         letter = LETTER.get(game.phase)
         phase = game.phase.replace("_", " ") + (f" ({letter})" if letter else "")

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from engine.game import new_game
@@ -32,6 +32,8 @@ from iceditor.editor.play.board_items import PLAY_ZOOM, PlayBoardLayer, StackIte
 from iceditor.editor.play.counter_items import MORALE_MARKERS, CounterItem
 from iceditor.editor.play.faces import printed_faces
 from iceditor.editor.play.markers import AssaultMarkerItem, ChitItem, HiddenHexItem
+
+from .test_map_drawing import Recording, pixels, render
 
 pytestmark = pytest.mark.gui
 
@@ -77,35 +79,6 @@ def texts(item: QGraphicsItem) -> list[str]:
     item.paint(painter, QStyleOptionGraphicsItem())
     painter.end()
     return painter.texts
-
-
-class Recording(QPainter):
-    def __init__(self, image: QImage) -> None:
-        super().__init__(image)
-        self.texts: list[str] = []
-
-    def drawText(self, *args) -> None:  # type: ignore[no-untyped-def, override]
-        self.texts.append(args[-1])
-        super().drawText(*args)
-
-
-def render(scene: MapScene, rect: QRectF, zoom: float = PLAY_ZOOM) -> QImage:
-    image = QImage(int(rect.width() * zoom), int(rect.height() * zoom), QImage.Format.Format_RGB32)
-    image.fill(QColor("white"))
-    painter = QPainter(image)
-    scene.render(painter, QRectF(0, 0, image.width(), image.height()), rect)
-    painter.end()
-    return image
-
-
-def count(image: QImage, colour: QColor, tolerance: int = 12) -> int:
-    def near(c: QColor) -> bool:
-        return (
-            max(abs(c.red() - colour.red()), abs(c.green() - colour.green()), abs(c.blue() - colour.blue()))
-            <= tolerance
-        )
-
-    return sum(1 for x in range(image.width()) for y in range(image.height()) if near(image.pixelColor(x, y)))
 
 
 def test_the_layer_draws_the_views_units_as_counters_with_their_faces(qtbot, s1_mid_play: GameState) -> None:
@@ -171,8 +144,8 @@ def test_3_0_the_up_face_prints_black_the_down_face_white(qtbot, s1_mid_play: Ga
         layer.show(data)
         item = next(i for i in layer.counters.values() if i.unit["state"] == state and i.unit["side"] == "german")
         image = render(scene, item.rect(), 4.0)
-        assert count(image, body, 4) > image.width() * image.height() * 0.25, state
-        assert count(image, ink, 30) > 40, state  # its print
+        assert pixels(image, body, 4) > image.width() * image.height() * 0.25, state
+        assert pixels(image, ink, 30) > 40, state  # its print
 
 
 def test_3_21_pinned_and_suppressed_units_carry_a_p_or_s_marker(qtbot, s1_mid_play: GameState) -> None:
@@ -189,7 +162,7 @@ def test_3_21_pinned_and_suppressed_units_carry_a_p_or_s_marker(qtbot, s1_mid_pl
         assert (letter in written) if letter else not {"P", "S"} & set(written)
         if letter:
             marker = render(scene, item.boundingRect(), 4.0)
-            assert count(marker, MORALE_MARKERS[morale][1], 20) > 100
+            assert pixels(marker, MORALE_MARKERS[morale][1], 20) > 100
         assert morale.upper() in item.toolTip()
 
 
@@ -204,7 +177,7 @@ def test_4_0_10_11_moved_and_fired_marks_and_8_7_facing(qtbot, s1_mid_play: Game
     assert item is not None and {"M", "F"} <= set(texts(item)) and "moved, fired" in item.toolTip()
     faced = next(i for i in layer.counters.values() if i.unit["facing"])
     assert faced.facing == s1_mid_play.board.hex(faced.unit["facing"])
-    assert count(render(scene, faced.boundingRect(), 4.0), INK, 20) > 60
+    assert pixels(render(scene, faced.boundingRect(), 4.0), INK, 20) > 60
 
 
 def test_12_4_18_0_17_0_wrecks_ips_and_assault_markers(qtbot, s1_mid_play: GameState) -> None:
@@ -222,7 +195,7 @@ def test_12_4_18_0_17_0_wrecks_ips_and_assault_markers(qtbot, s1_mid_play: GameS
     assert texts(chits[("improved_position", "4307")]) == ["IP2"]
     (marker,) = [i for i in drawn(scene) if isinstance(i, AssaultMarkerItem)]
     assert (marker.hex, marker.toward, marker.side) == (board.hex("4309"), board.hex("4308"), "russian")
-    assert count(render(scene, chits[("wreck", "4310")].boundingRect(), 4.0), QColor("#4a4a4a"), 8) > 100
+    assert pixels(render(scene, chits[("wreck", "4310")].boundingRect(), 4.0), QColor("#4a4a4a"), 8) > 100
 
 
 def test_14_0_14_3_this_player_turns_mortar_targets_and_impacts() -> None:
@@ -342,7 +315,7 @@ def test_snapshot_of_a_game_at_n_as_a_side_saw_it(qtbot, game_log: Path, tmp_pat
     assert "the whole board" in capsys.readouterr().out
     framed = QImage(str(whole))
     assert framed.width() < image.width()
-    assert count(framed, side_colour("german"), 6) + count(framed, side_colour("german", True), 6) > 400
+    assert pixels(framed, side_colour("german"), 6) + pixels(framed, side_colour("german", True), 6) > 400
 
 
 @pytest.mark.parametrize(

@@ -129,6 +129,17 @@ class PlayBoardLayer(QGraphicsObject):
         for marker in drawn.values():
             self.scene_.removeItem(marker)
 
+    def clear(self) -> None:
+        """No counters, markers or marks: an empty board (the layer stays on the scene)."""
+        self.close_stack()
+        for item in (*self.counters.values(), *self.markers):
+            self.scene_.removeItem(item)
+        self.counters, self.stacks, self.markers = {}, {}, []
+        for mark in (self.set_reach, self.set_objectives):
+            mark({})
+        self.set_path([])
+        self.set_target(None)
+
     def _markers(self, data: dict[str, Any], log: Sequence[dict[str, Any]]) -> list[tuple[Any, ...]]:
         """The markers the view holds, each as its item's class and arguments (its key)."""
         hex_of = self.scene_.board.hex
@@ -205,7 +216,7 @@ class PlayBoardLayer(QGraphicsObject):
         ids = self.stacks.get(h)
         if not ids:
             return None
-        self.opened = StackItem(h, [self.counters[uid] for uid in ids], self)
+        self.opened = StackItem(h, self.scene_.board.label(h), [self.counters[uid] for uid in ids], self)
         for item in self.opened.counters:
             item.set_selected(item.uid in self.selected)
         self.stack_opened.emit(h)
@@ -248,9 +259,10 @@ class PlayBoardLayer(QGraphicsObject):
 class StackItem(QGraphicsItem):
     """An opened stack: its units side by side above the hex, each at full size with its state."""
 
-    def __init__(self, h: Hex, units: list[CounterItem], parent: QGraphicsItem) -> None:
+    def __init__(self, h: Hex, label: str, units: list[CounterItem], parent: QGraphicsItem) -> None:
         super().__init__(parent)
-        self.hex = h
+        self.hex, self.label = h, label
+        self.setToolTip(f"The stack in {label}: click a unit to pick it, anywhere else to close")
         self.setZValue(1000)
         width = len(units) * (OPENED + GAP) + GAP
         c = centre(h)
@@ -282,7 +294,8 @@ class StackItem(QGraphicsItem):
         c = centre(self.hex)
         painter.drawLine(QPointF(c.x(), self._panel.bottom()), QPointF(c.x(), c.y() - HEX_SIZE * 0.6))
         title = QRectF(self._panel.left(), self._panel.top() + 1, self._panel.width(), 10)
-        write(painter, title, f"{len(self.counters)} units: click one to pick it", 7, scale, False)
+        count = len(self.counters)
+        write(painter, title, f"{self.label}: {count} unit{'s' if count > 1 else ''}", 7, scale, True)
         for item, (state, done) in zip(self.counters, self.labels, strict=True):
             r = item.rect()
             below = QRectF(r.left() - GAP / 2, r.bottom() + 1, r.width() + GAP, 8)
