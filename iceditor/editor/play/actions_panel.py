@@ -42,9 +42,10 @@ class ActionsPanel(QWidget):
         self.off_map = QListWidget(objectName="play-off-map")
         self.off_map.setMaximumHeight(110)
         self.off_map.itemClicked.connect(lambda item: self.unit_chosen.emit(item.data(ACTION)))
-        for w in (self.prompt, self.heading, self.list, self.play_button, self.off_map_heading, self.off_map):
+        # the prompt is the window's to place (over the odds too); the rest is this panel's
+        for w in (self.heading, self.list, self.play_button, self.off_map_heading, self.off_map):
             column.addWidget(w)
-        column.setStretch(2, 1)
+        column.setStretch(1, 1)
 
     def show_actions(self, heading: str, actions: Sequence[tuple[Action, str]], prompt: str = "") -> None:
         """`actions`: each with its sentence; `prompt`: the reaction prompt (13.0), or none."""

@@ -16,7 +16,7 @@ class HandOver(QWidget):
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
         self.setObjectName("hand-over")
-        self.setAutoFillBackground(True)
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)  # the cover is opaque
         self.setStyleSheet("#hand-over { background: #2f3b2f; } QLabel { color: #f4efe0; }")
         column = QVBoxLayout(self)
         column.addStretch(1)

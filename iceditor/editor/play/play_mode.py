@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QMenu, QMessageBox, QSplitter, QTabWidget, QToolBar
+from PySide6.QtWidgets import QDockWidget, QMenu, QMessageBox, QSplitter, QTabWidget, QToolBar, QVBoxLayout, QWidget
 
 from engine.game import Action, GameState, IllegalAction
 from engine.game.actions import MOVE, PLACE
@@ -28,7 +28,7 @@ from engine.hexgrid import Hex
 from engine.model.mapsheet import LoadError
 
 from ..busy import busy
-from ..hex_layout import hex_at
+from ..hex_layout import centre, hex_at
 from .actions_panel import ActionsPanel
 from .ai_worker import AiWorker
 from .board_items import PLAY_ZOOM, PlayBoardLayer
@@ -83,8 +83,13 @@ class PlayMode(QObject):
         tabs.addTab(self.actions_panel, "Decisions")
         tabs.addTab(self.odds, "Odds")
         self.tabs = tabs
+        top = QWidget()  # the reaction prompt over both tabs: its odds are on the Odds tab
+        column = QVBoxLayout(top)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.actions_panel.prompt)
+        column.addWidget(tabs, 1)
         split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(tabs)
+        split.addWidget(top)
         split.addWidget(self.log_panel)
         split.setSizes([300, 300])
         self.dock = QDockWidget("Play", window, objectName="play-dock")
@@ -327,6 +332,7 @@ class PlayMode(QObject):
         assert self.session is not None
         game = self.session.game
         why = "Opportunity fire may answer the move (13.0)." if game.interrupt else f"{game.phase.replace('_', ' ')}"
+        self.window.statusBar().clearMessage()  # nothing of the last screen's words stays
         self.handover.cover(side, f"The {side.capitalize()} player decides now: {why}")
         self._show_phase([])
 
@@ -633,6 +639,9 @@ class PlayMode(QObject):
             return
         self.fire_at = target
         self.board.set_target(target)
+        view = self.window.view
+        if not view.viewport().rect().contains(view.mapFromScene(centre(target))):
+            view.centre_on(target)  # the target in sight beside its odds
         label = session.game.label_of(target)
         firers = ", ".join(u.split("/", 1)[-1] for u in self.selected)
         self.odds.show_odds(f"<b>Fire at {label}</b> by {firers}: Roll plays it (PCs, then the dice)", odds, True)
@@ -677,7 +686,6 @@ class PlayMode(QObject):
         if self.board is not None:
             self.board.set_selected(self.selected)
         self.show_fire(session.game.board.hex(action.arg.split()[0]))
-        self.tabs.setCurrentWidget(self.actions_panel)
 
     def _choose(self, actions: list[Action], at: QPoint) -> None:
         menu = QMenu(self.window)
