@@ -10,7 +10,7 @@ import pytest
 from engine.game import legal_actions, parse
 from engine.game.log import read_log, replay
 from engine.model.scenario import load_scenario
-from iceditor.editor.play.session import HUMAN, PlaySession, SaveRefused, player_names, session_of_log
+from iceditor.editor.play.session import HUMAN, PlaySession, SaveRefused, player_names, session_of_log, whole_view
 
 REPO = Path(__file__).resolve().parents[1]
 DUEL = REPO / "tests" / "fixtures" / "game" / "duel.yaml"
@@ -104,11 +104,25 @@ def test_a_saved_game_opens_at_its_last_event_with_its_players(tmp_path: Path) -
     assert opened.game.log == session.game.log[:5]
 
 
-def test_a_game_of_unsaved_edits_is_not_saved_against_other_files(tmp_path: Path) -> None:
+def test_r218_a_game_of_unsaved_edits_is_not_saved_against_other_files(tmp_path: Path) -> None:
     scenario = tmp_path / "s.yaml"
     scenario.write_text("a: 1\n", encoding="utf-8")
     session = duel()
-    session.texts = {scenario: "a: 2\n"}
+    session.texts = {scenario: "a: 2\n"}  # R218: the game started from edits the file does not hold
     with pytest.raises(SaveRefused, match="File > Save"):
         session.save(tmp_path / "game.jsonl")
     assert not (tmp_path / "game.jsonl").exists()
+
+
+def test_r217_the_whole_board_holds_both_sides_secrets_and_hidden_units() -> None:
+    """R217: the game over (and between two AIs) the board is every unit and both sides' secrets."""
+    session = duel()
+    while session.game.phase == "setup":
+        session.play(session.actions()[-1])
+    data, log = whole_view(session.game)
+    ids = {u["id"] for u in data["units"]}
+    assert "german/C/LMG-PR10-1" in ids  # hidden in 1207 (24.21)
+    assert "german/C/LMG-PR10-1" not in {u["id"] for u in session.view("russian").data["units"]}
+    assert set(data["secrets"]) == {"german", "russian"}
+    assert data["secrets"]["german"]["hidden_hexes"] == ["1207"]
+    assert log == session.game.log

@@ -140,7 +140,9 @@ def test_a_hot_seat_game_by_clicking(window: MainWindow, tmp_path: Path) -> None
     hand_over(mode, "german")
     assert mode.actions_panel.prompt.isVisible() and "Opportunity fire (13.0)" in mode.actions_panel.prompt.text()
     assert "1201" in mode.actions_panel.prompt.text()
-    aim = next(i for i in range(mode.actions_panel.list.count()) if "ATR-1 opens an AP attack" in mode.actions_panel.texts()[i])
+    aim = next(
+        i for i in range(mode.actions_panel.list.count()) if "ATR-1 opens an AP attack" in mode.actions_panel.texts()[i]
+    )
     mode.actions_panel.list.setCurrentRow(aim)
     odds = mode.odds.text.text()
     assert "german/ATR-1: PC 83%" in odds and "(11.2)" in odds and "russian/A/R-PR9-1: 1 die" in odds
@@ -182,8 +184,53 @@ def test_an_illegal_click_says_why_with_the_rule(window: MainWindow) -> None:
     assert mode.session.game.log[-1]["action"] == "done"
 
 
-def test_ai_against_ai_is_watched_to_the_end_screen(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
-    """The AIs think off the GUI thread; the end shows the result, its condition and the losses."""
+def test_a_path_dragged_hex_by_hex_and_the_board_at_a_past_moment(window: MainWindow) -> None:
+    """R190: a path dragged from the unit's hex (back over the last hex takes it off); a log entry
+    clicked shows the board after it, Now the game as it is."""
+    mode = to_russian_movement(window)
+    session, board = mode.session, mode.board
+    assert session is not None and board is not None
+    uid, hexes = "russian/A/R-PR9-1", {label: session.game.board.hex(label) for label in ("1201", "1202", "1203")}
+    mode.actions_panel.unit_chosen.emit(uid)
+    board.hex_clicked.emit(hexes["1201"])  # onto the map, one hex
+    settle()
+    entered = session.played
+    hand_over(mode, "german")
+    assert mode.phase_bar.done_button.text() == "Pass"
+    done(mode)
+    hand_over(mode, "russian")
+    board.unit_picked.emit(uid)
+    mode._pressed(hexes["1201"], None)
+    for label in ("1202", "1203", "1202", "1203"):
+        window.scene.hex_moved.emit(hexes[label], None)
+    assert board.marks.path == [hexes["1201"], hexes["1202"], hexes["1203"]]
+    window.scene.hex_released.emit(hexes["1203"], None)
+    settle()
+    assert session.game.log[-1]["action"] == f"move {uid} 1202 1203"
+    while session.game.to_act == "german":  # 13.0: the German passes at 1202, then at 1203
+        if mode.handover.isVisible():
+            hand_over(mode, "german")
+        done(mode)
+    hand_over(mode, "russian")
+    assert board.hex_of_unit(uid) == hexes["1203"]
+    item = next(
+        mode.log_panel.tree.topLevelItem(i)
+        for i in range(mode.log_panel.tree.topLevelItemCount())
+        if mode.log_panel.tree.topLevelItem(i).data(0, 256) == entered
+    )
+    mode.log_panel.tree.setCurrentItem(item)
+    mode.log_panel._clicked(item)
+    assert mode.moment == entered and board.hex_of_unit(uid) == hexes["1201"]
+    assert mode.log_panel.showing.isVisible()
+    mode.pick_unit(uid)  # a past moment takes no decision
+    assert "earlier moment" in mode.last_message
+    mode.log_panel.now_button.click()
+    assert mode.moment is None and board.hex_of_unit(uid) == hexes["1203"]
+
+
+def test_r217_ai_against_ai_is_watched_to_the_end_screen_the_whole_board_shown(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The AIs think off the GUI thread; the end shows the result, its condition and the losses,
+    and the whole board (R217)."""
     mode = mode_of(window)
     mode.delay = 0
     assert mode.start({"german": "random", "russian": "random"}, seed=5)
@@ -194,6 +241,7 @@ def test_ai_against_ai_is_watched_to_the_end_screen(window: MainWindow, qtbot) -
     text = mode.end.text.text()
     assert "German losses" in text and "Russian losses" in text and "Objective hexes (24.9)" in text
     assert mode.board is not None and mode.board.marks.objectives  # 1206, outlined with its holder
+    assert mode.shown is None and mode.board.side is None  # R217: every unit, both sides' secrets
 
 
 def test_a_scenario_edited_since_offers_a_restart(window: MainWindow) -> None:
