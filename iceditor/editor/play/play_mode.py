@@ -37,7 +37,7 @@ from .faces import printed_faces
 from .handover import HandOver
 from .log_panel import LogPanel
 from .odds_panel import OddsPanel, seen_odds
-from .phase_bar import PhaseBar
+from .phase_bar import PHASES, PhaseBar
 from .session import PlaySession, SaveRefused, outcome, session_of_log, whole_view
 
 if TYPE_CHECKING:
@@ -66,6 +66,7 @@ class PlayMode(QObject):
         self._drag_from: Hex | None = None  # where the left button went down
         self._drag: list[Hex] = []  # the hexes dragged through from the selection's hex, in order
         self._kept_docks: list[QDockWidget] = []
+        self._kept_fronts: list[QDockWidget] = []
         self._kept_tool: Any = None
         self._build()
 
@@ -212,6 +213,8 @@ class PlayMode(QObject):
         window = self.window
         self.active = True
         self._kept_docks = [d for d in window.findChildren(QDockWidget) if d.isVisible() and d is not self.dock]
+        # of docks sharing a place as tabs, the ones in front (a tab behind others shows nothing)
+        self._kept_fronts = [d for d in self._kept_docks if not d.visibleRegion().isEmpty()]
         for dock in self._kept_docks:
             dock.hide()
         for bar in (window.tool_bar, window.options_bar):
@@ -246,6 +249,8 @@ class PlayMode(QObject):
             bar.show()
         for dock in self._kept_docks:
             dock.show()
+        for dock in self._kept_fronts:
+            dock.raise_()
         window.tool = self._kept_tool
         window._tool_actions.setEnabled(True)
         for name in EDITING_MENUS:
@@ -331,9 +336,9 @@ class PlayMode(QObject):
         self.actions_panel.show_off_map([])
         assert self.session is not None
         game = self.session.game
-        why = "Opportunity fire may answer the move (13.0)." if game.interrupt else f"{game.phase.replace('_', ' ')}"
+        why = "opportunity fire may answer the move (13.0)" if game.interrupt else PHASES.get(game.phase, game.phase)
         self.window.statusBar().clearMessage()  # nothing of the last screen's words stays
-        self.handover.cover(side, f"The {side.capitalize()} player decides now: {why}")
+        self.handover.cover(side, f"The {side.capitalize()} player decides now: {why}.")
         self._show_phase([])
 
     def _handed_over(self, side: str) -> None:
