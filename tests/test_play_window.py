@@ -279,3 +279,12 @@ def test_iceditor_edit_a_corrupt_game_log_says_its_line(tmp_path: Path) -> None:
     )
     assert run.returncode == 2
     assert f"{log}:1: error" in run.stderr
+
+
+def test_another_file_opened_in_the_window_ends_the_game(window: MainWindow, tmp_path: Path) -> None:
+    mode = mode_of(window)
+    assert mode.start(HOT_SEAT, seed=1)
+    window.set_document(open_document(tmp_path / "duel.yaml"))
+    settle()
+    assert mode.session is None and not mode.active and mode.board is None
+    assert window.tool_bar.isVisible() and not mode.dock.isVisible()

@@ -23,7 +23,7 @@ from engine.game.fire_odds import fire_odds
 from engine.game.log import Log
 from engine.game.paths import Route
 from engine.game.state import MOVEMENT, REACTION, other
-from engine.game.views import player_view
+from engine.game.views import player_view, side_log
 from engine.hexgrid import Hex
 from engine.model.mapsheet import LoadError
 
@@ -129,6 +129,7 @@ class PlayMode(QObject):
         window.scene.hex_moved.connect(self._dragged)
         window.scene.hex_released.connect(self._released)
         window.scene.hovered.connect(self._hovered)
+        window.document_replaced.connect(self._document_replaced)
 
     # -- starting, entering, leaving -----------------------------------------------------------
     def start(self, players: dict[str, str], seed: int = 0) -> bool:
@@ -265,6 +266,14 @@ class PlayMode(QObject):
             window.scene.layers[layer].setVisible(checked)
         if self.shown is not None and self.session is not None and len(self.session.humans) == 2:
             self.shown = COVERED  # back in play, the side to act is handed the screen again
+
+    def _document_replaced(self) -> None:
+        """Another file in the window (File > Open, New): the game of the last one ends with it."""
+        self.leave()
+        self.stop_ai(pause=False)
+        if self.board is not None:
+            self.board.detach()
+        self.session, self.board = None, None
 
     def edited_since(self) -> bool:
         """The scenario or its maps differ from what the game was started from."""
@@ -774,11 +783,13 @@ class PlayMode(QObject):
         entry = session.game.log[n]
         side = str(entry["side"])
         if len(session.humans) == 2:
+            # the decision as the other player saw it (a decision about hidden units: not at all)
+            seen = next((e.get("action") for e in side_log(session.game, other(side)) if e.get("n") == n), None)
             answer = QMessageBox.question(
                 self.window,
                 "Take back",
                 f"The {side.capitalize()} player asks to take back the game to his decision {n} "
-                f"({entry.get('action')}). {other(side).capitalize()} player, do you agree?",
+                f"({seen or 'one you did not see'}). {other(side).capitalize()} player, do you agree?",
             )
             if answer != QMessageBox.StandardButton.Yes:
                 self.message("Take back refused by the other player.")
