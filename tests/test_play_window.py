@@ -288,3 +288,17 @@ def test_another_file_opened_in_the_window_ends_the_game(window: MainWindow, tmp
     settle()
     assert mode.session is None and not mode.active and mode.board is None
     assert window.tool_bar.isVisible() and not mode.dock.isVisible()
+
+
+def test_fire_at_a_hex_the_unit_may_not_fire_at_is_refused_with_the_rule(window: MainWindow) -> None:
+    mode = to_russian_movement(window)
+    assert mode.session is not None and mode.board is not None
+    mode.actions_panel.unit_chosen.emit("russian/A/R-PR9-1")
+    mode.board.hex_clicked.emit(mode.session.game.board.hex("1201"))
+    settle()
+    hand_over(mode, "german")
+    mode.board.unit_picked.emit("german/PL-PR11")  # a commander has no AP fire of his own
+    mode.board.hex_clicked.emit(mode.session.game.board.hex("1408"))  # no Russian there
+    settle()
+    assert mode.last_message.startswith("Refused: aim german/PL-PR11 1408") and "(1" in mode.last_message
+    assert mode.session.game.log[-1]["action"] == "move russian/A/R-PR9-1 1201"

@@ -30,6 +30,7 @@ class EndScreen(QFrame):
 
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
+        self.over = parent
         self.setObjectName("end-screen")
         self.setFrameShape(QFrame.Shape.Box)
         self.setAutoFillBackground(True)
@@ -45,7 +46,7 @@ class EndScreen(QFrame):
 
     def show_outcome(self, outcome: dict[str, Any]) -> None:
         self.text.setText(outcome_text(outcome))
-        parent = self.parentWidget()
+        parent = self.over
         width = min(480, parent.width() - 40)
         self.setFixedWidth(max(width, 200))
         self.adjustSize()

@@ -15,6 +15,7 @@ class HandOver(QWidget):
 
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
+        self.covered = parent
         self.setObjectName("hand-over")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)  # the cover is opaque
         self.setStyleSheet("#hand-over { background: #2f3b2f; } QLabel { color: #f4efe0; }")
@@ -39,7 +40,7 @@ class HandOver(QWidget):
         self.title.setText(f"Hand over to the {side.capitalize()} player")
         self.text.setText(f"{why}\nThe other player looks away. Only the {side.capitalize()} player goes on.")
         self.button.setText(f"I am the {side.capitalize()} player: show my side")
-        self.setGeometry(self.parentWidget().rect())
+        self.setGeometry(self.covered.rect())
         self.show()
         self.raise_()
         self.button.setFocus()
@@ -50,5 +51,5 @@ class HandOver(QWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize and self.isVisible():
-            self.setGeometry(self.parentWidget().rect())
+            self.setGeometry(self.covered.rect())
         return False

@@ -75,8 +75,9 @@ class LogPanel(QWidget):
             self.tree.addTopLevelItem(item)
         self._shown = len(entries)
         self._own = own
-        if self.tree.topLevelItemCount():
-            self.tree.scrollToItem(self.tree.topLevelItem(self.tree.topLevelItemCount() - 1))
+        last = self.tree.topLevelItem(self.tree.topLevelItemCount() - 1)
+        if last is not None:
+            self.tree.scrollToItem(last)
         self._update_buttons()
 
     def clear(self) -> None:
@@ -90,11 +91,12 @@ class LogPanel(QWidget):
 
     def lines(self) -> list[str]:
         """Every line shown, headings and events (for a reader or a test)."""
-        found = []
+        found: list[str] = []
         for i in range(self.tree.topLevelItemCount()):
             item = self.tree.topLevelItem(i)
-            found.append(item.text(0))
-            found += [item.child(k).text(0) for k in range(item.childCount())]
+            if item is not None:
+                found.append(item.text(0))
+                found += [child.text(0) for k in range(item.childCount()) if (child := item.child(k)) is not None]
         return found
 
     def _clicked(self, item: QTreeWidgetItem) -> None:
@@ -108,7 +110,7 @@ class LogPanel(QWidget):
     def _now(self) -> None:
         self.showing.hide()
         self.now_button.setEnabled(False)
-        self.tree.setCurrentItem(None)  # type: ignore[arg-type]
+        self.tree.setCurrentItem(None)
         self._update_buttons()
         self.now_chosen.emit()
 

@@ -59,7 +59,7 @@ class PhaseBar(QWidget):
         self.actor.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # cut, never widening
         self.done_button = QPushButton("Done", objectName="phase-done")
         self.done_button.setToolTip("End this phase (6.0), or let the move go on without opportunity fire (13.0)")
-        self.done_button.clicked.connect(lambda: self._action is not None and self.done.emit(self._action))
+        self.done_button.clicked.connect(self._done)
         self.busy = QProgressBar(objectName="ai-busy", maximumWidth=70, textVisible=False)
         self.busy.setRange(0, 0)  # a busy indication while an AI thinks
         self.busy.hide()
@@ -95,6 +95,10 @@ class PhaseBar(QWidget):
         self._action = next((a for a in actions if a.verb in (DONE, PASS) and not a.units), None)
         self.done_button.setText("Pass" if self._action is not None and self._action.verb == PASS else "Done")
         self.done_button.setEnabled(self._action is not None)
+
+    def _done(self) -> None:
+        if self._action is not None:
+            self.done.emit(self._action)
 
     def game_over(self, text: str) -> None:
         self.actor.setText(f"  {text}")

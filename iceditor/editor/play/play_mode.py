@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QMenu, QMessageBox, QSplitter, QTabWidget, QToolBar, QVBoxLayout, QWidget
 
-from engine.game import Action, GameState, IllegalAction
+from engine.game import Action, GameState, IllegalAction, apply
 from engine.game.actions import MOVE, PLACE
 from engine.game.describe import describe, options
 from engine.game.fire import AIM, ANTITANK, JOIN, SHOOT
 from engine.game.fire_odds import fire_odds
 from engine.game.log import Log
 from engine.game.paths import Route
+from engine.game.play import FIRE_PHASES
 from engine.game.state import MOVEMENT, REACTION, other
 from engine.game.views import player_view, side_log
 from engine.hexgrid import Hex
@@ -579,8 +580,17 @@ class PlayMode(QObject):
             self.selected = own
             self._selection_changed()
             return
-        if self.selected and game.phase in (MOVEMENT, REACTION) and game.interrupt is None:
-            self.play(Action(MOVE, tuple(self.selected), label))  # refused with the engine's reason and rule
+        if self.selected and (game.phase in (MOVEMENT, REACTION) or game.phase in FIRE_PHASES or game.interrupt):
+            # what the click would be: a move in a movement phase, else fire at the hex; the
+            # engine's refusal, on a copy, says why not with its rule
+            moving = game.phase in (MOVEMENT, REACTION) and game.interrupt is None
+            probe = Action(MOVE, tuple(self.selected), label) if moving else Action(AIM, self.selected[:1], label)
+            try:
+                apply(game, probe)
+            except IllegalAction as exc:
+                self.message(f"Refused: {exc}")
+                return
+            self.play(probe)
             return
         at_hex = options(game, hex=label)
         if at_hex:
