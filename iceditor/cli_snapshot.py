@@ -144,6 +144,7 @@ def _snapshot(args: argparse.Namespace) -> int:
     if args.file.suffix.lower() == ".jsonl":  # a saved game (engine/game/log.py)
         from .cli_game_snapshot import snapshot_game
 
+        _suffix(args.out, (".png",), "snapshot")
         return snapshot_game(args)
     for name, flag in (("at", "--at"), ("side", "--side")):
         if getattr(args, name) is not None:

@@ -31,7 +31,8 @@ from iceditor.editor.mapview import MapScene, MapView
 from iceditor.editor.play.board_items import PLAY_ZOOM, PlayBoardLayer, StackItem, mortar_fire
 from iceditor.editor.play.counter_items import MORALE_MARKERS, CounterItem
 from iceditor.editor.play.faces import printed_faces
-from iceditor.editor.play.markers import AssaultMarkerItem, ChitItem, HiddenHexItem
+from iceditor.editor.play.markers import AssaultMarkerItem, ChitItem, HiddenHexItem, MortarItem
+from iceditor.editor.setup_items import FAN, FIRST
 
 from .test_map_drawing import Recording, pixels, render
 
@@ -59,7 +60,7 @@ def s4_after_setup() -> GameState:
 
 @pytest.fixture(scope="module")
 def s1_mid_play() -> GameState:
-    return played(S1, 3, lambda g: len(g.log) > 200)
+    return played(S1, 3, lambda g: len(g.log) > 120)
 
 
 def layer_of(qtbot, game: GameState) -> tuple[MapScene, PlayBoardLayer]:  # type: ignore[no-untyped-def]
@@ -181,8 +182,9 @@ def test_4_0_10_11_moved_and_fired_marks_and_8_7_facing(qtbot, s1_mid_play: Game
 
 
 def test_12_4_18_0_17_0_wrecks_ips_and_assault_markers(qtbot, s1_mid_play: GameState) -> None:
-    """12.4: a destroyed AFV leaves a Wreck; 18.0: IPs; 17.0: an Assault marker points at the hex
-    its stack assaults. Each is an item of the scene, in its hex, from the view's data."""
+    """12.4: a destroyed AFV leaves a Wreck (drawn as the bottom of its hex's stack); 18.0: IPs;
+    17.0: an Assault marker points at the hex its stack assaults. Each is an item of the scene, in
+    its hex, from the view's data."""
     scene, layer = layer_of(qtbot, s1_mid_play)
     data = copy.deepcopy(s1_mid_play.view(None))
     data["wrecks"] = ["4310"]
@@ -191,11 +193,18 @@ def test_12_4_18_0_17_0_wrecks_ips_and_assault_markers(qtbot, s1_mid_play: GameS
     layer.show(data)
     board = s1_mid_play.board
     chits = {(i.kind, board.label(i.hex)): i for i in drawn(scene) if isinstance(i, ChitItem)}
-    assert texts(chits[("wreck", "4310")]) == ["WRECK", "WRECK"]  # its print, white on the dark chit
+    assert texts(chits[("wreck", "4310")]) == ["WRECK"]
     assert texts(chits[("improved_position", "4307")]) == ["IP2"]
     (marker,) = [i for i in drawn(scene) if isinstance(i, AssaultMarkerItem)]
     assert (marker.hex, marker.toward, marker.side) == (board.hex("4309"), board.hex("4308"), "russian")
     assert pixels(render(scene, chits[("wreck", "4310")].boundingRect(), 4.0), QColor("#4a4a4a"), 8) > 100
+    stack = next(h for h, ids in layer.stacks.items() if len(ids) == 1)  # a Wreck under a unit: the stack's bottom
+    data["wrecks"] = [board.label(stack)]
+    layer.show(data)
+    (wreck,) = [i for i in drawn(scene) if isinstance(i, ChitItem) and i.kind == "wreck"]
+    unit = layer.unit_item(layer.units_at(stack)[0])
+    assert unit is not None and unit.zValue() > wreck.zValue()
+    assert unit.at == centre(stack) + FIRST + FAN and wreck.boundingRect().contains(centre(stack) + FIRST)
 
 
 def test_14_0_14_3_this_player_turns_mortar_targets_and_impacts() -> None:
@@ -212,6 +221,22 @@ def test_14_0_14_3_this_player_turns_mortar_targets_and_impacts() -> None:
     log = [entry(2, "support_fire", earlier), entry(2, "morale"), entry(2, "support_fire", declared, hit, lost)]
     assert [(k, h, t) for k, h, t, _ in mortar_fire(log, 2)] == [("mortar_target", "2010", ""), ("impact", "2011", "1")]
     assert mortar_fire([*log, entry(3, "morale")], 3) == []
+
+
+def test_14_0_the_layer_draws_the_mortar_fire_of_the_log_it_is_given(qtbot, s1_mid_play: GameState) -> None:
+    scene, layer = layer_of(qtbot, s1_mid_play)
+    data = s1_mid_play.view(None)
+    turn = data["turn"]
+    fire = [
+        {"event": "mortar declared", "unit": "german/MOR-1", "target": "4010", "rounds": 1},
+        {"event": "mortar round", "unit": "german/MOR-1", "round": 1, "hits": "4011", "result": "S1"},
+    ]
+    layer.show(data, [{"turn": turn, "phase": "support_fire", "events": fire}])
+    board = s1_mid_play.board
+    marks = {(i.kind, board.label(i.hex)) for i in drawn(scene) if isinstance(i, MortarItem)}
+    assert marks == {("mortar_target", "4010"), ("impact", "4011")}
+    layer.clear()
+    assert not [i for i in drawn(scene) if isinstance(i, (MortarItem, CounterItem, HiddenHexItem))]
 
 
 def test_a_stack_opens_to_pick_each_unit_and_a_click_elsewhere_is_a_hex(qtbot, s1_mid_play: GameState) -> None:
@@ -305,17 +330,17 @@ def game_log(tmp_path_factory: pytest.TempPathFactory, s1_mid_play: GameState) -
 
 def test_snapshot_of_a_game_at_n_as_a_side_saw_it(qtbot, game_log: Path, tmp_path: Path, capsys) -> None:
     out = tmp_path / "russian.png"
-    assert main(["snapshot", str(game_log), "--at", "120", "--side", "russian", "--out", str(out)]) == 0
+    assert main(["snapshot", str(game_log), "--at", "60", "--side", "russian", "--out", str(out), "--zoom", "0.5"]) == 0
     printed = capsys.readouterr().out
-    assert printed.startswith(f"{out}: ") and "after action 120 of " in printed and "as the Russian saw it" in printed
+    assert printed.startswith(f"{out}: ") and "after action 60 of " in printed and "as the Russian saw it" in printed
     image = QImage(str(out))
-    assert image.width() > 800 and image.height() > 800
+    assert image.width() > 350 and image.height() > 550  # the whole map at a third of the play zoom
     whole = tmp_path / "whole.png"
-    assert main(["snapshot", str(game_log), "--out", str(whole), "--frame", "4205:4410", "--zoom", "2"]) == 0
+    assert main(["snapshot", str(game_log), "--out", str(whole), "--frame", "4205:4410", "--zoom", "1"]) == 0
     assert "the whole board" in capsys.readouterr().out
     framed = QImage(str(whole))
     assert framed.width() < image.width()
-    assert pixels(framed, side_colour("german"), 6) + pixels(framed, side_colour("german", True), 6) > 400
+    assert pixels(framed, side_colour("german"), 6) + pixels(framed, side_colour("german", True), 6) > 150
 
 
 @pytest.mark.parametrize(
@@ -327,6 +352,9 @@ def test_snapshot_of_a_game_at_n_as_a_side_saw_it(qtbot, game_log: Path, tmp_pat
         (["--overlay", "los:4314:4305"], "--overlay draws a scenario or map in the editor, not a game log"),
         (["--frame", "4205"], "expected FROM:TO"),
         (["--frame", "4205:9999"], "9999"),
+        (["--size", "800x600"], "--size draws a scenario or map in the editor, not a game log"),
+        (["--zoom", "9"], "--zoom 9: 0.2-6"),
+        (["--out", "x.jpg"], "the file name must end in .png"),
     ],
 )
 def test_snapshot_of_a_game_bad_input_exits_2(
@@ -373,3 +401,20 @@ def test_a_counter_or_marker_unchanged_since_the_last_view_is_kept(qtbot, s1_mid
     assert layer.markers == others and ip.scene() is None
     layer.detach()
     assert scene.layers["units"].isVisible() and layer.scene() is None
+
+
+def test_view_legend_explains_the_board_in_play(qtbot) -> None:
+    """The map's legend (View > Legend) has the board in play's symbols, each drawn by its item."""
+    from iceditor.editor.legend import entries
+
+    keys = [e.key for e in entries()]
+    play = ["play-counter", "pinned", "suppressed", "moved-fired", "hidden-unit", "wreck", "revealed-mines"]
+    play += ["assault-marker", "mortar-target", "mortar-impact", "play-reach", "objective"]
+    assert keys[-len(play) :] == play and not set(play) & {e.key for e in entries(overlays=False)}
+    image = QImage(120, 120, QImage.Format.Format_RGB32)
+    for entry in entries()[-len(play) :]:
+        painter = Recording(image)
+        painter.translate(60, 60)
+        entry.sample(painter)
+        painter.end()
+    assert "3.21" in next(e.meaning for e in entries() if e.key == "pinned")

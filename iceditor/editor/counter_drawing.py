@@ -104,10 +104,17 @@ def write(
 
 
 def paint_chit(
-    painter: QPainter, rect: QRectF, text: str, fill: QColor, edge: QColor, width: float, scale: float
+    painter: QPainter,
+    rect: QRectF,
+    text: str,
+    fill: QColor,
+    edge: QColor,
+    width: float,
+    scale: float,
+    ink: QColor = INK,
 ) -> None:
     """A marker (an IP, mines, a Wreck...): a small rounded chit with its text."""
     painter.setPen(QPen(edge, width))
     painter.setBrush(QBrush(fill))
     painter.drawRoundedRect(rect, 2, 2)
-    write(painter, rect, text, 5.5 * rect.height() / 9, scale, bold=True)
+    write(painter, rect, text, 5.5 * rect.height() / 9, scale, True, ink)

@@ -39,7 +39,7 @@ class Entry:
 def entries(overlays: bool = True) -> list[Entry]:
     """The legend, in reading order: the ground, woods and buildings, roads, labels, the set-up,
     and (`overlays`: in the editor, not on a print) what the tools draw over the map."""
-    out = [Entry(key, symbol(key).name, symbol(key).meaning, _terrain_sample(key)) for key in SYMBOLS]
+    out = [Entry(key, symbol(key).name, symbol(key).meaning, terrain_sample(key)) for key in SYMBOLS]
     out += [
         Entry("hex-number", "Hex number", "column and row (XXYY), as printed", _number_sample),
         Entry("hill-name", "Hill name", "written once, in the middle of the hill", _hill_name_sample),
@@ -80,7 +80,11 @@ def entries(overlays: bool = True) -> list[Entry]:
             _piece_sample("infiltration", ("INF", "")),
         ),
     ]
-    return out + (_overlay_entries() if overlays else [])
+    if not overlays:
+        return out
+    from .play.legend_entries import play_entries  # the board in play's, drawn by its items
+
+    return out + _overlay_entries() + play_entries()
 
 
 def legend_size(width: float, overlays: bool = True) -> tuple[float, float]:
@@ -146,7 +150,7 @@ def _sample_terrain(key: str) -> tuple[Terrain, dict[int, Terrain]]:
     return samples.get(key, (Terrain(), same))
 
 
-def _terrain_sample(key: str) -> Callable[[QPainter], None]:
+def terrain_sample(key: str) -> Callable[[QPainter], None]:
     def draw(painter: QPainter) -> None:
         if key in PAINTERS:
             t, neighbours = _sample_terrain(key)
@@ -164,7 +168,7 @@ def _terrain_sample(key: str) -> Callable[[QPainter], None]:
 
 
 def _number_sample(painter: QPainter) -> None:
-    _terrain_sample("ground")(painter)
+    terrain_sample("ground")(painter)
     painter.setFont(font_of_size(NUMBER_SIZE))
     paint_number(painter, HERE, "4307", NUMBER_SIZE, on_roof=False)
 
@@ -177,12 +181,12 @@ def _name(painter: QPainter, text: str, colour: QColor) -> None:
 
 
 def _hill_name_sample(painter: QPainter) -> None:
-    _terrain_sample("level-1")(painter)
+    terrain_sample("level-1")(painter)
     _name(painter, "Hill K", HILL_NAME)
 
 
 def _building_id_sample(painter: QPainter) -> None:
-    _terrain_sample("building")(painter)
+    terrain_sample("building")(painter)
     _name(painter, "23", BUILDING_ID)
 
 
@@ -216,7 +220,7 @@ def _piece_sample(
 ) -> Callable[[QPainter], None]:
     def draw(painter: QPainter) -> None:
         if kind == "hidden":
-            _terrain_sample("ground")(painter)
+            terrain_sample("ground")(painter)
         faced = HERE + DIRECTIONS[facing] if facing is not None else None
         _draw_piece(painter, Piece((), "german", kind, HERE, text, "", down, faced))
 
@@ -235,7 +239,7 @@ def _overlay_entries() -> list[Entry]:
     from .features.zone_editor import ZONE, ZONE_OUTLINE
 
     def line(painter: QPainter) -> None:
-        _terrain_sample("ground")(painter)
+        terrain_sample("ground")(painter)
         c = centre(HERE)
         painter.setPen(QPen(CLEAR_LINE, 3, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
         painter.drawLine(QPointF(c.x() - HEX_SIZE, c.y()), c)
@@ -244,7 +248,7 @@ def _overlay_entries() -> list[Entry]:
 
     def shaded(*colours: QColor, outline: QColor | None = None, width: float = 1.5) -> Callable[[QPainter], None]:
         def draw(painter: QPainter) -> None:
-            _terrain_sample("ground")(painter)
+            terrain_sample("ground")(painter)
             for i, colour in enumerate(colours):  # several colours: side by side
                 painter.save()
                 part = QRectF(

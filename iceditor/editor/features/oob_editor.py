@@ -93,7 +93,6 @@ def placement_key(unit: dict[str, Any]) -> dict[str, Any]:
     return {kind: unit[kind], **{k: unit[k] for k in keys if k in unit}}
 
 
-
 # "18", "18 pool" (both LMGs of the squad fire from one number) or "20 each" (R81).
 AMMO_TEXT = re.compile(r"(?P<points>\d+)(?:,?\s*(?:one\s+)?(?P<split>pool|each))?")
 

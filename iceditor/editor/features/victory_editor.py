@@ -89,8 +89,12 @@ class VictoryPanel(QWidget):
         self.template_side.addItems(SIDES)
         self.template = QComboBox(objectName="victory-template")
         self.template.addItems(list(TEMPLATES))
-        add = QPushButton("Add result", objectName="victory-add-result", toolTip="A result for the side chosen, on "
-                          "the scenario's first zone: edit its zone by double-clicking the condition")
+        add = QPushButton(
+            "Add result",
+            objectName="victory-add-result",
+            toolTip="A result for the side chosen, on "
+            "the scenario's first zone: edit its zone by double-clicking the condition",
+        )
         add.clicked.connect(self.add_result)
         remove = QPushButton("Remove result", objectName="victory-remove-result")
         remove.clicked.connect(self.remove_result)
@@ -112,8 +116,9 @@ class VictoryPanel(QWidget):
         self.at_start.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)
         self.at_start.setColumnWidth(0, 100)
         layout.addWidget(self.at_start)
-        add = QPushButton("Add holder", objectName="victory-add-holder",
-                          toolTip="A zone a side controls before any unit moves (R82)")
+        add = QPushButton(
+            "Add holder", objectName="victory-add-holder", toolTip="A zone a side controls before any unit moves (R82)"
+        )
         add.clicked.connect(self.add_holder)
         remove = QPushButton("Remove holder", objectName="victory-remove-holder")
         remove.clicked.connect(self.remove_holder)

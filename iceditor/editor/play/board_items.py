@@ -63,7 +63,7 @@ class PlayBoardLayer(QGraphicsObject):
         self.markers: list[Any] = []  # markers.py's items, each with its `key`
         self.opened: StackItem | None = None
         self.selected: set[str] = set()
-        self.side: str | None = None
+        self.side: str | None = None  # whose view is shown (its secrets are the only ones): None, the whole board
         scene.hex_pressed.connect(self._pressed)
         self.setup_shown = scene.layers["units"].isVisible()
         scene.set_layer_visible("units", False)  # the set-up's pieces: in play the counters are the game's
@@ -101,9 +101,11 @@ class PlayBoardLayer(QGraphicsObject):
         # a counter or marker drawn as before is kept: a decision changes a few, and a scene whose
         # items are all made again repaints the whole view (docs/editor.md, The board in play)
         old, self.counters = self.counters, {}
+        wrecks = {board.hex(label) for label in view_data.get("wrecks") or ()}
         for h, ids in self.stacks.items():
-            step = FAN if len(ids) <= FANNED else FAN * (FANNED - 1) / (len(ids) - 1)
-            for n, uid in enumerate(ids):
+            under = int(h in wrecks)  # 12.4: a Wreck is the bottom of its hex's stack
+            step = FAN if len(ids) + under <= FANNED else FAN * (FANNED - 1) / (len(ids) + under - 1)
+            for n, uid in enumerate(ids, start=under):
                 unit = by_id[uid]
                 # the hex it faces may be off the map (a unit on its edge facing out): a label, not a board hex
                 facing = parse_label(unit["facing"], board.offset) if unit.get("facing") else None

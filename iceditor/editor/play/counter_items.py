@@ -51,7 +51,7 @@ class CounterItem(QGraphicsItem):
         h: Hex,
         facing: Hex | None,
         at: QPointF,
-        parent: QGraphicsItem,
+        parent: QGraphicsItem | None,
         size: float = COUNTER,
     ) -> None:
         super().__init__(parent)
@@ -104,7 +104,7 @@ class CounterItem(QGraphicsItem):
         if marker is not None:
             text, fill, ink = marker
             side = MARKER * k
-            square = QRectF(rect.right() - side * 0.7, rect.top() - side * 0.3, side, side)
+            square = QRectF(rect.right() - side * 0.45, rect.top() - side * 0.45, side, side)  # clear of the print
             painter.setPen(QPen(INK, 0.8 * k))
             painter.setBrush(QBrush(fill))
             painter.drawRect(square)

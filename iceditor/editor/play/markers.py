@@ -14,9 +14,9 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from engine.hexgrid import Hex
 
-from ..counter_drawing import INK, PROBLEM, WHITE, paint_chit, side_colour, write
+from ..counter_drawing import COUNTER, INK, LINE, PROBLEM, WHITE, paint_chit, side_colour, write
 from ..hex_layout import HEX_SIZE, centre, hex_polygon
-from ..setup_items import CHIT, MARKER_AT, MARKER_COLOURS
+from ..setup_items import CHIT, FIRST, MARKER_AT, MARKER_COLOURS
 from .counter_items import HIDDEN
 
 WRECK = QColor("#4a4a4a")
@@ -30,20 +30,21 @@ CHIT_AT = {
     "mines": MARKER_AT["mines"],
     "revealed_mines": MARKER_AT["mines"],
     "infiltration": MARKER_AT["infiltration"] + QPointF(0, 10),
-    "wreck": QPointF(-HEX_SIZE * 0.55, HEX_SIZE * 0.55),
+    "wreck": FIRST,  # 12.4: the bottom of its hex's stack, its first line showing under the counters
 }
+CHIT_RECTS = {"wreck": QRectF(-COUNTER / 2, -COUNTER / 2, COUNTER, COUNTER)}  # a counter's size
 CHIT_FILLS = {**MARKER_COLOURS, "revealed_mines": QColor("#e0523f"), "wreck": WRECK}
 
 
 class ChitItem(QGraphicsItem):
     """A marker chit: `kind` one of CHIT_AT's, `text` what it prints, `tip` in words."""
 
-    def __init__(self, kind: str, h: Hex, text: str, tip: str, parent: QGraphicsItem) -> None:
+    def __init__(self, kind: str, h: Hex, text: str, tip: str, parent: QGraphicsItem | None) -> None:
         super().__init__(parent)
         self.kind, self.hex, self.text = kind, h, text
         self.setToolTip(tip)
-        self.setZValue(50)
-        self._rect = CHIT.translated(centre(h) + CHIT_AT[kind])
+        self.setZValue(9 if kind == "wreck" else 50)  # a Wreck under the counters stacked on it
+        self._rect = CHIT_RECTS.get(kind, CHIT).translated(centre(h) + CHIT_AT[kind])
 
     def boundingRect(self) -> QRectF:
         return self._rect.adjusted(-1, -1, 1, 1)
@@ -51,15 +52,18 @@ class ChitItem(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         scale = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
         edge = PROBLEM.darker(120) if "mines" in self.kind else INK
-        paint_chit(painter, self._rect, self.text, CHIT_FILLS[self.kind], edge, 1.2, scale)
-        if self.kind in ("wreck", "revealed_mines"):  # white print on the dark chits
-            write(painter, self._rect, self.text, 5.5, scale, True, WHITE)
+        ink = WHITE if self.kind in ("wreck", "revealed_mines") else INK  # white print on the dark chits
+        wreck = self.kind == "wreck"
+        paint_chit(painter, self._rect, "" if wreck else self.text, CHIT_FILLS[self.kind], edge, 1.2, scale, ink)
+        if wreck:  # written on its first line, as a counter's unit: what shows of it under a stack
+            line = QRectF(self._rect.left() + 1, self._rect.top() + 0.5, COUNTER - 2, LINE)
+            write(painter, line, self.text, 7.0, scale, True, WHITE)
 
 
 class HiddenHexItem(QGraphicsItem):
     """One's own hidden hex (24.21): a dashed outline, as in the set-up."""
 
-    def __init__(self, side: str, h: Hex, parent: QGraphicsItem) -> None:
+    def __init__(self, side: str, h: Hex, parent: QGraphicsItem | None) -> None:
         super().__init__(parent)
         self.side, self.hex = side, h
         self.setToolTip(f"{side.capitalize()} hidden hex (24.21): the enemy does not see its units")
@@ -77,7 +81,7 @@ class HiddenHexItem(QGraphicsItem):
 class AssaultMarkerItem(QGraphicsItem):
     """17.0: an Assault marker, its side's arrow across the hexside towards the hex it assaults."""
 
-    def __init__(self, side: str, h: Hex, toward: Hex, parent: QGraphicsItem) -> None:
+    def __init__(self, side: str, h: Hex, toward: Hex, parent: QGraphicsItem | None) -> None:
         super().__init__(parent)
         self.side, self.hex, self.toward = side, h, toward
         self.setToolTip(f"{side.capitalize()} Assault marker (17.0): its stack assaults the hex it points at")
@@ -115,7 +119,7 @@ class MortarItem(QGraphicsItem):
     """14.0 a: a mortar's target hex (a ring with a cross) or, 14.3, a round's impact (a burst, its
     round's number) in the hex it hit."""
 
-    def __init__(self, kind: str, h: Hex, text: str, tip: str, parent: QGraphicsItem) -> None:
+    def __init__(self, kind: str, h: Hex, text: str, tip: str, parent: QGraphicsItem | None) -> None:
         super().__init__(parent)
         self.kind, self.hex, self.text = kind, h, text  # kind: mortar_target | impact
         self.setToolTip(tip)
@@ -155,7 +159,7 @@ class ReachItem(QGraphicsItem):
     the hex under the cursor or chosen (R190), a line from hex centre to hex centre; the target
     hex, a red ring; the objective hexes, outlined in the colour of the side that holds them."""
 
-    def __init__(self, parent: QGraphicsItem) -> None:
+    def __init__(self, parent: QGraphicsItem | None) -> None:
         super().__init__(parent)
         self.reach: dict[Hex, float] = {}
         self.path: list[Hex] = []
