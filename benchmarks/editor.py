@@ -29,7 +29,8 @@ out while the person looks at the board, one unit a turn of the event loop; `pla
 a click before it is, the unit's `paths` in the click), a
 click on a hex it reaches (the path played by the engine, the board drawn again from the German's
 view), and the odds of a German stack's fire at a Russian hex it sees (fire_odds, the panel
-filled); goal 50 ms p95. Beside each, `..._naive_ms`: the same answer with the view read from a
+filled; `play_odds_scrolled_ms`: those whose target was out of view, the map scrolled to it and
+repainted whole); goal 50 ms p95. Beside each, `..._naive_ms`: the same answer with the view read from a
 fresh SideLog and the whole board drawn anew (a new layer: every counter made again).
 Runs offscreen when there is no display.
 """
@@ -260,18 +261,21 @@ def play_clicks(app, count: int) -> dict[str, float]:  # type: ignore[no-untyped
         fire_odds(game.copy(), [source], target)
         naive(game)
 
-    select, select_cold, move, odds = [], [], [], []
+    select, select_cold, move, odds, odds_scrolled = [], [], [], [], []
     select_naive, move_naive, odds_naive = [], [], []
-    while len(move) < count or len(odds) < count:
+    while len(move) < count or len(odds) + len(odds_scrolled) < count:
         to_german_movement()
         game = session.game
         seen = {u.hex for u in game.side_units("russian") if u.on_map and not u.hidden}
         firing = as_firing_side(game, "german")  # as in its Support Fire Phase (the odds panel's reading)
         shots = [(u, h) for u in firing.side_units("german") if u.on_map for h in seen if may_aim(firing, u, h)]
-        if shots and len(odds) < count:  # a German stack's fire at a Russian hex it sees
+        if shots and len(odds) + len(odds_scrolled) < count:  # a German stack's fire at a Russian hex it sees
             unit, h = chooser.choice(shots)
             mode.selected = [x.id for x in game.at(unit.hex) if x.side == "german"]
-            odds.append(timed(mode.show_fire, h))
+            bars = window.view.horizontalScrollBar(), window.view.verticalScrollBar()
+            before = [b.value() for b in bars]
+            took = timed(mode.show_fire, h)
+            (odds if [b.value() for b in bars] == before else odds_scrolled).append(took)
             odds_naive.append(timed(naive_odds, game, unit.hex, h))
         movers = [u.id for u in game.side_units("german") if u.on_map and paths(game, [u.id])]
         if not movers or len(move) >= count:
@@ -303,6 +307,7 @@ def play_clicks(app, count: int) -> dict[str, float]:  # type: ignore[no-untyped
         **_spread("play_move_ms", move),
         **_spread("play_move_naive_ms", move_naive),
         **_spread("play_odds_ms", odds),
+        **(_spread("play_odds_scrolled_ms", odds_scrolled) if odds_scrolled else {}),
         **_spread("play_odds_naive_ms", odds_naive),
         "play_goal_ms_p95": 50,
     }

@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QMessageBox, QSplitter, QTabWidget, QToolBar, QVBoxLayout, QWidget
 
 from engine.game import Action, GameState, IllegalAction
-from engine.game.describe import describe, options
+from engine.game.describe import describe
 from engine.game.log import Log
 from engine.game.paths import Route
 from engine.game.state import other
@@ -379,10 +379,11 @@ class PlayMode(BoardClicks, QObject):
         acting = self.acting_side()
         self._show_phase(session.actions() if acting else [])
         self._list_decisions()
+        named = {uid for a in session.actions() for uid in a.units} if acting else set()  # listed once
         off = [
             (u["id"], f"{u['id'].split('/', 1)[-1]} ({u['where'].replace('_', ' ')})")
             for u in data["units"]
-            if acting and u["side"] == acting and u.get("hex") is None and options(session.game, unit=u["id"])
+            if u["side"] == acting and u.get("hex") is None and u["id"] in named
         ]
         self.actions_panel.show_off_map(off)
         if acting:
