@@ -302,3 +302,30 @@ def test_fire_at_a_hex_the_unit_may_not_fire_at_is_refused_with_the_rule(window:
     settle()
     assert mode.last_message.startswith("Refused: aim german/PL-PR11 1408") and "(1" in mode.last_message
     assert mode.session.game.log[-1]["action"] == "move russian/A/R-PR9-1 1201"
+
+
+def test_roll_plays_the_attack_its_odds_were_shown_for(window: MainWindow) -> None:
+    """11.13: a squad stacked fires together; the odds and the Roll are of the same firers."""
+    mode = to_russian_movement(window)
+    session, board = mode.session, mode.board
+    assert session is not None and board is not None
+    mode.actions_panel.unit_chosen.emit("russian/A/R-PR9-1")
+    board.hex_clicked.emit(session.game.board.hex("1204"))
+    settle()
+    while session.game.interrupt is not None and session.game.interrupt["hex"] != "1204":  # 13.0: pass
+        if mode.handover.isVisible():
+            hand_over(mode, "german")
+        done(mode)
+    if mode.handover.isVisible():
+        hand_over(mode, "german")
+    board.unit_picked.emit("german/C/R-PR9-1")  # one of the stack in 1107
+    mode.show_fire(session.game.board.hex("1204"))
+    assert mode.odds.odds is not None and mode.odds.odds["ap"] is not None
+    firers = mode.odds.odds["ap"]["firers"]
+    assert len(firers) > 1 and all(f"{u.split('/', 1)[-1]}" in mode.odds.heading.text() for u in firers)
+    before = session.played
+    mode.odds.roll_button.click()
+    settle()
+    played = [e["action"] for e in session.game.log[before + 1 :]]
+    assert played[0].startswith("aim ") and played[-1] == "shoot"
+    assert {a.split()[1] for a in played[1:-1]} | {played[0].split()[1]} == set(firers)

@@ -266,18 +266,23 @@ class BoardClicks:
         if not view.viewport().rect().contains(view.mapFromScene(centre(target))):
             view.centre_on(target)  # the target in sight beside its odds
         label = session.game.label_of(target)
-        firers = ", ".join(u.split("/", 1)[-1] for u in self.selected)
+        # the AP attack the odds are of: every unit of the firing hexes that may combine (11.13, 11.14)
+        attack = (odds.get("ap") or {}).get("firers") or self.selected
+        firers = ", ".join(u.split("/", 1)[-1] for u in attack)
         self.odds.show_odds(f"<b>Fire at {label}</b> by {firers}: Roll plays it (PCs, then the dice)", odds, True)
         self.tabs.setCurrentWidget(self.odds)
 
     def roll(self) -> None:
-        """The attack the odds were shown for: the first firer aims (or fires AT), the others join, shoot."""
+        """The attack the odds were shown for: its first firer that may aim does, the others join,
+        shoot (or the selection's AT fire); one firer at a time: the Decisions list."""
         session = self.session
         if session is None or self.fire_at is None:
             return
         label = session.game.label_of(self.fire_at)
         actions = session.actions()
-        aim = next((a for a in actions if a.verb == AIM and a.units[0] in self.selected and a.arg == label), None)
+        # the attack the odds were shown for (fire_odds' firers), else the selection
+        firers = list(((self.odds.odds or {}).get("ap") or {}).get("firers") or self.selected)
+        aim = next((a for a in actions if a.verb == AIM and a.units[0] in firers and a.arg == label), None)
         if aim is None:
             at = next(
                 (a for a in actions if a.verb == ANTITANK and a.units[0] in self.selected and a.arg == label), None
@@ -288,7 +293,7 @@ class BoardClicks:
         try:
             with busy():
                 session.play(aim)
-                for uid in self.selected:
+                for uid in firers:
                     join = Action(JOIN, (uid,))
                     if uid != aim.units[0] and join in session.actions():
                         session.play(join)
