@@ -22,6 +22,16 @@ launch_first_window_s, launch_visible_s, launch_ready_s: `iceditor edit` Scenari
 process, from its start to the first paint of a window (the splash saying what opens), of the
 main window, and to its problems shown; `launch_..._validate_first_s` the same with
 the window validated before it is shown (the order before the window was shown first).
+play_select_ms, play_move_ms, play_odds_ms (`--play N`, also alone with `--play-only`): the
+playtest on Scenario 6 (a person as the German, the Russian AI paused, a random game to turn 2's
+German Movement Phase): a click on a unit (its reach by `paths`, shaded with the MP costs; worked
+out while the person looks at the board, one unit a turn of the event loop; `play_select_at_once_ms`:
+a click before it is, the unit's `paths` in the click), a
+click on a hex it reaches (the path played by the engine, the board drawn again from the German's
+view), and the odds of a German stack's fire at a Russian hex it sees (fire_odds, the panel
+filled; `play_odds_scrolled_ms`: those whose target was out of view, the map scrolled to it and
+repainted whole); goal 50 ms p95. Beside each, `..._naive_ms`: the same answer with the view read from a
+fresh SideLog and the whole board drawn anew (a new layer: every counter made again).
 Runs offscreen when there is no display.
 """
 
@@ -47,6 +57,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stroke", type=int, default=20, help="hexes in the brush stroke")
     parser.add_argument("--hovers", type=int, default=100, help="hexes the LOS tool is hovered over")
+    parser.add_argument("--play", type=int, default=30, help="clicks of each kind in the playtest")
+    parser.add_argument("--play-only", action="store_true", help="measure the playtest's clicks only")
     parser.add_argument("--launch", choices=["show-first", "validate-first"], help=argparse.SUPPRESS)
     parser.add_argument("--began", type=float, help=argparse.SUPPRESS)
     parser.add_argument("file", nargs="?", type=Path, help=argparse.SUPPRESS)
@@ -61,6 +73,10 @@ def main() -> None:
         autosave.SETTINGS.folder = Path(folder)
         if args.launch:
             launch(args.launch, args.began, args.file)
+        elif args.play_only:
+            from iceditor.editor.app import application
+
+            print(json.dumps(play_clicks(application(), args.play), indent=2), flush=True)
         else:
             measure(args)
 
@@ -176,6 +192,7 @@ def measure(args: argparse.Namespace) -> None:
                 "fill_undo_redo_goal_ms": 500,
                 "reopen_s6_s": round(reopen_s, 2),
                 **_launch(path),
+                **play_clicks(app, args.play),
             },
             indent=2,
         ),
@@ -184,6 +201,116 @@ def measure(args: argparse.Namespace) -> None:
     window.undo_stack.setClean()
     window.deleteLater()
     app.processEvents()
+
+
+def play_clicks(app, count: int) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    """The playtest's clicks on Scenario 6, each beside the naive answer (see the docstring)."""
+    from engine.game import Action, apply
+    from engine.game.actions import DONE
+    from engine.game.fire_odds import as_firing_side, fire_odds
+    from engine.game.paths import paths
+    from engine.game.shot import may_aim
+    from engine.game.views import player_view
+    from iceditor.editor.app import load
+    from iceditor.editor.play.board_items import PlayBoardLayer
+    from iceditor.editor.play.faces import printed_faces
+    from iceditor.editor.window import MainWindow
+
+    window = MainWindow(load(next((REPO / "scenarios").glob("s6-*.yaml"))))
+    window.resize(1366, 768)
+    window.show()
+    app.processEvents()
+    mode = window.play_mode
+    mode.phase_bar.pause.setChecked(True)  # the Russian AI waits: the benchmark answers for it
+    assert mode.start({"german": "human", "russian": "random"}, seed=6)
+    session, chooser = mode.session, random.Random(6)
+    faces = printed_faces(session.game.scenario, session.game.counters)
+
+    def to_german_movement() -> None:
+        game = session.game
+        while not (game.turn >= 2 and game.phase == "movement" and game.to_act == "german" and not game.interrupt):
+            assert not game.is_over, "the game ended before the clicks were measured: fewer --play"
+            actions = session.actions()
+            answers = (
+                [a for a in actions if a.verb in ("pass", DONE)] if game.interrupt or game.to_act == "russian" else []
+            )
+            session.play(answers[0] if answers else chooser.choice(actions))
+            game = session.game
+        mode.shown = "german"
+        mode.refresh()
+        app.processEvents()
+
+    def naive(game) -> None:  # type: ignore[no-untyped-def]
+        view = player_view(game, "german")  # a fresh SideLog: the whole log read again
+        layer = PlayBoardLayer(window.scene, faces)  # every counter made again
+        layer.show(view.data, list(view.log))
+        app.processEvents()
+        layer.detach()
+
+    def timed(work, *args) -> float:  # type: ignore[no-untyped-def]
+        began = time.perf_counter()
+        work(*args)
+        app.processEvents()
+        return time.perf_counter() - began
+
+    def naive_select(game, uid: str) -> None:  # type: ignore[no-untyped-def]
+        paths(game, [uid])
+        naive(game)
+
+    def naive_odds(game, source, target) -> None:  # type: ignore[no-untyped-def]
+        fire_odds(game.copy(), [source], target)
+        naive(game)
+
+    select, select_cold, move, odds, odds_scrolled = [], [], [], [], []
+    select_naive, move_naive, odds_naive = [], [], []
+    while len(move) < count or len(odds) + len(odds_scrolled) < count:
+        to_german_movement()
+        game = session.game
+        seen = {u.hex for u in game.side_units("russian") if u.on_map and not u.hidden}
+        firing = as_firing_side(game, "german")  # as in its Support Fire Phase (the odds panel's reading)
+        shots = [(u, h) for u in firing.side_units("german") if u.on_map for h in seen if may_aim(firing, u, h)]
+        if shots and len(odds) + len(odds_scrolled) < count:  # a German stack's fire at a Russian hex it sees
+            unit, h = chooser.choice(shots)
+            mode.selected = [x.id for x in game.at(unit.hex) if x.side == "german"]
+            bars = window.view.horizontalScrollBar(), window.view.verticalScrollBar()
+            before = [b.value() for b in bars]
+            took = timed(mode.show_fire, h)
+            (odds if [b.value() for b in bars] == before else odds_scrolled).append(took)
+            odds_naive.append(timed(naive_odds, game, unit.hex, h))
+        movers = [u.id for u in game.side_units("german") if u.on_map and paths(game, [u.id])]
+        if not movers or len(move) >= count:
+            session.play(Action(DONE))
+            continue
+        uid = chooser.choice(movers)
+        mode.clear_selection()
+        if len(move) % 2:  # a person who looked at the board first: every unit's reach worked out meanwhile
+            while mode.prefetch.isActive():
+                app.processEvents()
+            select.append(timed(mode.pick_unit, uid))
+        else:  # a click at once, before the reach of that unit is known
+            mode.prefetch.stop()
+            session._routes.clear()
+            select_cold.append(timed(mode.pick_unit, uid))
+        select_naive.append(timed(naive_select, game, uid))
+        route = chooser.choice(sorted(mode.routes.values()))
+        move_naive.append(timed(naive, apply(game, route.action([uid]))))
+        move.append(timed(mode.click_hex, game.board.hex(route.hexes[-1])))
+    window.play_mode.leave()
+    window.undo_stack.setClean()
+    window.deleteLater()
+    app.processEvents()
+    return {
+        "play_clicks": count,
+        **_spread("play_select_ms", select),
+        **_spread("play_select_at_once_ms", select_cold),
+        **_spread("play_select_naive_ms", select_naive),
+        **_spread("play_move_ms", move),
+        **_spread("play_move_naive_ms", move_naive),
+        **_spread("play_odds_ms", odds),
+        **(_spread("play_odds_scrolled_ms", odds_scrolled) if odds_scrolled else {}),
+        **_spread("play_odds_naive_ms", odds_naive),
+        "play_goal_ms_p95": 50,
+    }
 
 
 def _settle(app, window) -> list[float]:  # type: ignore[no-untyped-def]

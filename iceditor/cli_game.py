@@ -19,11 +19,12 @@ from engine.game.match import play_out
 from engine.game.state import GameState
 from engine.model.counters import SIDES
 from engine.model.source import SourceError, read_text
-from engine.players import make_player
+from engine.players import PLAYERS, make_player
 from engine.resources import given_or_bundled
 
 from .boardarg import SCENARIO_HELP, BadInput, file_arg, load_scenario_arg
 from .editor.file_writing import atomic_write
+from .editor.play.session import HUMAN
 from .output import print_json
 
 
@@ -65,6 +66,12 @@ def _play(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.players.split(",")]
     if len(names) != len(SIDES):
         raise BadInput(f"iceditor play: error: --players names {len(SIDES)} players, german then russian")
+    if HUMAN in names:  # a person plays at a board, not at a prompt: the editor's playtest is that board
+        raise BadInput(
+            f"iceditor play: error: a person plays in the editor: iceditor edit {args.scenario}, then Play > "
+            f"Playtest (F5) and choose {HUMAN} for the side; iceditor play plays AI players only "
+            f"(players: {', '.join(sorted(PLAYERS))})"
+        )
     try:
         players = {
             side: make_player(name, args.seed * 2 + i) for i, (side, name) in enumerate(zip(SIDES, names, strict=True))
@@ -126,7 +133,7 @@ def replayed(path: Path, **how: Any) -> tuple[GameState, Log]:
         raise BadInput(f"{path}: error: {exc.message}") from None
     except LogError as exc:
         raise BadInput(f"{path}:{exc.line}: error: {exc}") from None
-    scenario, _ = load_scenario_arg(_scenario_of(path, str(log.header["scenario"])))
+    scenario, _ = load_scenario_arg(scenario_of(path, str(log.header["scenario"])))
     try:
         return replay(log, scenario, **how), log
     except LogError as exc:
@@ -135,7 +142,7 @@ def replayed(path: Path, **how: Any) -> tuple[GameState, Log]:
         raise BadInput(str(exc)) from None
 
 
-def _scenario_of(log_path: Path, named: str) -> Path:
+def scenario_of(log_path: Path, named: str) -> Path:
     """The log's scenario: as named (from here), beside the log, or a bundled one."""
     for candidate in (Path(named), log_path.parent / named, given_or_bundled(Path(named).stem)):
         if candidate.is_file():

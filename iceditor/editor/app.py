@@ -45,7 +45,19 @@ class OpenFailed(Exception):
 
 
 def run(path: Path) -> int:
-    """Open `path` in a new window and run until it is closed."""
+    """Open `path` in a new window and run until it is closed; a game's log (.jsonl) opens its
+    scenario, then the game at its last event, in play (docs/editor.md, Playtest)."""
+    opened = None
+    if path.suffix == ".jsonl":
+        from ..boardarg import BadInput
+        from ..cli_game import replayed, scenario_of
+
+        try:
+            opened = replayed(path)
+            game_path, path = path, scenario_of(path, str(opened[1].header["scenario"]))
+        except BadInput as exc:  # a corrupt log, another scenario file: its line and why
+            print(f"iceditor: cannot open {path}:\n{exc}", file=sys.stderr)
+            return 2
     app = application()
     splash = opening(path)
     try:
@@ -72,6 +84,8 @@ def run(path: Path) -> int:
     QTimer.singleShot(0, settled)
     window.file_opened.emit(path)
     QTimer.singleShot(0, lambda: check_shown(window))
+    if opened is not None:
+        QTimer.singleShot(0, lambda: window.play_mode.open_game(game_path, opened))  # type: ignore[attr-defined]
     return app.exec()
 
 

@@ -1,0 +1,69 @@
+"""The odds before a roll: every firer's PC chance, each term of the firepower with its rule, the
+dice, and each target unit's chance of each result (engine/game/fire_odds.py, the odds
+calculator's function), then Roll. Only what the firing side sees is listed (24.21)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+
+from engine.game.fire_odds import describe_odds
+
+
+def seen_odds(odds: dict[str, Any], seen: set[str]) -> dict[str, Any]:
+    """The odds with only the target units in `seen` (the firing side's view): the shot's numbers
+    never tell a player of a hidden unit (24.21, R93)."""
+    shown = dict(odds)
+    if odds.get("ap") is not None:
+        shown["ap"] = {**odds["ap"], "targets": [t for t in odds["ap"]["targets"] if t["unit"] in seen]}
+    shown["at"] = [s for s in odds.get("at", []) if all(t["unit"] in seen for t in s["targets"])]
+    shown["mortar"] = [{**m, "targets": [t for t in m["targets"] if t["unit"] in seen]} for m in odds.get("mortar", [])]
+    return shown
+
+
+class OddsPanel(QWidget):
+    roll = Signal()
+    cancel = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        self.heading = QLabel("<b>Odds</b>: select your firing units, then click an enemy hex", objectName="odds-head")
+        self.heading.setWordWrap(True)
+        self.text = QLabel(objectName="odds-text")
+        self.text.setFont(QFont("DejaVu Sans Mono", 8))
+        self.text.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.text.setWordWrap(True)  # a target's chances run past the dock's width
+        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.text)
+        buttons = QHBoxLayout()
+        self.roll_button = QPushButton("Roll", objectName="odds-roll", enabled=False)
+        self.roll_button.clicked.connect(self.roll)
+        self.cancel_button = QPushButton("Cancel", objectName="odds-cancel", enabled=False)
+        self.cancel_button.clicked.connect(self.cancel)
+        buttons.addWidget(self.roll_button)
+        buttons.addWidget(self.cancel_button)
+        column.addWidget(self.heading)
+        column.addWidget(scroll, 1)
+        column.addLayout(buttons)
+        self.odds: dict[str, Any] | None = None
+
+    def show_odds(self, heading: str, odds: dict[str, Any], may_roll: bool) -> None:
+        self.odds = odds
+        self.heading.setText(heading)
+        self.text.setText(describe_odds(odds))
+        self.roll_button.setEnabled(may_roll)
+        self.cancel_button.setEnabled(True)
+
+    def clear(self, heading: str = "") -> None:
+        self.odds = None
+        self.heading.setText(heading or "<b>Odds</b>: select your firing units, then click an enemy hex")
+        self.text.setText("")
+        self.roll_button.setEnabled(False)
+        self.cancel_button.setEnabled(False)

@@ -1,0 +1,331 @@
+"""Playtest in the window (issue 19), offscreen, played by clicking: the duel (tests/fixtures/game/duel.yaml)
+in hot seat, its German LMG in a hidden hex (24.21)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QRect
+from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox
+
+from iceditor.editor.document import open_document
+from iceditor.editor.play.play_mode import PlayMode
+from iceditor.editor.play.players_dialog import PlayersDialog
+from iceditor.editor.window import MainWindow
+
+pytestmark = pytest.mark.gui
+
+REPO = Path(__file__).resolve().parents[1]
+SCREEN = QRect(0, 0, 1366, 768)
+HIDDEN = "german/C/LMG-PR10-1"  # in the German's hidden hex 1207
+HOT_SEAT = {"german": "human", "russian": "human"}
+
+
+@pytest.fixture(autouse=True)
+def answers(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The boxes a test would have to click: a question is agreed to, a warning is kept to be read."""
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: warned.append(text))
+    return warned
+
+
+def settle() -> None:
+    for _ in range(5):
+        QApplication.processEvents()
+
+
+@pytest.fixture
+def window(qtbot, tmp_path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
+    for name in ("duel.yaml", "duel-map.yaml"):
+        shutil.copy(REPO / "tests" / "fixtures" / "game" / name, tmp_path / name)
+    w = MainWindow(open_document(tmp_path / "duel.yaml"))
+    qtbot.addWidget(w)
+    w.fit_screen(SCREEN)
+    w.show()
+    settle()
+    return w
+
+
+def mode_of(window: MainWindow) -> PlayMode:
+    mode = window.play_mode  # type: ignore[attr-defined]
+    assert isinstance(mode, PlayMode)
+    return mode
+
+
+def hand_over(mode: PlayMode, side: str) -> None:
+    assert mode.handover.isVisible() and mode.handover.side == side
+    mode.handover.button.click()
+    settle()
+
+
+def done(mode: PlayMode) -> None:
+    mode.phase_bar.done_button.click()
+    settle()
+
+
+def to_russian_movement(window: MainWindow) -> PlayMode:
+    """Hot seat, through both set-ups (the German's given, 24.1) to the Russian Movement Phase."""
+    mode = mode_of(window)
+    assert mode.start(HOT_SEAT, seed=3)
+    settle()
+    hand_over(mode, "german")
+    done(mode)  # the German set-up
+    hand_over(mode, "russian")
+    done(mode)  # the Russian's: its units enter later (24.1)
+    hand_over(mode, "german")
+    done(mode)  # the German Morale Phase: he may reveal his hidden hex (24.22), he does not
+    hand_over(mode, "russian")
+    assert mode.session is not None and mode.session.game.phase == "movement"
+    return mode
+
+
+def scene_texts(window: MainWindow) -> str:
+    return "\n".join(item.toolTip() for item in window.scene.items())
+
+
+def test_playtest_gives_the_map_the_window_and_back_to_editing_brings_the_docks_back(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    docks = {d.objectName() for d in window.findChildren(QDockWidget) if d.isVisible()}
+    monkeypatch.setattr(PlayersDialog, "exec", lambda self: True)
+    play = next(a for a in window.menus["Play"].actions() if a.text() == "&Playtest")
+    assert play.shortcut().toString() == "F5"
+    play.trigger()
+    settle()
+    mode = mode_of(window)
+    assert mode.active and mode.session is not None and mode.session.humans == ["german", "russian"]
+    assert [d.objectName() for d in window.findChildren(QDockWidget) if d.isVisible()] == ["play-dock"]
+    assert not window.tool_bar.isVisible() and mode.bar.isVisible()
+    assert not window.menus["Edit"].isEnabled()
+    map_area = window.view.width() * window.view.height()
+    assert map_area > 0.6 * window.width() * window.height()
+    mode.leave()
+    settle()
+    assert {d.objectName() for d in window.findChildren(QDockWidget) if d.isVisible()} == docks
+    assert window.tool_bar.isVisible() and window.menus["Edit"].isEnabled()
+    assert mode.session is not None  # the game is kept
+    played = mode.session.played
+    mode.enter()
+    assert mode.session.played == played
+
+
+def test_a_hot_seat_game_by_clicking(window: MainWindow, tmp_path: Path) -> None:
+    """The hand-over with no hidden unit of the other side on the scene (24.21), a path move with its
+    MP cost (8.1), the opportunity fire prompt with the odds (13.0), the shot and its result (11.43),
+    a take back (R215), saving and reopening the game (R201)."""
+    mode = to_russian_movement(window)
+    session = mode.session
+    assert session is not None
+    # the Russian's screen: the German's hidden LMG is nowhere, not on the map, in a tooltip or the log
+    assert mode.board is not None and HIDDEN not in mode.board.counters
+    assert "LMG-PR10" not in scene_texts(window)
+    assert not any("LMG-PR10" in line for line in mode.log_panel.lines())
+    assert "C Movement Phase" in mode.phase_bar.where.text() and "Turn 1 of 2" in mode.phase_bar.where.text()
+
+    # a path move: pick the rifleman off the map, its reach is shaded with the MP cost, click 1203
+    mode.actions_panel.unit_chosen.emit("russian/A/R-PR9-1")
+    board = session.game.board
+    assert mode.board.marks.reach[board.hex("1203")] == 3  # onto the map at 1201, then two Clear hexes (8.5)
+    mode.board.hex_clicked.emit(board.hex("1203"))
+    settle()
+    assert session.game.log[-1]["action"] == "move russian/A/R-PR9-1 1201 1202 1203"
+
+    # the German may answer at 1201: the hand-over covers the map, nothing of either side drawn under it
+    assert mode.handover.isVisible() and not mode.board.counters
+    hand_over(mode, "german")
+    assert mode.actions_panel.prompt.isVisible() and "Opportunity fire (13.0)" in mode.actions_panel.prompt.text()
+    assert "1201" in mode.actions_panel.prompt.text()
+    aim = next(
+        i for i in range(mode.actions_panel.list.count()) if "ATR-1 opens an AP attack" in mode.actions_panel.texts()[i]
+    )
+    mode.actions_panel.list.setCurrentRow(aim)
+    odds = mode.odds.text.text()
+    assert "german/ATR-1: PC 83%" in odds and "(11.2)" in odds and "russian/A/R-PR9-1: 1 die" in odds
+    before = session.played
+    mode.odds.roll_button.click()
+    settle()
+    assert [e["action"] for e in session.game.log[before + 1 :]] == ["aim german/ATR-1 1201", "shoot"]
+    assert any("A/R-PR9-1 AP roll" in line and "(11.43)" in line for line in mode.log_panel.lines())
+
+    # take back the shot: the German decides again (the Russian agrees: R215)
+    back_to = before + 1
+    mode.log_panel.tree.setCurrentItem(mode.log_panel.tree.topLevelItem(back_to - 0))
+    assert mode.take_back(back_to)
+    assert session.played == back_to - 1 and session.game.to_act == "german"
+    assert session.game.interrupt is not None and not mode.handover.isVisible()
+
+    # save the game and open it in a new window: the same state, at its last event
+    written = mode.save_game(tmp_path / "game.jsonl")
+    assert written is not None and "Saved the game" in mode.last_message
+    other = MainWindow(open_document(tmp_path / "duel.yaml"))
+    other.show()
+    reopened = mode_of(other)
+    assert reopened.open_game(tmp_path / "game.jsonl")
+    settle()
+    assert reopened.session is not None and reopened.session.game.digest() == session.game.digest()
+    assert reopened.session.players == HOT_SEAT
+    hand_over(reopened, "german")
+    assert reopened.actions_panel.prompt.isVisible()
+    other.close()
+
+
+def test_an_illegal_click_says_why_with_the_rule(window: MainWindow) -> None:
+    mode = to_russian_movement(window)
+    assert mode.session is not None and mode.board is not None
+    mode.actions_panel.unit_chosen.emit("russian/A/R-PR9-1")
+    mode.board.hex_clicked.emit(mode.session.game.board.hex("1108"))  # beyond its 6 MP
+    settle()
+    assert mode.last_message.startswith("Refused: ") and "not one of its entry hexes now (24.1)" in mode.last_message
+    assert mode.session.game.log[-1]["action"] == "done"
+
+
+def test_a_path_dragged_hex_by_hex_and_the_board_at_a_past_moment(window: MainWindow) -> None:
+    """R190: a path dragged from the unit's hex (back over the last hex takes it off); a log entry
+    clicked shows the board after it, Now the game as it is."""
+    mode = to_russian_movement(window)
+    session, board = mode.session, mode.board
+    assert session is not None and board is not None
+    uid, hexes = "russian/A/R-PR9-1", {label: session.game.board.hex(label) for label in ("1201", "1202", "1203")}
+    mode.actions_panel.unit_chosen.emit(uid)
+    board.hex_clicked.emit(hexes["1201"])  # onto the map, one hex
+    settle()
+    entered = session.played
+    hand_over(mode, "german")
+    assert mode.phase_bar.done_button.text() == "Pass"
+    done(mode)
+    hand_over(mode, "russian")
+    board.unit_picked.emit(uid)
+    mode._pressed(hexes["1201"], None)
+    for label in ("1202", "1203", "1202", "1203"):
+        window.scene.hex_moved.emit(hexes[label], None)
+    assert board.marks.path == [hexes["1201"], hexes["1202"], hexes["1203"]]
+    window.scene.hex_released.emit(hexes["1203"], None)
+    settle()
+    assert session.game.log[-1]["action"] == f"move {uid} 1202 1203"
+    while session.game.to_act == "german":  # 13.0: the German passes at 1202, then at 1203
+        if mode.handover.isVisible():
+            hand_over(mode, "german")
+        done(mode)
+    hand_over(mode, "russian")
+    assert board.hex_of_unit(uid) == hexes["1203"]
+    item = next(
+        mode.log_panel.tree.topLevelItem(i)
+        for i in range(mode.log_panel.tree.topLevelItemCount())
+        if mode.log_panel.tree.topLevelItem(i).data(0, 256) == entered
+    )
+    mode.log_panel.tree.setCurrentItem(item)
+    mode.log_panel._clicked(item)
+    assert mode.moment == entered and board.hex_of_unit(uid) == hexes["1201"]
+    assert mode.log_panel.showing.isVisible()
+    mode.pick_unit(uid)  # a past moment takes no decision
+    assert "earlier moment" in mode.last_message
+    mode.log_panel.now_button.click()
+    assert mode.moment is None and board.hex_of_unit(uid) == hexes["1203"]
+
+
+def test_r217_ai_against_ai_is_watched_to_the_end_screen_the_whole_board_shown(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The AIs think off the GUI thread; the end shows the result, its condition and the losses,
+    and the whole board (R217)."""
+    mode = mode_of(window)
+    mode.delay = 0
+    assert mode.start({"german": "random", "russian": "random"}, seed=5)
+    assert mode.phase_bar.pause.isVisible()
+    qtbot.waitUntil(lambda: mode.session is not None and mode.session.game.is_over, timeout=120_000)
+    settle()
+    assert mode.end.isVisible()
+    text = mode.end.text.text()
+    assert "German losses" in text and "Russian losses" in text and "Objective hexes (24.9)" in text
+    assert mode.board is not None and mode.board.marks.objectives  # 1206, outlined with its holder
+    assert mode.shown is None and mode.board.side is None  # R217: every unit, both sides' secrets
+
+
+def test_a_scenario_edited_since_offers_a_restart(window: MainWindow) -> None:
+    mode = mode_of(window)
+    assert mode.start(HOT_SEAT, seed=1)
+    mode.leave()
+    assert not mode.edited_since()
+    h = window.document.board.hex("1504")
+    window.paint("trees", {h: window.document.printed(h).changed({"trees": 2})})
+    assert mode.edited_since()
+
+
+def test_iceditor_play_with_a_human_says_a_person_plays_in_the_editor() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "iceditor", "play", "s1", "--players", "human,random"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+    )
+    assert run.returncode == 2
+    assert "iceditor edit" in run.stderr and "Play > Playtest" in run.stderr
+    assert "no player 'human'" not in run.stderr
+
+
+def test_iceditor_edit_a_corrupt_game_log_says_its_line(tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    log.write_text('{"format": "iron-cross-game/1"\n', encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "iceditor", "edit", str(log)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert run.returncode == 2
+    assert f"{log}:1: error" in run.stderr
+
+
+def test_another_file_opened_in_the_window_ends_the_game(window: MainWindow, tmp_path: Path) -> None:
+    mode = mode_of(window)
+    assert mode.start(HOT_SEAT, seed=1)
+    window.set_document(open_document(tmp_path / "duel.yaml"))
+    settle()
+    assert mode.session is None and not mode.active and mode.board is None
+    assert window.tool_bar.isVisible() and not mode.dock.isVisible()
+
+
+def test_fire_at_a_hex_the_unit_may_not_fire_at_is_refused_with_the_rule(window: MainWindow) -> None:
+    mode = to_russian_movement(window)
+    assert mode.session is not None and mode.board is not None
+    mode.actions_panel.unit_chosen.emit("russian/A/R-PR9-1")
+    mode.board.hex_clicked.emit(mode.session.game.board.hex("1201"))
+    settle()
+    hand_over(mode, "german")
+    mode.board.unit_picked.emit("german/PL-PR11")  # a commander has no AP fire of his own
+    mode.board.hex_clicked.emit(mode.session.game.board.hex("1408"))  # no Russian there
+    settle()
+    assert mode.last_message.startswith("Refused: aim german/PL-PR11 1408") and "(1" in mode.last_message
+    assert mode.session.game.log[-1]["action"] == "move russian/A/R-PR9-1 1201"
+
+
+def test_roll_plays_the_attack_its_odds_were_shown_for(window: MainWindow) -> None:
+    """11.13: a squad stacked fires together; the odds and the Roll are of the same firers."""
+    mode = to_russian_movement(window)
+    session, board = mode.session, mode.board
+    assert session is not None and board is not None
+    mode.actions_panel.unit_chosen.emit("russian/A/R-PR9-1")
+    board.hex_clicked.emit(session.game.board.hex("1204"))
+    settle()
+    while session.game.interrupt is not None and session.game.interrupt["hex"] != "1204":  # 13.0: pass
+        if mode.handover.isVisible():
+            hand_over(mode, "german")
+        done(mode)
+    if mode.handover.isVisible():
+        hand_over(mode, "german")
+    board.unit_picked.emit("german/C/R-PR9-1")  # one of the stack in 1107
+    mode.show_fire(session.game.board.hex("1204"))
+    assert mode.odds.odds is not None and mode.odds.odds["ap"] is not None
+    firers = mode.odds.odds["ap"]["firers"]
+    assert len(firers) > 1 and all(f"{u.split('/', 1)[-1]}" in mode.odds.heading.text() for u in firers)
+    before = session.played
+    mode.odds.roll_button.click()
+    settle()
+    played = [e["action"] for e in session.game.log[before + 1 :]]
+    assert played[0].startswith("aim ") and played[-1] == "shoot"
+    assert {a.split()[1] for a in played[1:-1]} | {played[0].split()[1]} == set(firers)
