@@ -14,8 +14,13 @@ from .views import SideLog, player_view
 
 def play_out(game: GameState, players: Mapping[str, Player], max_actions: int = 1_000_000) -> GameState:
     """Let the players decide until the game ends (in place); `players` by side, each handed its
-    side's View (nothing behind it: docs/engine.md, Writing a player)."""
+    side's View (nothing behind it: docs/engine.md, Writing a player); a player with a
+    `begin(scenario, side)` is told the scenario and its side first."""
     logs = {side: SideLog(side) for side in SIDES}  # each read on, not again from the start
+    for side, player in players.items():  # the scenario is public: a player may read it first
+        begin = getattr(player, "begin", None)
+        if begin is not None:
+            begin(game.scenario, side)
     for _ in range(max_actions):
         if game.is_over:
             return game

@@ -1,0 +1,147 @@
+"""What an AI player works out once per game from the scenario (public information: both players
+read the same scenario file), and, at a decision, the state its side knows (`known_state`).
+
+- the objective hexes the victory conditions name (24.9; a side goes for them, or holds them);
+- each hex's distance in hexes from them, and from where the enemy starts (its deployment zones
+  and entries, 24.1);
+- each hex's cover: the AP dice an infantry target UP rolls there (11.31, the terrain effects
+  chart), one more for every die it adds;
+- which hexes the enemy units the side sees may see (the viewshed layer, bare terrain, UP firers:
+  10.3), kept per set of hexes they stand in.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from engine.geometry.movement import terrain_row
+from engine.geometry.viewshed import Viewsheds
+from engine.hexgrid import Hex
+from engine.model.scenario import Scenario
+from engine.model.tables import terrain_effects
+from engine.model.victory import buildings_on
+from engine.game.determinize import known_state
+from engine.game.play import new_game
+from engine.game.state import GameState, other
+from engine.game.views import View
+
+FAR = 99  # a hex no objective's distance reaches (off the board, or a disconnected part)
+
+
+class Knowledge:
+    """One game's precomputed geometry for `side`, and its known state at each decision."""
+
+    def __init__(self, scenario: Scenario, side: str) -> None:
+        self.side = side
+        self.base = new_game(scenario, 0, validated=True)  # a state to lay each view over (R181)
+        board = self.base.board
+        self.board = board
+        self.objectives = objective_hexes(self.base)
+        self.enemy_origin = origin_hexes(self.base, other(side))
+        self.own_origin = origin_hexes(self.base, side)
+        self.to_objective = _distances(board, self.objectives)
+        self.to_enemy = _distances(board, self.enemy_origin)
+        effects = terrain_effects()
+        self.cover = {h: effects.row(terrain_row(board.terrain(h), effects)).ap_dice for h in board.hexes}
+        caches = board.caches
+        if "ai_viewsheds" not in caches:  # a board's fans, shared by every game of the scenario
+            caches["ai_viewsheds"] = Viewsheds(board)
+        self.viewsheds: Viewsheds = caches["ai_viewsheds"]
+        self.index = self.viewsheds.kernel.index
+        self._seen: dict[frozenset[Hex], np.ndarray] = {}
+        self._caches: tuple[Any, dict[str, Any]] = ((), {})
+        self._known: tuple[int, GameState] | None = None
+
+    def state(self, view: View) -> GameState:
+        """The state the view's side knows (`known_state`), made once a decision; its caches kept
+        for the phase, as the game's are (play.py: a phase starts with none)."""
+        if self._known is not None and self._known[0] == id(view):
+            return self._known[1]
+        game = known_state(view, self.base)
+        phase = (game.turn, game.phase, game.phasing, game.player_turns)
+        if self._caches[0] != phase:
+            self._caches = (phase, {})
+        game.caches = self._caches[1]
+        self._known = (id(view), game)
+        return game
+
+    def exposure(self, watchers: Iterable[Hex]) -> np.ndarray:
+        """For each hex in kernel order, how many of the `watchers` hexes see it (10.3, bare terrain)."""
+        key = frozenset(watchers)
+        if key not in self._seen:
+            seen = np.zeros(len(self.viewsheds.kernel.order), dtype=np.int64)
+            for h in key:
+                if h in self.index:
+                    seen += ~self.viewsheds.blocked_from(h)
+            if len(self._seen) > 256:
+                self._seen.clear()
+            self._seen[key] = seen
+        return self._seen[key]
+
+    def seen_at(self, exposure: np.ndarray, h: Hex) -> int:
+        i = self.index.get(h)
+        return 0 if i is None else int(exposure[i])
+
+
+def objective_hexes(game: GameState) -> frozenset[Hex]:
+    """The hexes the scenario's victory conditions name (24.9): zones to occupy, hold or clear,
+    buildings to be sole occupant of, buildings worth VPs (R11, R12, R19)."""
+    victory = game.scenario.data["victory"]
+    found: set[Hex] = set()
+    points = victory.get("points")
+    if points is not None:
+        buildings = game.board.buildings()
+        maps = dict(zip(game.scenario.maps, game.board.maps, strict=True))
+        for award in points["awards"]:
+            if "per_hex_controlled" in award:
+                for b in award["per_hex_controlled"]["building"]:
+                    found |= buildings.get(str(b), frozenset())
+            else:
+                scope = award["per_building_controlled"]
+                excepted = {str(b) for b in scope.get("except") or []}
+                for b, hexes in buildings_on(game.board, maps[str(scope["map"])]).items():
+                    if b not in excepted:
+                        found |= hexes
+    for entry in victory.get("results") or []:
+        _condition_hexes(game, entry["when"], found)
+    return frozenset(found)
+
+
+def _condition_hexes(game: GameState, condition: dict[str, Any], found: set[Hex]) -> None:
+    ((kind, arg),) = condition.items()
+    if kind in ("all_of", "any_of"):
+        for part in arg:
+            _condition_hexes(game, part, found)
+    elif kind == "sole_occupant":
+        wanted = str(arg["building"])
+        for building, hexes in game.board.buildings().items():
+            multi = wanted == "multi_hex" and len(hexes) >= 2
+            if multi or wanted == "any" or building == wanted:
+                found |= hexes
+    else:
+        found |= game.zone_hexes(arg["zone"])
+
+
+def origin_hexes(game: GameState, side: str) -> frozenset[Hex]:
+    """Where `side` starts: its deployment zones and its entries' zones (24.1)."""
+    data = game.scenario.data["sides"][side]
+    zones = [d["zone"] for d in data.get("deployment") or []]
+    zones += [o["zone"] for e in data.get("entries") or [] for o in e.get("options") or []]
+    return frozenset().union(*(game.zone_hexes(z) for z in zones))
+
+
+def _distances(board: Any, sources: frozenset[Hex]) -> dict[Hex, int]:
+    """Each hex's distance in hexes across the board from the nearest of `sources`."""
+    found = dict.fromkeys(sources, 0)
+    queue = deque(sources)
+    while queue:
+        h = queue.popleft()
+        for n in board.neighbours(h):
+            if n not in found:
+                found[n] = found[h] + 1
+                queue.append(n)
+    return found
