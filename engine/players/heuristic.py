@@ -244,7 +244,7 @@ class HeuristicPlayer:
 
     def _holds(self, game: GameState, unit: Unit) -> bool:
         """On an objective hex: it stays (24.9)."""
-        return unit.on_map and unit.hex is not None and self._know().to_objective.get(unit.hex, FAR) == 0
+        return unit.on_map and unit.hex is not None and self._know().goals(game).get(unit.hex, FAR) == 0
 
     def _best_route(
         self, game: GameState, side: str, stack: tuple[str, ...], exposure: Any, legal: list[Action]
@@ -271,7 +271,7 @@ class HeuristicPlayer:
         self, game: GameState, side: str, h: Hex, units: list[Unit], exposure: Any, *, leaving: bool = False
     ) -> float:
         know = self._know()
-        d = know.to_objective.get(h, FAR)
+        d = know.goals(game).get(h, FAR)
         friends = sum(1 for u in game.at(h) if u.side == side) - (len(units) if leaving else 0)
         score = -3.0 * d + know.cover.get(h, 1) - 1.5 * min(know.seen_at(exposure, h), 3) - 1.0 * max(friends, 0)
         if d == 0 and friends <= 0:

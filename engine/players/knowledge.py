@@ -6,8 +6,8 @@ read the same scenario file), and, at a decision, the state its side knows (`kno
   and entries, 24.1);
 - each hex's cover: the AP dice an infantry target UP rolls there (11.31, the terrain effects
   chart), one more for every die it adds;
-- which hexes the enemy units the side sees may see (the viewshed layer, bare terrain, UP firers:
-  10.3), kept per set of hexes they stand in.
+- which hexes the enemy units the side sees may see (the geometry layer's all-pairs lines of
+  the bare terrain for UP firers, 10.3), kept per set of hexes they stand in.
 """
 
 from __future__ import annotations
@@ -19,13 +19,14 @@ from typing import Any
 import numpy as np
 
 from engine.geometry.movement import terrain_row
-from engine.geometry.viewshed import Viewsheds
+from engine.geometry.sight import FirerState
 from engine.hexgrid import Hex
 from engine.model.scenario import Scenario
 from engine.model.tables import terrain_effects
 from engine.model.victory import buildings_on
 from engine.game.determinize import known_state
 from engine.game.play import new_game
+from engine.game.sightlines import bare_lines
 from engine.game.state import GameState, other
 from engine.game.views import View
 
@@ -40,18 +41,16 @@ class Knowledge:
         self.base = new_game(scenario, 0, validated=True)  # a state to lay each view over (R181)
         board = self.base.board
         self.board = board
-        self.objectives = objective_hexes(self.base)
+        self.occupy, self.clear = objective_hexes(self.base, side)
+        self.objectives = self.occupy | self.clear
         self.enemy_origin = origin_hexes(self.base, other(side))
         self.own_origin = origin_hexes(self.base, side)
         self.to_objective = _distances(board, self.objectives)
+        self._goals: dict[frozenset[Hex], dict[Hex, int]] = {}
         self.to_enemy = _distances(board, self.enemy_origin)
         effects = terrain_effects()
         self.cover = {h: effects.row(terrain_row(board.terrain(h), effects)).ap_dice for h in board.hexes}
-        caches = board.caches
-        if "ai_viewsheds" not in caches:  # a board's fans, shared by every game of the scenario
-            caches["ai_viewsheds"] = Viewsheds(board)
-        self.viewsheds: Viewsheds = caches["ai_viewsheds"]
-        self.index = self.viewsheds.kernel.index
+        self.index, self.lines = bare_lines(self.base, FirerState.UP)
         self._seen: dict[frozenset[Hex], np.ndarray] = {}
         self._caches: tuple[Any, dict[str, Any]] = ((), {})
         self._known: tuple[int, GameState] | None = None
@@ -69,14 +68,25 @@ class Knowledge:
         self._known = (id(view), game)
         return game
 
+    def goals(self, game: GameState) -> dict[Hex, int]:
+        """Each hex's distance from what the side goes for now: the hexes it would occupy, and the
+        enemy units it sees in a zone it must clear (else that zone, to hold it)."""
+        enemy = other(self.side)
+        found = {h for h in self.clear if any(u.side == enemy and not u.hidden for u in game.at(h))}
+        targets = frozenset(self.occupy | found) or self.objectives
+        if targets not in self._goals:
+            if len(self._goals) > 64:
+                self._goals.clear()
+            self._goals[targets] = self.to_objective if targets == self.objectives else _distances(self.board, targets)
+        return self._goals[targets]
+
     def exposure(self, watchers: Iterable[Hex]) -> np.ndarray:
-        """For each hex in kernel order, how many of the `watchers` hexes see it (10.3, bare terrain)."""
+        """For each hex in the kernel's order, how many of the `watchers` hexes see it (10.3, the
+        bare terrain's lines for UP firers: sightlines.py's all-pairs matrix, one per scenario)."""
         key = frozenset(watchers)
         if key not in self._seen:
-            seen = np.zeros(len(self.viewsheds.kernel.order), dtype=np.int64)
-            for h in key:
-                if h in self.index:
-                    seen += ~self.viewsheds.blocked_from(h)
+            rows = [self.index[h] for h in key if h in self.index]
+            seen = (~self.lines[rows]).sum(axis=0) if rows else np.zeros(self.lines.shape[1], dtype=np.int64)
             if len(self._seen) > 256:
                 self._seen.clear()
             self._seen[key] = seen
@@ -87,43 +97,51 @@ class Knowledge:
         return 0 if i is None else int(exposure[i])
 
 
-def objective_hexes(game: GameState) -> frozenset[Hex]:
-    """The hexes the scenario's victory conditions name (24.9): zones to occupy, hold or clear,
-    buildings to be sole occupant of, buildings worth VPs (R11, R12, R19)."""
+def objective_hexes(game: GameState, side: str) -> tuple[frozenset[Hex], frozenset[Hex]]:
+    """The hexes the scenario's victory conditions name (24.9), for `side`: those it goes to stand
+    in (to occupy, hold or control them, or to deny the enemy a zone or a building it must hold
+    alone: R11, R12, R19), and those it must clear of the enemy (a `no_units_in` it wins by, a
+    zone the enemy must reach)."""
     victory = game.scenario.data["victory"]
-    found: set[Hex] = set()
+    occupy: set[Hex] = set()
+    clear: set[Hex] = set()
     points = victory.get("points")
-    if points is not None:
+    if points is not None:  # both sides: control is the last to occupy (24.9, R82)
         buildings = game.board.buildings()
         maps = dict(zip(game.scenario.maps, game.board.maps, strict=True))
         for award in points["awards"]:
             if "per_hex_controlled" in award:
                 for b in award["per_hex_controlled"]["building"]:
-                    found |= buildings.get(str(b), frozenset())
+                    occupy |= buildings.get(str(b), frozenset())
             else:
                 scope = award["per_building_controlled"]
                 excepted = {str(b) for b in scope.get("except") or []}
                 for b, hexes in buildings_on(game.board, maps[str(scope["map"])]).items():
                     if b not in excepted:
-                        found |= hexes
+                        occupy |= hexes
     for entry in victory.get("results") or []:
-        _condition_hexes(game, entry["when"], found)
-    return frozenset(found)
+        _condition_hexes(game, side, entry["when"], occupy, clear)
+    return frozenset(occupy), frozenset(clear - occupy)
 
 
-def _condition_hexes(game: GameState, condition: dict[str, Any], found: set[Hex]) -> None:
+def _condition_hexes(game: GameState, side: str, condition: dict[str, Any], occupy: set[Hex], clear: set[Hex]) -> None:
     ((kind, arg),) = condition.items()
     if kind in ("all_of", "any_of"):
         for part in arg:
-            _condition_hexes(game, part, found)
-    elif kind == "sole_occupant":
+            _condition_hexes(game, side, part, occupy, clear)
+        return
+    if kind == "sole_occupant":
         wanted = str(arg["building"])
-        for building, hexes in game.board.buildings().items():
-            multi = wanted == "multi_hex" and len(hexes) >= 2
-            if multi or wanted == "any" or building == wanted:
-                found |= hexes
+        hexes: frozenset[Hex] = frozenset().union(
+            *(h for b, h in game.board.buildings().items() if (wanted == "multi_hex" and len(h) >= 2) or wanted in ("any", b))
+        )
     else:
-        found |= game.zone_hexes(arg["zone"])
+        hexes = game.zone_hexes(arg["zone"])
+    named = arg["side"] == side
+    if kind in ("no_units_in", "units_in") and not named:
+        clear.update(hexes)  # the enemy's presence there decides: drive it out
+    else:
+        occupy.update(hexes)  # to stand in, or to deny by standing in it
 
 
 def origin_hexes(game: GameState, side: str) -> frozenset[Hex]:
