@@ -9,7 +9,8 @@ instead of playing to the end (a playout to the end costs 0.2 s in Scenario 1, 0
 the result if the game ended now (24.9), the worth of each side's units and their morale, and how
 near the side's units stand to what it goes for. Forced decisions and those where the doctrine
 sees one choice cost no search. A flat Monte Carlo over determinized states ("perfect
-information Monte Carlo"): the budget is `samples` draws a decision, and a time limit.
+information Monte Carlo"): the budget is `samples` draws a decision (by default: a game stays a
+function of its seeds), or with `time_limit` no new draw once that many seconds are spent.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ from .knowledge import FAR
 
 SAMPLES = 2  # draws of the unseen a decision, each trying every choice
 HORIZON = 12  # decisions played after a choice before the state is judged
-TIME_LIMIT = 0.25  # seconds a decision at most: no new draw once spent
 WIN = 20.0  # the evaluation of the result if the game ended now, in rifles (heuristic.worth)
 
 
@@ -42,7 +42,9 @@ class SearchPlayer:
 
     name = "search"
 
-    def __init__(self, seed: int, samples: int = SAMPLES, horizon: int = HORIZON, time_limit: float = TIME_LIMIT) -> None:
+    def __init__(
+        self, seed: int, samples: int = SAMPLES, horizon: int = HORIZON, time_limit: float | None = None
+    ) -> None:
         self.random = random.Random(seed)
         self.samples, self.horizon, self.time_limit = samples, horizon, time_limit
         self.own = HeuristicPlayer(seed)
@@ -71,7 +73,7 @@ class SearchPlayer:
         totals = dict.fromkeys(choices, 0.0)
         drawn = 0
         for _ in range(self.samples):
-            if drawn and time.perf_counter() - start > self.time_limit:
+            if drawn and self.time_limit is not None and time.perf_counter() - start > self.time_limit:
                 break
             sample = determinize(view, self.scenario, random.Random(self.random.randrange(2**32)))
             seed = self.random.randrange(2**32)
