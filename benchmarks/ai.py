@@ -90,7 +90,12 @@ def main(argv: list[str] | None = None) -> int:
     keys = args.scenarios.split(",")
     unknown = [k for k in keys if k not in SCENARIOS]
     if unknown or args.games < 1:
-        print(f"ai.py: no scenario {unknown[0]} (scenarios: {', '.join(SCENARIOS)})" if unknown else "ai.py: --games must be at least 1", file=sys.stderr)
+        print(
+            f"ai.py: no scenario {unknown[0]} (scenarios: {', '.join(SCENARIOS)})"
+            if unknown
+            else "ai.py: --games must be at least 1",
+            file=sys.stderr,
+        )
         return 2
     try:
         pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
@@ -101,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rows = []
     if args.format == "table":
-        print("| scenario | side | player | against | W-D-L | win rate (95%) | games/s | ms/decision | search ms/searched decision |")
+        head = ("scenario", "side", "player", "against", "W-D-L", "win rate (95%)", "games/s", "ms/decision")
+        print(f"| {' | '.join(head)} | search ms/searched decision (decisions) |")
         print("|---|---|---|---|---|---|---|---|---|")
     for key in keys:
         for side in SIDES:

@@ -14,13 +14,13 @@ import argparse
 import sys
 from collections import Counter
 
+from ai import REPO, SCENARIOS  # benchmarks/ai.py: the scenarios by key
+
 from engine.game import new_game
 from engine.game.match import play_out
 from engine.model.scenario import load_scenario
 from engine.players import make_player
 from engine.players.coverage import RULES, rule_events
-
-from ai import REPO, SCENARIOS  # benchmarks/ai.py: the scenarios by key
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,7 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     names = args.players.split(",")
     unknown = [k for k in keys if k not in SCENARIOS]
     if unknown or len(names) != 2 or args.games < 1:
-        print("coverage.py: --scenarios from " + ", ".join(SCENARIOS) + ", --players A,B, --games >= 1", file=sys.stderr)
+        print(
+            "coverage.py: --scenarios from " + ", ".join(SCENARIOS) + ", --players A,B, --games >= 1", file=sys.stderr
+        )
         return 2
     games: dict[str, Counter[str]] = {}
     times: dict[str, Counter[str]] = {}

@@ -18,17 +18,17 @@ from typing import Any
 
 import numpy as np
 
+from engine.game.determinize import known_state
+from engine.game.play import new_game
+from engine.game.sightlines import bare_lines
+from engine.game.state import GameState, other
+from engine.game.views import View
 from engine.geometry.movement import terrain_row
 from engine.geometry.sight import FirerState
 from engine.hexgrid import Hex
 from engine.model.scenario import Scenario
 from engine.model.tables import terrain_effects
 from engine.model.victory import buildings_on
-from engine.game.determinize import known_state
-from engine.game.play import new_game
-from engine.game.sightlines import bare_lines
-from engine.game.state import GameState, other
-from engine.game.views import View
 
 FAR = 99  # a hex no objective's distance reaches (off the board, or a disconnected part)
 
@@ -137,7 +137,11 @@ def _condition_hexes(game: GameState, side: str, condition: dict[str, Any], occu
     if kind == "sole_occupant":
         wanted = str(arg["building"])
         hexes: frozenset[Hex] = frozenset().union(
-            *(h for b, h in game.board.buildings().items() if (wanted == "multi_hex" and len(h) >= 2) or wanted in ("any", b))
+            *(
+                h
+                for b, h in game.board.buildings().items()
+                if (wanted == "multi_hex" and len(h) >= 2) or wanted in ("any", b)
+            )
         )
     else:
         hexes = game.zone_hexes(arg["zone"])
