@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from engine.model.counters import SIDES
 from engine.players.base import Player
@@ -12,9 +12,15 @@ from .state import GameState
 from .views import SideLog, player_view
 
 
-def play_out(game: GameState, players: Mapping[str, Player], max_actions: int = 1_000_000) -> GameState:
+def play_out(
+    game: GameState,
+    players: Mapping[str, Player],
+    max_actions: int = 1_000_000,
+    after: Callable[[GameState], None] | None = None,
+) -> GameState:
     """Let the players decide until the game ends (in place); `players` by side, each handed its
-    side's View (nothing behind it: docs/engine.md, Writing a player)."""
+    side's View (nothing behind it: docs/engine.md, Writing a player). `after` sees the state after
+    each action (a batch's record of the game's course; never a player)."""
     logs = {side: SideLog(side) for side in SIDES}  # each read on, not again from the start
     for _ in range(max_actions):
         if game.is_over:
@@ -22,4 +28,6 @@ def play_out(game: GameState, players: Mapping[str, Player], max_actions: int = 
         side = game.to_act
         actions = legal_actions(game)
         play(game, players[side].choose(player_view(game, side, logs[side]), actions))
+        if after is not None:
+            after(game)
     raise RuntimeError(f"no result after {max_actions} actions")
