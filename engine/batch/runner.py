@@ -5,6 +5,7 @@ back, and records the error of a game whose worker died under it."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -53,10 +54,8 @@ def finished(task: GameTask) -> dict[str, Any] | None:
 def _own_session() -> None:
     """Each worker process its own session, so its own autogroup: under sched_autogroup the processes
     of one session share one CPU share, and two workers would run at the speed of one."""
-    try:
+    with contextlib.suppress(OSError):  # already a session leader (a worker started by `dask worker` by hand)
         os.setsid()
-    except OSError:  # already a session leader (a worker started by `dask worker` by hand)
-        pass
 
 
 @contextmanager

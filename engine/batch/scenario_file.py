@@ -84,7 +84,7 @@ def set_path(data: Any, path: str, value: Any) -> None:
     segments = path.split(".")
     if not all(segments):
         raise VaryError(f"--vary {path}: an empty segment in the path (two dots together?)")
-    node, walked = data, []
+    node, walked = data, list[str]()
     for i, segment in enumerate(segments):
         last = i == len(segments) - 1
         where = ".".join(walked) or "the scenario"
