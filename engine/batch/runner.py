@@ -93,9 +93,10 @@ def run_batch(
     client: Any,
     tasks: Iterable[GameTask],
     *,
-    on_result: Callable[[dict[str, Any], Tally], None] | None = None,
+    on_result: Callable[[dict[str, Any] | None, Tally], None] | None = None,
 ) -> Tally:
-    """Play the tasks not finished before; each summary (or error) passed to `on_result` as it comes.
+    """Play the tasks not finished before; each summary (or error) passed to `on_result` as it comes
+    (None first, with the tally of the games finished before).
     An interrupt (KeyboardInterrupt) cancels what is still to play and goes up: what finished is on disk."""
     from distributed import as_completed
 
@@ -108,6 +109,8 @@ def run_batch(
             todo.append(task)
         else:
             tally.add(summary)
+    if on_result is not None:
+        on_result(None, tally)
     if not todo:
         return tally
     futures = {client.submit(play_task, task, pure=False): task for task in todo}
