@@ -12,10 +12,12 @@ from typing import Any
 
 from engine.file_writing import atomic_write
 from engine.game import ScenarioNotPlayable, new_game
+from engine.model.board import resolve_errata_path, resolve_map_path
 from engine.model.counters import SIDES
 from engine.model.mapsheet import LOAD_FAILURES, load_failure
 from engine.model.scenario import scenario_from_document
 from engine.model.source import SourceDocument
+from engine.resources import data_path
 
 from .games import GameTask, side_players
 from .scenario_file import played_data, scenario_text
@@ -60,7 +62,8 @@ def prepare(
     note = "" if spec.given_setup else ", without its test set-up (R265)"
     if path is not None:
         note += f", with {path} = {json.dumps(value)}"
-    text = scenario_text(played_data(doc, given_setup=spec.given_setup, path=path, value=value), doc.file, note)
+    data = played_data(doc, given_setup=spec.given_setup, path=path, value=value)
+    text = scenario_text(_carry_files(data, Path(doc.file).parent, out), doc.file, note)
     _check_playable(text, target)
     settings = {
         "format": BATCH_FORMAT,
@@ -78,6 +81,35 @@ def prepare(
         GameTask(f"g{i:05d}", str(target), spec.seed + i, spec.players_of(i), str(out), spec.max_actions)
         for i in range(spec.games)
     ]
+
+
+def _carry_files(data: Any, folder: Path, out: Path) -> Any:
+    """Maps and errata the scenario names as files are copied into DIR and named there, so that
+    DIR/scenario.yaml reads them (a worker elsewhere sees them in the shared DIR too); bundled
+    names stay names."""
+    if not isinstance(data, dict):
+        return data
+    try:
+        maps = [_carried(resolve_map_path(str(name), folder), str(name), out) for name in data.get("maps") or []]
+        errata = data.get("errata", True)
+        if isinstance(errata, str):
+            found = resolve_errata_path(errata, folder)
+            data["errata"] = _carried(found, errata, out) if found is not None else errata
+    except LOAD_FAILURES as exc:
+        raise BatchError(load_failure(Path(folder), exc)) from None
+    if maps:
+        data["maps"] = maps
+    return data
+
+
+def _carried(found: Path, name: str, out: Path) -> str:
+    if found.resolve() == data_path("maps", f"{name}.yaml").resolve():
+        return name  # a bundled map: every installation has it
+    copy = out / found.name
+    text = found.read_text(encoding="utf-8")
+    if not copy.is_file() or copy.read_text(encoding="utf-8") != text:
+        atomic_write(copy, text)
+    return found.name
 
 
 def _check_playable(text: str, target: Path) -> None:

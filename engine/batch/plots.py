@@ -90,7 +90,7 @@ def control_plot(control: dict[str, list[dict[str, Any]]], path: Path, most: int
         turns = [e["turn"] for e in control[name]]
         for holder in (*SIDES, "contested"):
             shares = [100 * e[holder] for e in control[name]]
-            if any(shares):
+            if holder in SIDES or any(shares):
                 axes.plot(turns, shares, marker="o", color=COLOURS[holder], label=holder.title())
         axes.set_title(_short(name, 34), fontsize=9)
         axes.set_ylim(-3, 103)
@@ -136,6 +136,9 @@ def losses_map(board: Board, losses: dict[str, dict[str, int]], objectives: set[
                 linewidths=0.3,
             )
         )
+        for road in board.roads:
+            centres = [hex_to_point(h) for h in road]
+            axes.plot([c[0] for c in centres], [c[1] for c in centres], color="#7a5c3a", linewidth=1.2, zorder=2)
         axes.add_collection(
             PolyCollection(
                 [polygon_corners(h) for h in sorted(objectives)], facecolors="none", edgecolors="#d35400", linewidths=2
