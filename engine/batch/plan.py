@@ -64,7 +64,11 @@ def prepare(
         note += f", with {path} = {json.dumps(value)}"
     data = played_data(doc, given_setup=spec.given_setup, path=path, value=value)
     text = scenario_text(_carry_files(data, Path(doc.file).parent, out), doc.file, note)
-    _check_playable(text, target)
+    try:
+        _check_playable(text, target)
+    except BatchError:
+        atomic_write(target, text)  # the message's lines are this file's: left there to read
+        raise
     settings = {
         "format": BATCH_FORMAT,
         "source": doc.file,
@@ -119,9 +123,9 @@ def _check_playable(text: str, target: Path) -> None:
         scenario = scenario_from_document(parse_yaml(text, str(target)))
         new_game(scenario, 0)
     except ScenarioNotPlayable as exc:
-        raise BatchError(f"the scenario as this batch plays it cannot be played:\n{exc}") from None
+        raise BatchError(f"{target} (the scenario as this batch plays it) cannot be played:\n{exc}") from None
     except LOAD_FAILURES as exc:
-        raise BatchError(load_failure(target, exc)) from None
+        raise BatchError(f"the scenario as this batch plays it cannot be played: {load_failure(target, exc)}") from None
 
 
 def _claim(out: Path, settings: dict[str, Any]) -> None:
