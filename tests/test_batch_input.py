@@ -88,7 +88,7 @@ def test_a_folder_holding_another_batch_is_refused(tmp_path: Path) -> None:
     doc = load_yaml(S1)
     prepare(doc, BatchSpec(2, ("random", "random")), tmp_path)
     prepare(doc, BatchSpec(5, ("random", "random")), tmp_path)  # more games of the same batch: resumed
-    with pytest.raises(BatchError, match="holds another batch .its seed differs"):
+    with pytest.raises(BatchError, match=r"holds another batch \(its seed differs"):
         prepare(doc, BatchSpec(2, ("random", "random"), seed=9), tmp_path)
 
 
