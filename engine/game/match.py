@@ -19,9 +19,14 @@ def play_out(
     after: Callable[[GameState], None] | None = None,
 ) -> GameState:
     """Let the players decide until the game ends (in place); `players` by side, each handed its
-    side's View (nothing behind it: docs/engine.md, Writing a player). `after` sees the state after
+    side's View (nothing behind it: docs/engine.md, Writing a player); a player with a
+    `begin(scenario, side)` is told the scenario and its side first. `after` sees the state after
     each action (a batch's record of the game's course; never a player)."""
     logs = {side: SideLog(side) for side in SIDES}  # each read on, not again from the start
+    for side, player in players.items():  # the scenario is public: a player may read it first
+        begin = getattr(player, "begin", None)
+        if begin is not None:
+            begin(game.scenario, side)
     for _ in range(max_actions):
         if game.is_over:
             return game

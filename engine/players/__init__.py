@@ -2,5 +2,8 @@
 never from the full state (house style; OpenSpiel's information-state discipline)."""
 
 from .base import PLAYERS, Player, make_player
+from .heuristic import HeuristicPlayer
 
-__all__ = ["PLAYERS", "Player", "make_player"]
+PLAYERS["heuristic"] = HeuristicPlayer
+
+__all__ = ["PLAYERS", "HeuristicPlayer", "Player", "make_player"]
