@@ -155,3 +155,16 @@ def test_the_report_counts_conditions_control_and_losses() -> None:
     lines = games_csv(games, []).splitlines()
     assert lines[0].startswith("key,seed,german_player,russian_player,winner,by")
     assert len(lines) == 4
+
+
+def test_a_batch_game_is_iceditor_play_of_its_seed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.batch.games import play_task
+
+    duel = Path(__file__).parent / "fixtures" / "game" / "duel.yaml"
+    task = prepare(load_yaml(duel), BatchSpec(4, ("random", "random"), seed=20), tmp_path)[3]
+    summary = play_task(task)
+    assert "error" not in summary and summary["seed"] == 23
+    assert main(["play", task.scenario, "--seed", "23", "--format", "json"]) == 0
+    played = json.loads(capsys.readouterr().out)
+    assert played["actions"] == summary["actions"] and played["result"]["winner"] == summary["winner"]
+    assert (tmp_path / "games" / "g00003.jsonl").is_file() and (tmp_path / "games" / "g00003.json").is_file()

@@ -136,7 +136,7 @@ def summarize(task: GameTask, game: GameState, observer: Observer, cpu_seconds: 
     return {
         **_task_fields(task),
         "winner": result.get("winner"),
-        "by": result.get("by"),
+        "by": decided_by(game, result),
         "condition": result.get("condition"),
         "vp": result.get("vp"),
         "turns": game.turn,
@@ -146,6 +146,23 @@ def summarize(task: GameTask, game: GameState, observer: Observer, cpu_seconds: 
         "control": observer.control,
         "cpu_seconds": round(cpu_seconds, 4),
     }
+
+
+def decided_by(game: GameState, result: Mapping[str, Any]) -> str | None:
+    """The condition that decided, in words: as printed, or (a result the file prints no words for,
+    which the engine calls `result N`) the condition's own terms: `russian occupies_each objectives`."""
+    index, by = result.get("condition"), result.get("by")
+    if index is None or not str(by).startswith("result "):
+        return None if by is None else str(by)
+    return _terms(game.scenario.data["victory"]["results"][index]["when"])
+
+
+def _terms(condition: Mapping[str, Any]) -> str:
+    ((kind, arg),) = condition.items()
+    if kind in ("all_of", "any_of"):
+        return f" {kind.removesuffix('_of')} ".join(f"({_terms(c)})" for c in arg)
+    where = arg.get("zone", arg.get("building"))
+    return f"{arg.get('side', '')} {kind} {where if isinstance(where, str) else 'an area'}".strip()
 
 
 def _losses(game: GameState) -> list[list[str]]:
