@@ -165,7 +165,7 @@ def sweep_html(path_text: str, rows: Sequence[dict[str, Any]], picture: str) -> 
     body = [f"<h1>What-if sweep: {escape(path_text)}</h1>", f"<p><img src='{escape(picture)}' alt='sweep'></p>"]
     body.append(
         table(
-            ("value", "games", "German wins", "Russian wins", "draws", "verdict", "report"),
+            ("value", "games", "German wins", "Russian wins", "draws", "verdict"),
             (
                 (
                     json.dumps(r["value"]),
@@ -174,10 +174,11 @@ def sweep_html(path_text: str, rows: Sequence[dict[str, Any]], picture: str) -> 
                     interval(r["outcomes"]["russian"]["win"]),
                     interval(r["outcomes"]["german"]["draw"]),
                     r["verdict"],
-                    f"{r['folder']}/report.html",
                 )
                 for r in rows
             ),
         )
     )
+    links = (f"<li><a href='{escape(r['folder'])}/report.html'>{escape(json.dumps(r['value']))}</a></li>" for r in rows)
+    body.append("<p>Each value's report:</p><ul>" + "".join(links) + "</ul>")
     return page(f"Sweep: {path_text}", body)
