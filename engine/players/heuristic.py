@@ -28,7 +28,7 @@ from typing import Any
 from engine.game.actions import DONE, FACE, LEAD, MOVE, PASS, STATE, Action
 from engine.game.fire import AIM, ANTITANK, INTENSIVE, JOIN, SHOOT
 from engine.game.fire_odds import fire_odds
-from engine.game.paths import paths
+from engine.game.paths import Route, paths
 from engine.game.infiltration import INFILTRATION
 from engine.game.state import ASSAULT, FREE_STATE, MOVEMENT, REACTION, SETUP, GameState, other
 from engine.game.units import Unit
@@ -43,6 +43,7 @@ from .knowledge import FAR, Knowledge
 RESULT_WORTH = {"E": 1.0, "S": 0.5, "P": 0.25}
 FIRE_AT_LEAST = 0.12  # an attack worth less than this share of a unit is not worth a unit's fire
 OPPORTUNITY_AT_LEAST = 0.3  # 13.0: firing at a mover spends the unit's Defensive Fire
+ALTERNATIVES = 3  # the choices a search (search.py) weighs beside this player's own
 AT_AT_LEAST = 0.08  # the chance to destroy an AFV worth an AT shot (12.0)
 ASSAULT_RATIO = 1.5  # attackers to defenders for an assault; 1 at an objective (17.0)
 
@@ -69,6 +70,7 @@ class HeuristicPlayer:
         self._scenario: Scenario | None = None
         self._phase: tuple[Any, ...] = ()
         self._moved: set[tuple[str, ...]] = set()  # stacks moved or judged to hold this phase
+        self.alternatives: list[Action] = []  # the next best choices of the last decision (a search's)
 
     def begin(self, scenario: Scenario, side: str) -> None:
         """The game about to start (match.play_out calls it): what the scenario tells every player."""
@@ -80,15 +82,17 @@ class HeuristicPlayer:
             return actions[0]
         if self.know is None or self.know.side != view.side:
             raise RuntimeError("the heuristic player needs begin(scenario, side) before its first choice")
-        game = self.know.state(view)
-        phase = (game.turn, game.phase, game.phasing)
-        if phase != self._phase:
-            self._phase, self._moved = phase, set()
-        return self.decide(game, view.side, list(actions))
+        return self.decide(self.know.state(view), view.side, list(actions))
 
     # -- dispatch ------------------------------------------------------------------------------
 
     def decide(self, game: GameState, side: str, actions: list[Action]) -> Action:
+        """The choice in `game` (the side's known state, or a search's drawn one); `alternatives`
+        the next best, where the doctrine ranks several."""
+        phase = (game.turn, game.phase, game.phasing)
+        if phase != self._phase:
+            self._phase, self._moved = phase, set()
+        self.alternatives = []
         verbs = {a.verb for a in actions}
         if "remove" in verbs:  # 17.23: the owner chooses the unit a hit eliminates
             return min((a for a in actions if a.verb == "remove"), key=lambda a: worth(game.unit(a.units[0])))
@@ -257,15 +261,15 @@ class HeuristicPlayer:
             return None
         here = units[0].hex if units[0].on_map else None
         stay = self._hex_score(game, side, here, units, exposure, leaving=True) if here is not None else -1e9
-        best = max(routes.items(), key=lambda kv: (self._hex_score(game, side, _hex_at(game, kv[0]), units, exposure), -kv[1].mp))
-        score = self._hex_score(game, side, _hex_at(game, best[0]), units, exposure)
-        if score <= stay + 0.5:
+        ranked = sorted(
+            ((self._hex_score(game, side, _hex_at(game, h), units, exposure), -route.mp, h) for h, route in routes.items()),
+            reverse=True,
+        )
+        if ranked[0][0] <= stay + 0.5:
             return None
-        action = best[1].action(stack)
-        if len(best[1].hexes) == 1 and action not in legal:  # one hex is movement's own step: an AFV turns first (8.74)
-            faces = [a for a in legal if a.verb == FACE and a.units[0] in stack and a.arg == best[1].hexes[0]]
-            return faces[0] if faces else None
-        return action
+        chosen = [a for _, _, h in ranked[:ALTERNATIVES] if (a := _route_action(routes[h], stack, legal)) is not None]
+        self.alternatives = chosen[1:]
+        return chosen[0] if chosen else None
 
     def _hex_score(
         self, game: GameState, side: str, h: Hex, units: list[Unit], exposure: Any, *, leaving: bool = False
@@ -309,7 +313,7 @@ class HeuristicPlayer:
     # -- fire (10.0-16.0) -------------------------------------------------------------------------
 
     def _fire(self, game: GameState, side: str, actions: list[Action], at_least: float) -> Action:
-        best: tuple[float, Action] | None = None
+        scored: list[tuple[float, Action]] = []
         enemies = dict(self._enemies(game, side))
         aims: dict[str, list[Action]] = {}
         for a in actions:
@@ -317,8 +321,7 @@ class HeuristicPlayer:
                 aims.setdefault(a.arg, []).append(a)
         for label, aiming in aims.items():
             value = self._attack_value(game, _hex_at(game, label), [game.unit(a.units[0]) for a in aiming])
-            if best is None or value > best[0]:
-                best = (value, min(aiming, key=lambda a: game.unit(a.units[0]).moved))
+            scored.append((value, min(aiming, key=lambda a: game.unit(a.units[0]).moved)))
         for a in actions:
             value = None
             if a.verb == ANTITANK:
@@ -330,11 +333,13 @@ class HeuristicPlayer:
             elif a.verb in ("grenade", "flame"):
                 target = _hex_at(game, a.arg)
                 value = (0.35 if a.verb == "grenade" else 0.6) * sum(worth(u) for u in enemies.get(target, []) if not u.is_afv)
-            if value is not None and (best is None or value > best[0]):
-                best = (value, a)
-        if best is not None and best[0] >= at_least:
-            return best[1]
-        return _done_or_first(actions)
+            if value is not None:
+                scored.append((value, a))
+        scored.sort(key=lambda va: -va[0])
+        worthy = [a for v, a in scored[:ALTERNATIVES] if v >= at_least]
+        rest = _done_or_first(actions)
+        self.alternatives = [*worthy[1:], rest] if worthy else [a for _, a in scored[:1]]
+        return worthy[0] if worthy else rest
 
     def _attack_value(self, game: GameState, target: Hex, aimers: list[Unit]) -> float:
         """The worth of an AP attack's expected results (fire_odds: exact, PCs included)."""
@@ -391,13 +396,17 @@ class HeuristicPlayer:
         for a in actions:
             if a.verb == "replace":  # 20.1: a CW short of crew takes a man
                 return a
-        marks = [a for a in actions if a.verb == "mark" and self._favours(game, side, a)]
+        marks = [a for a in actions if a.verb == "mark" and self._ratio(game, side, a) > 0]
+        self.alternatives = [*marks, _done_or_first(actions)]
+        marks = [a for a in marks if self._favours(game, side, a)]
         if marks:
             return max(marks, key=lambda a: self._ratio(game, side, a))
         return _done_or_first(actions)
 
     def _assault(self, game: GameState, side: str, actions: list[Action]) -> Action:
-        fights = [a for a in actions if a.verb in ("assault", LEAD) and a.arg and self._favours(game, side, a)]
+        fights = [a for a in actions if a.verb in ("assault", LEAD) and a.arg and self._ratio(game, side, a) > 0]
+        self.alternatives = [*fights, _done_or_first(actions)]
+        fights = [a for a in fights if self._favours(game, side, a)]
         if fights:  # 17.12: the leader's PC for the whole stack where one may lead
             return max(fights, key=lambda a: (self._ratio(game, side, a), a.verb == LEAD, len(a.units)))
         return _done_or_first(actions)
@@ -450,6 +459,15 @@ class HeuristicPlayer:
 def _overrunnable(units: list[Unit]) -> bool:
     """9.0: enemy infantry with no CW (a gun's AT fire, 9.2 A) and no AFV (9.13) among them."""
     return bool(units) and all(u.kind not in ("cw", "afv") for u in units)
+
+
+def _route_action(route: Route, stack: tuple[str, ...], legal: list[Action]) -> Action | None:
+    """The route as a move; one hex is movement's own step, where an AFV turns first (8.74, R192)."""
+    action = route.action(stack)
+    if len(route.hexes) == 1 and action not in legal:
+        faces = [a for a in legal if a.verb == FACE and a.units[0] in stack and a.arg == route.hexes[0]]
+        return faces[0] if faces else None
+    return action
 
 
 def _hex(game: GameState, action: Action) -> Hex:

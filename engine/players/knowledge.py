@@ -72,7 +72,11 @@ class Knowledge:
         """Each hex's distance from what the side goes for now: the hexes it would occupy, and the
         enemy units it sees in a zone it must clear (else that zone, to hold it)."""
         enemy = other(self.side)
-        found = {h for h in self.clear if any(u.side == enemy and not u.hidden for u in game.at(h))}
+        found = {
+            h
+            for h, units in game.occupied().items()
+            if h in self.clear and any(u.side == enemy and not u.hidden for u in units)
+        }
         targets = frozenset(self.occupy | found) or self.objectives
         if targets not in self._goals:
             if len(self._goals) > 64:
