@@ -192,7 +192,12 @@ def _say(args: argparse.Namespace, report: dict[str, Any], out: Path, files: dic
     if args.format == "json":
         print_json({"games": report["games"], "failed": report["failed"], "verdict": report["verdict"], **files})
         return
-    print(f"{report['title']}: {report['games']} games. {report['verdict']}")
+    left = report["planned"] - report["games"] - len(report["failed"])
+    print(
+        f"{report['title']}: {report['games']} games"
+        + (f" of {report['planned']} ({left} not played yet: the same command plays them)" if left else "")
+        + f". {report['verdict']}"
+    )
     if report["failed"]:
         print(f"{len(report['failed'])} games failed (see the report); the same command plays them again")
     for name, path in files.items():
