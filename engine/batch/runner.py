@@ -71,7 +71,7 @@ def cluster(workers: int | None, scheduler: str | None, own_sessions: bool = Tru
         return
     # A game whose worker dies is recorded as failed at once, not handed to the next worker (it may
     # be the game that kills them) and the same command plays it again: allowed-failures 0.
-    config = {"distributed.scheduler.allowed-failures": 0, "distributed.worker.daemon": False}
+    config = {"distributed.scheduler.allowed-failures": 0}
     with (
         dask.config.set(config),
         LocalCluster(

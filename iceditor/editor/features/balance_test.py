@@ -94,6 +94,7 @@ class BalanceDialog(QDialog):
         self.workers = QSpinBox(minimum=1, maximum=256, value=os.cpu_count() or 1)
         form.addRow("Worker processes", self.workers)
         self.out = QLineEdit(str(scenario.parent / f"playtest-{scenario.stem}"))
+        self.out.setMinimumWidth(self.out.fontMetrics().horizontalAdvance(self.out.text()) + 24)  # the whole path
         browse = QPushButton("Browse...")
         browse.clicked.connect(self._browse)
         row = QHBoxLayout()
