@@ -2,7 +2,7 @@
 workers (each worker in its own session, and 2 workers sharing the client's session), beside the
 naive baseline measured in the same run: the games one after another in this process, no Dask.
 
-    python benchmarks/batch_scaling.py [--scenario s1] [--games 40] [--players heuristic,heuristic]
+    python benchmarks/batch_scaling.py [--scenario s1] [--games 40] [--players heuristic,heuristic] [--rounds 1]
 
 For each way it prints the wall time, the games' own CPU seconds (summed over the workers: each
 game's process_time), games per wall second and per CPU second, and the speed-up on the sequential
@@ -82,21 +82,43 @@ def _row(how: str, games: int, wall: float, cpu: float, summaries: list[dict[str
     }
 
 
+def _total(rows: tuple[dict[str, Any], ...]) -> dict[str, Any]:
+    """One way's rounds added up."""
+    games, wall, cpu = (sum(r[k] for r in rows) for k in ("games", "wall_s", "cpu_s"))
+    return {
+        "how": rows[0]["how"],
+        "games": games,
+        "failed": sum(r["failed"] for r in rows),
+        "wall_s": round(wall, 2),
+        "cpu_s": round(cpu, 2),
+        "games_per_s": round(games / wall, 3),
+        "games_per_cpu_s": round(games / cpu, 3) if cpu else None,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scenario", default="s1")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--players", default="heuristic,heuristic")
     parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=1, help="each way in turn, this many times (default 1)")
     args = parser.parse_args()
     names = tuple(args.players.split(","))
     players = (names[0], names[1])
     print(json.dumps({"load_before": os.getloadavg(), "cores": os.cpu_count(), **vars(args)}))
-    rows = [sequential(args.scenario, args.games + 1, players, args.seed)]
-    print(json.dumps(rows[-1]), flush=True)
-    for workers, own in ((1, True), (2, True), (2, False)):
-        rows.append(on_cluster(args.scenario, args.games + 1, players, args.seed, workers, own))
-        print(json.dumps(rows[-1]), flush=True)
+    # Round by round, each way in turn on the same games: a machine whose load drifts (other users)
+    # weighs on every way alike, where one way after another would pin the drift on the last.
+    rounds: list[list[dict[str, Any]]] = []
+    for r in range(args.rounds):
+        seed = args.seed + r * (args.games + 1)
+        done = [sequential(args.scenario, args.games + 1, players, seed)]
+        for workers, own in ((1, True), (2, True), (2, False)):
+            done.append(on_cluster(args.scenario, args.games + 1, players, seed, workers, own))
+        for row in done:
+            print(json.dumps({"round": r, **row, "load": os.getloadavg()[0]}), flush=True)
+        rounds.append(done)
+    rows = [_total(ways) for ways in zip(*rounds, strict=True)]
     print(json.dumps({"load_after": os.getloadavg()}))
     base = rows[0]["games_per_s"]
     print(f"\n{'how':<32} {'games':>5} {'wall s':>7} {'CPU s':>7} {'games/s':>8} {'games/CPU s':>11} {'speed-up':>8}")
