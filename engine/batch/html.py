@@ -142,7 +142,13 @@ def report_html(report: dict[str, Any], pictures: dict[str, str]) -> str:
             body.append("<h2>The objectives, turn by turn</h2>")
             body.append(
                 "<p>The share of games in which each side held each objective at the end of each Game Turn "
-                "(units there and none of the other side's; in a VP scenario, 24.9's control).</p>"
+                "(units there and none of the other side's; in a VP scenario, 24.9's control: R266)"
+                + (
+                    f"; the first nine of {len(report['control'])}, every one in report.json"
+                    if len(report["control"]) > 9
+                    else ""
+                )
+                + ".</p>"
             )
             body.append(_img(pictures, "control"))
         body.append("<h2>Where units were lost</h2>")
