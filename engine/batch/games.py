@@ -8,7 +8,7 @@ import json
 import time
 import traceback
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -90,12 +90,7 @@ def record_error(task: GameTask, error: str, details: str = "") -> dict[str, Any
 
 
 def _task_fields(task: GameTask) -> dict[str, Any]:
-    fields = asdict(task)
-    return {
-        "key": fields["key"],
-        "seed": fields["seed"],
-        "players": dict(zip(SIDES, task.players, strict=True)),
-    }
+    return {"key": task.key, "seed": task.seed, "players": dict(zip(SIDES, task.players, strict=True))}
 
 
 class Observer:

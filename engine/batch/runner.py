@@ -25,7 +25,6 @@ class Tally:
     done: int = 0  # finished before this run too
     wins: dict[str, int] = field(default_factory=dict)  # "german", "russian", "draw"
     failed: int = 0
-    cpu_seconds: float = 0.0
 
     def add(self, summary: dict[str, Any]) -> None:
         self.done += 1
@@ -34,7 +33,6 @@ class Tally:
             return
         winner = str(summary.get("winner"))
         self.wins[winner] = self.wins.get(winner, 0) + 1
-        self.cpu_seconds += float(summary.get("cpu_seconds") or 0.0)
 
     def text(self) -> str:
         counts = ", ".join(f"{side} {n}" for side, n in sorted(self.wins.items()))
