@@ -5,6 +5,7 @@ approximation is not; and the two-proportion z test that `playtest compare` repo
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -30,3 +31,38 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     low = 0.0 if wins == 0 else max(0.0, centre - half)
     high = 1.0 if wins == n else min(1.0, centre + half)
     return low, high
+
+
+@dataclass(frozen=True)
+class Difference:
+    """Rate a less rate b, its 95% interval, and the two-proportion z test of 'no difference'."""
+
+    rate_a: float
+    rate_b: float
+    difference: float
+    low: float
+    high: float
+    z: float
+    p_value: float  # two-sided
+
+
+def two_proportions(wins_a: int, n_a: int, wins_b: int, n_b: int, z: float = 1.96) -> Difference:
+    """The difference of two win rates: Newcombe's interval from the two Wilson intervals (it stays in
+    [-1, 1] and holds at rates near 0 or 1), and the pooled two-proportion z test.
+
+    >>> d = two_proportions(60, 100, 45, 100)
+    >>> round(d.difference, 2), round(d.low, 3), round(d.high, 3), round(d.p_value, 3)
+    (0.15, 0.012, 0.28, 0.034)
+    """
+    low_a, high_a = wilson(wins_a, n_a, z)
+    low_b, high_b = wilson(wins_b, n_b, z)
+    p_a = wins_a / n_a if n_a else 0.0
+    p_b = wins_b / n_b if n_b else 0.0
+    d = p_a - p_b
+    low = d - math.sqrt((p_a - low_a) ** 2 + (high_b - p_b) ** 2)
+    high = d + math.sqrt((high_a - p_a) ** 2 + (p_b - low_b) ** 2)
+    pooled = (wins_a + wins_b) / (n_a + n_b) if n_a + n_b else 0.0
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n_a + 1 / n_b)) if n_a and n_b else 0.0
+    score = d / se if se else 0.0
+    p_value = math.erfc(abs(score) / math.sqrt(2)) if se else 1.0
+    return Difference(p_a, p_b, d, max(-1.0, low), min(1.0, high), score, p_value)
