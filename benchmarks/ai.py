@@ -2,9 +2,10 @@
 side, with 95% Wilson intervals (docs/balance.md, Strength).
 
     python benchmarks/ai.py [--games N] [--scenarios s1,s6] [--pairs search:heuristic,heuristic:random]
-                            [--seed S] [--format table|json]
+                            [--seed S] [--given-setup] [--format table|json]
 
-For each scenario, each side and each pair STRONG:WEAK, N games with STRONG on that side and WEAK
+Each scenario as `iceditor playtest` plays it: the players set up (R265; `--given-setup`: from the
+file's test `setup:`). For each scenario, each side and each pair STRONG:WEAK, N games with STRONG on that side and WEAK
 on the other (seeds S, S+1, ...: the same dice seeds for every pair): STRONG's wins, draws and
 losses, its win rate with its interval, and the games per second. For `search`, the time per
 decision it searched (its default budget: search.py) and per decision overall. One process, one
@@ -14,6 +15,7 @@ core: pin it (`taskset -c 1`) and compare figures of the same run.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -24,7 +26,7 @@ from engine.batch.stats import wilson
 from engine.game import new_game
 from engine.game.match import play_out
 from engine.model.counters import SIDES
-from engine.model.scenario import load_scenario
+from engine.model.scenario import Scenario, load_scenario
 from engine.players import make_player
 from engine.players.search import SearchPlayer
 
@@ -39,9 +41,18 @@ SCENARIOS = {
 }
 
 
-def measure(key: str, strong: str, weak: str, side: str, games: int, seed: int) -> dict[str, Any]:
-    """`strong` on `side` against `weak`, `games` games: its results, rate, interval and speed."""
+def scenario_of(key: str, given_setup: bool = False) -> Scenario:
+    """A bundled scenario as `iceditor playtest` plays it: without its test `setup:` (R265: the
+    players set up, as the printed scenario has them do) unless `given_setup`."""
     scenario = load_scenario(REPO / "scenarios" / f"{SCENARIOS[key]}.yaml")
+    if given_setup:
+        return scenario
+    return dataclasses.replace(scenario, data={k: v for k, v in scenario.data.items() if k != "setup"})
+
+
+def measure(key: str, strong: str, weak: str, side: str, games: int, seed: int, given_setup: bool) -> dict[str, Any]:
+    """`strong` on `side` against `weak`, `games` games: its results, rate, interval and speed."""
+    scenario = scenario_of(key, given_setup)
     enemy = next(s for s in SIDES if s != side)
     wins = draws = losses = decisions = 0
     searched, search_seconds, seconds = 0, 0.0, 0.0
@@ -85,12 +96,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenarios", default=",".join(SCENARIOS), help="e.g. s1,s6 (default all six)")
     parser.add_argument("--pairs", default="heuristic:random,search:heuristic", help="STRONG:WEAK,...")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--given-setup", action="store_true", help="play from the files' test setup: (R265)")
     parser.add_argument("--format", choices=("table", "json"), default="table")
     args = parser.parse_args(argv)
     keys = args.scenarios.split(",")
     unknown = [k for k in keys if k not in SCENARIOS]
     if unknown or args.games < 1:
-        print(f"ai.py: no scenario {unknown[0]} (scenarios: {', '.join(SCENARIOS)})" if unknown else "ai.py: --games must be at least 1", file=sys.stderr)
+        print(
+            f"ai.py: no scenario {unknown[0]} (scenarios: {', '.join(SCENARIOS)})"
+            if unknown
+            else "ai.py: --games must be at least 1",
+            file=sys.stderr,
+        )
         return 2
     try:
         pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
@@ -101,12 +118,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rows = []
     if args.format == "table":
-        print("| scenario | side | player | against | W-D-L | win rate (95%) | games/s | ms/decision | search ms/searched decision |")
+        head = ("scenario", "side", "player", "against", "W-D-L", "win rate (95%)", "games/s", "ms/decision")
+        print(f"| {' | '.join(head)} | search ms/searched decision (decisions) |")
         print("|---|---|---|---|---|---|---|---|---|")
     for key in keys:
         for side in SIDES:
             for strong, weak in pairs:
-                row = measure(key, strong, weak, side, args.games, args.seed)
+                row = measure(key, strong, weak, side, args.games, args.seed, args.given_setup)
                 rows.append(row)
                 if args.format == "table":
                     low, high = row["interval"]

@@ -2,7 +2,8 @@
 happen (engine/players/coverage.py), and the rules that never happen (docs/balance.md, Rules
 coverage).
 
-    python benchmarks/coverage.py [--games N] [--scenarios s1,s6] [--players heuristic,heuristic] [--seed S]
+    python benchmarks/coverage.py [--games N] [--scenarios s1,s6] [--players heuristic,heuristic]
+                                  [--seed S] [--given-setup]
 
 A cell is "games it happened in / times in all". The issue asks for 100 games a scenario; on a
 shared machine a smaller N shows the same gaps sooner.
@@ -14,13 +15,12 @@ import argparse
 import sys
 from collections import Counter
 
+from ai import SCENARIOS, scenario_of  # benchmarks/ai.py: the scenarios by key, as playtest plays them
+
 from engine.game import new_game
 from engine.game.match import play_out
-from engine.model.scenario import load_scenario
 from engine.players import make_player
 from engine.players.coverage import RULES, rule_events
-
-from ai import REPO, SCENARIOS  # benchmarks/ai.py: the scenarios by key
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,17 +29,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenarios", default=",".join(SCENARIOS))
     parser.add_argument("--players", default="heuristic,heuristic", help="GERMAN,RUSSIAN")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--given-setup", action="store_true", help="play from the files' test setup: (R265)")
     args = parser.parse_args(argv)
     keys = args.scenarios.split(",")
     names = args.players.split(",")
     unknown = [k for k in keys if k not in SCENARIOS]
     if unknown or len(names) != 2 or args.games < 1:
-        print("coverage.py: --scenarios from " + ", ".join(SCENARIOS) + ", --players A,B, --games >= 1", file=sys.stderr)
+        print(
+            "coverage.py: --scenarios from " + ", ".join(SCENARIOS) + ", --players A,B, --games >= 1", file=sys.stderr
+        )
         return 2
     games: dict[str, Counter[str]] = {}
     times: dict[str, Counter[str]] = {}
     for key in keys:
-        scenario = load_scenario(REPO / "scenarios" / f"{SCENARIOS[key]}.yaml")
+        scenario = scenario_of(key, args.given_setup)
         games[key], times[key] = Counter(), Counter()
         for n in range(args.games):
             game = new_game(scenario, args.seed + n)

@@ -28,8 +28,8 @@ from typing import Any
 from engine.game.actions import DONE, FACE, LEAD, MOVE, PASS, STATE, Action
 from engine.game.fire import AIM, ANTITANK, INTENSIVE, JOIN, SHOOT
 from engine.game.fire_odds import fire_odds
-from engine.game.paths import Route, paths
 from engine.game.infiltration import INFILTRATION
+from engine.game.paths import Route, paths
 from engine.game.state import ASSAULT, FREE_STATE, MOVEMENT, REACTION, SETUP, GameState, other
 from engine.game.units import Unit
 from engine.game.views import View
@@ -183,7 +183,13 @@ class HeuristicPlayer:
         if tries:
             most = max(len(a.units) for a in tries)
             best = [a for a in tries if len(a.units) == most]
-            return min(best, key=lambda a: (know.to_objective.get(_hex_at(game, a.arg), FAR), -know.cover.get(_hex_at(game, a.arg), 1)))
+            return min(
+                best,
+                key=lambda a: (
+                    know.to_objective.get(_hex_at(game, a.arg), FAR),
+                    -know.cover.get(_hex_at(game, a.arg), 1),
+                ),
+            )
         places = [a for a in actions if a.verb == "place"]
         if places:
             return max(places, key=lambda a: self._place_score(game, a, []))
@@ -262,7 +268,10 @@ class HeuristicPlayer:
         here = units[0].hex if units[0].on_map else None
         stay = self._hex_score(game, side, here, units, exposure, leaving=True) if here is not None else -1e9
         ranked = sorted(
-            ((self._hex_score(game, side, _hex_at(game, h), units, exposure), -route.mp, h) for h, route in routes.items()),
+            (
+                (self._hex_score(game, side, _hex_at(game, h), units, exposure), -route.mp, h)
+                for h, route in routes.items()
+            ),
             reverse=True,
         )
         if ranked[0][0] <= stay + 0.5:
@@ -287,18 +296,20 @@ class HeuristicPlayer:
             score += 2.0 * bool(near)  # 9.0: next to enemy infantry, to overrun
         return score
 
-    def _afv_turn(self, game: GameState, side: str, actions: list[Action], enemies: list[tuple[Hex, list[Unit]]]) -> Action | None:
+    def _afv_turn(
+        self, game: GameState, side: str, actions: list[Action], enemies: list[tuple[Hex, list[Unit]]]
+    ) -> Action | None:
         """9.0: an AFV that may still overrun turns its front to enemy infantry next to it (8.74)."""
         targets = {h for h, units in enemies if _overrunnable(units)}
         if not targets:
             return None
         for a in actions:
-            if a.verb == FACE and len(a.units) == 1:
-                afv = game.unit(a.units[0])
-                if afv.is_afv and not afv.extra.get("overran") and _hex_at(game, a.arg) in targets and afv.hex is not None:
-                    if _hex_at(game, a.arg) in game.neighbours(afv.hex) and (a.units,) not in self._moved:
-                        self._moved.add((a.units,))  # type: ignore[arg-type]
-                        return a
+            if a.verb != FACE or len(a.units) != 1 or ("face", *a.units) in self._moved:
+                continue
+            afv, toward = game.unit(a.units[0]), _hex_at(game, a.arg)
+            if afv.is_afv and afv.hex is not None and toward in targets and toward in game.neighbours(afv.hex):
+                self._moved.add(("face", *a.units))  # once a phase: the overrun follows, or not
+                return a
         return None
 
     def _overrun(self, game: GameState, actions: list[Action], enemies: list[tuple[Hex, list[Unit]]]) -> Action | None:
@@ -323,18 +334,20 @@ class HeuristicPlayer:
             value = self._attack_value(game, _hex_at(game, label), [game.unit(a.units[0]) for a in aiming])
             scored.append((value, min(aiming, key=lambda a: game.unit(a.units[0]).moved)))
         for a in actions:
-            value = None
+            other_fire: float | None = None
             if a.verb == ANTITANK:
-                value = self._at_value(game, a)
-                value = value if value >= AT_AT_LEAST else None
+                chance = self._at_value(game, a)
+                other_fire = chance if chance >= AT_AT_LEAST else None
             elif a.verb == "mortar":
                 target = _hex_at(game, a.arg.split()[0])
-                value = 0.3 * sum(worth(u) for u in enemies.get(target, [])) * int(a.arg.split()[1])
+                other_fire = 0.3 * sum(worth(u) for u in enemies.get(target, [])) * int(a.arg.split()[1])
             elif a.verb in ("grenade", "flame"):
                 target = _hex_at(game, a.arg)
-                value = (0.35 if a.verb == "grenade" else 0.6) * sum(worth(u) for u in enemies.get(target, []) if not u.is_afv)
-            if value is not None:
-                scored.append((value, a))
+                other_fire = (0.35 if a.verb == "grenade" else 0.6) * sum(
+                    worth(u) for u in enemies.get(target, []) if not u.is_afv
+                )
+            if other_fire is not None:
+                scored.append((other_fire, a))
         scored.sort(key=lambda va: -va[0])
         worthy = [a for v, a in scored[:ALTERNATIVES] if v >= at_least]
         rest = _done_or_first(actions)
@@ -343,7 +356,9 @@ class HeuristicPlayer:
 
     def _attack_value(self, game: GameState, target: Hex, aimers: list[Unit]) -> float:
         """The worth of an AP attack's expected results (fire_odds: exact, PCs included)."""
-        sources = sorted({u.hex for u in aimers if u.hex is not None and not u.moved} or {u.hex for u in aimers if u.hex is not None})
+        sources = sorted(
+            {u.hex for u in aimers if u.hex is not None and not u.moved} or {u.hex for u in aimers if u.hex is not None}
+        )
         try:
             odds = fire_odds(game, list(sources), target)
         except ValueError:
@@ -388,7 +403,11 @@ class HeuristicPlayer:
         """13.0: fire at the mover on good odds; 9.2 A: AT fire at an overrunning AFV."""
         if not any(a.verb != PASS for a in actions):
             return actions[0]
-        return self._fire(game, side, actions, OPPORTUNITY_AT_LEAST) if game.interrupt else self._fire(game, side, actions, 0.0)
+        return (
+            self._fire(game, side, actions, OPPORTUNITY_AT_LEAST)
+            if game.interrupt
+            else self._fire(game, side, actions, 0.0)
+        )
 
     # -- the movement phase's end, assaults, states (17.0, 20.0, 6.0 H) ----------------------------
 

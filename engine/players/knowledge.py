@@ -18,17 +18,17 @@ from typing import Any
 
 import numpy as np
 
+from engine.game.determinize import known_state
+from engine.game.play import new_game
+from engine.game.sightlines import bare_lines
+from engine.game.state import GameState, other
+from engine.game.views import View
 from engine.geometry.movement import terrain_row
 from engine.geometry.sight import FirerState
 from engine.hexgrid import Hex
 from engine.model.scenario import Scenario
 from engine.model.tables import terrain_effects
 from engine.model.victory import buildings_on
-from engine.game.determinize import known_state
-from engine.game.play import new_game
-from engine.game.sightlines import bare_lines
-from engine.game.state import GameState, other
-from engine.game.views import View
 
 FAR = 99  # a hex no objective's distance reaches (off the board, or a disconnected part)
 
@@ -43,6 +43,8 @@ class Knowledge:
         self.board = board
         self.occupy, self.clear = objective_hexes(self.base, side)
         self.objectives = self.occupy | self.clear
+        points = scenario.data["victory"].get("points") or {}
+        self.by_control = points.get("control") == "last_to_occupy"  # 24.9: a hex is the last to occupy's
         self.enemy_origin = origin_hexes(self.base, other(side))
         self.own_origin = origin_hexes(self.base, side)
         self.to_objective = _distances(board, self.objectives)
@@ -69,15 +71,19 @@ class Knowledge:
         return game
 
     def goals(self, game: GameState) -> dict[Hex, int]:
-        """Each hex's distance from what the side goes for now: the hexes it would occupy, and the
-        enemy units it sees in a zone it must clear (else that zone, to hold it)."""
+        """Each hex's distance from what the side goes for now: the hexes it would occupy (where
+        control scores, 24.9, those it does not control yet), and the enemy units it sees in a zone
+        it must clear (else all of them, to hold them)."""
         enemy = other(self.side)
+        occupy = self.occupy
+        if self.by_control:
+            occupy = frozenset(h for h in occupy if game.control.get(h) != self.side)
         found = {
             h
             for h, units in game.occupied().items()
             if h in self.clear and any(u.side == enemy and not u.hidden for u in units)
         }
-        targets = frozenset(self.occupy | found) or self.objectives
+        targets = frozenset(occupy | found) or self.objectives
         if targets not in self._goals:
             if len(self._goals) > 64:
                 self._goals.clear()
@@ -137,7 +143,11 @@ def _condition_hexes(game: GameState, side: str, condition: dict[str, Any], occu
     if kind == "sole_occupant":
         wanted = str(arg["building"])
         hexes: frozenset[Hex] = frozenset().union(
-            *(h for b, h in game.board.buildings().items() if (wanted == "multi_hex" and len(h) >= 2) or wanted in ("any", b))
+            *(
+                h
+                for b, h in game.board.buildings().items()
+                if (wanted == "multi_hex" and len(h) >= 2) or wanted in ("any", b)
+            )
         )
     else:
         hexes = game.zone_hexes(arg["zone"])

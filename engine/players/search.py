@@ -71,15 +71,13 @@ class SearchPlayer:
             return choice
         start = time.perf_counter()
         totals = dict.fromkeys(choices, 0.0)
-        drawn = 0
-        for _ in range(self.samples):
+        for drawn in range(self.samples):
             if drawn and self.time_limit is not None and time.perf_counter() - start > self.time_limit:
                 break
             sample = determinize(view, self.scenario, random.Random(self.random.randrange(2**32)))
             seed = self.random.randrange(2**32)
             for c in choices:
                 totals[c] += self._value(sample.copy(seed=seed), c, view.side)
-            drawn += 1
         self.searched += 1
         self.seconds += time.perf_counter() - start
         best = max(totals.values())
