@@ -13,6 +13,7 @@ from engine.batch.plan import BatchError, BatchSpec, prepare
 from engine.batch.report import build_report, games_csv, verdict
 from engine.batch.scenario_file import VaryError, parse_vary, played_data, set_path
 from engine.model.source import load_yaml
+from engine.players import PLAYERS
 from engine.resources import given_or_bundled
 from iceditor.cli import main
 
@@ -157,14 +158,19 @@ def test_the_report_counts_conditions_control_and_losses() -> None:
     assert len(lines) == 4
 
 
-def test_a_batch_game_is_iceditor_play_of_its_seed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("player", sorted({"random", "heuristic"} & set(PLAYERS)))
+def test_a_batch_game_is_iceditor_play_of_its_seed_whatever_was_played_before(
+    player: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A worker plays many games: game 23 after game 22 is game 23 played alone (`iceditor play`).
     from engine.batch.games import play_task
 
     duel = Path(__file__).parent / "fixtures" / "game" / "duel.yaml"
-    task = prepare(load_yaml(duel), BatchSpec(4, ("random", "random"), seed=20), tmp_path)[3]
-    summary = play_task(task)
+    tasks = prepare(load_yaml(duel), BatchSpec(4, (player, player), seed=20), tmp_path)
+    play_task(tasks[2])
+    summary = play_task(tasks[3])
     assert "error" not in summary and summary["seed"] == 23
-    assert main(["play", task.scenario, "--seed", "23", "--format", "json"]) == 0
+    assert main(["play", tasks[3].scenario, "--seed", "23", "--players", f"{player},{player}", "--format", "json"]) == 0
     played = json.loads(capsys.readouterr().out)
     assert played["actions"] == summary["actions"] and played["result"]["winner"] == summary["winner"]
     assert (tmp_path / "games" / "g00003.jsonl").is_file() and (tmp_path / "games" / "g00003.json").is_file()

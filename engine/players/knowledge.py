@@ -55,19 +55,19 @@ class Knowledge:
         self.index, self.lines = bare_lines(self.base, FirerState.UP)
         self._seen: dict[frozenset[Hex], np.ndarray] = {}
         self._caches: tuple[Any, dict[str, Any]] = ((), {})
-        self._known: tuple[int, GameState] | None = None
+        self._known: tuple[View, GameState] | None = None
 
     def state(self, view: View) -> GameState:
         """The state the view's side knows (`known_state`), made once a decision; its caches kept
         for the phase, as the game's are (play.py: a phase starts with none)."""
-        if self._known is not None and self._known[0] == id(view):
+        if self._known is not None and self._known[0] is view:
             return self._known[1]
         game = known_state(view, self.base)
         phase = (game.turn, game.phase, game.phasing, game.player_turns)
         if self._caches[0] != phase:
             self._caches = (phase, {})
         game.caches = self._caches[1]
-        self._known = (id(view), game)
+        self._known = (view, game)  # the view itself: an id is reused once its view is gone
         return game
 
     def goals(self, game: GameState) -> dict[Hex, int]:
