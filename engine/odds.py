@@ -114,12 +114,18 @@ def ap_chances(firepower: int, dice: int) -> dict[str, Fraction]:
     >>> ap_chances(3, 1)
     {'E': Fraction(1, 6), 'S': Fraction(1, 6), 'P': Fraction(1, 6), 'none': Fraction(1, 2)}
     """
+    return dict(_ap_chances(firepower, dice))
+
+
+@cache
+def _ap_chances(firepower: int, dice: int) -> tuple[tuple[str, Fraction], ...]:
+    """`ap_chances` worked out once for each firepower and dice (the AI players ask it at every shot)."""
     levels = ap_levels(firepower)
     chances = dict.fromkeys(AP_CHANCES, Fraction(0))
     for total, chance in dice_totals(dice).items():
         result = ap_result(total, _roll_totalling(total, dice), levels)
         chances["none" if result == "NE" else result] += chance
-    return chances
+    return tuple(chances.items())
 
 
 def ap_probabilities(firepower: int, dice: int) -> dict[str, float]:

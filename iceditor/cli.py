@@ -27,6 +27,7 @@ from . import (
     cli_migrate,
     cli_movement,
     cli_odds,
+    cli_playtest,
     cli_sight,
     cli_snapshot,
 )
@@ -125,6 +126,7 @@ COMMAND_MODULES = (
     cli_list,
     cli_game,
     cli_odds,
+    cli_playtest,
 )
 
 

@@ -13,13 +13,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from engine.batch.games import side_players
 from engine.game import ScenarioNotPlayable, new_game
 from engine.game.log import Log, LogError, log_text, read_log, replay
 from engine.game.match import play_out
 from engine.game.state import GameState
 from engine.model.counters import SIDES
 from engine.model.source import SourceError, read_text
-from engine.players import PLAYERS, make_player
+from engine.players import PLAYERS
 from engine.resources import given_or_bundled
 
 from .boardarg import SCENARIO_HELP, BadInput, file_arg, load_scenario_arg
@@ -73,9 +74,7 @@ def _play(args: argparse.Namespace) -> int:
             f"(players: {', '.join(sorted(PLAYERS))})"
         )
     try:
-        players = {
-            side: make_player(name, args.seed * 2 + i) for i, (side, name) in enumerate(zip(SIDES, names, strict=True))
-        }
+        players = side_players(names, args.seed)  # as a batch's game of this seed (engine/batch/games.py)
         game = new_game(scenario, args.seed)
     except ScenarioNotPlayable as exc:  # its errors name their file, line and rule
         raise BadInput(str(exc)) from None

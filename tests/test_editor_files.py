@@ -22,11 +22,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox
 
+from engine import file_writing
 from engine.model.terrain import CLEAR, Terrain
 from engine.validate.errata_impact import ErrataImpact
 from engine.validate.runner import map_problems
 from iceditor.editor import app as app_module
-from iceditor.editor import file_writing
 from iceditor.editor.commands import DataCommand
 from iceditor.editor.document import Roads, open_document
 from iceditor.editor.features import autosave, file_menu

@@ -26,10 +26,35 @@ def determinize(view: View, scenario: Scenario, rng: random.Random) -> GameState
     """A state of `scenario` agreeing with `view` on everything it shows; what it does not show
     drawn from `rng` (the same view and generator state give the same state)."""
     game = new_game(scenario, rng.randrange(2**32), validated=True)
+    unseen = _overlay(game, view)
+    enemy = other(view.side)
+    if enemy in game.setup_done:  # its set-up is over: what it placed unseen, and its mines
+        _hide_units(game, enemy, unseen, rng)
+        _lay_mines(game, enemy, rng)
+    game.caches = {}
+    return game
+
+
+def known_state(view: View, base: GameState) -> GameState:
+    """What `view`'s side knows as a state, nothing drawn: a copy of `base` (a game of the same
+    scenario, made once) with the view's fields and units, the enemy's unseen units off the map
+    and no enemy mines. A player that does not search asks it its paths (paths.py) and odds
+    (fire_odds.py): what it answers, the side may know. It shares the view's
+    public fields: it is asked, never played on. Its caches are `base`'s, shared: their
+    keys say all their values depend on."""
+    game = base.copy()
+    _overlay(game, view, fresh=False)
+    return game
+
+
+def _overlay(game: GameState, view: View, *, fresh: bool = True) -> list[Unit]:
+    """`game` given what `view` shows as it shows it; the enemy's units it does not show, off the
+    map (returned, for a draw to place). `fresh=False` shares the view's own copies of the public
+    fields (a state only asked, never played on: a view is made for one decision)."""
     record, side = view.record, view.side
     enemy = other(side)
     for name in PUBLIC_FIELDS:
-        setattr(game, name, deepcopy(record[name]))
+        setattr(game, name, deepcopy(record[name]) if fresh else record[name])
     game.control = dict(record["control"])
     known = {u.id: u for u in record["units"]}
     unseen = [u for u in game.side_units(enemy) if u.id not in known]
@@ -43,11 +68,7 @@ def determinize(view: View, scenario: Scenario, rng: random.Random) -> GameState
     game.secrets = {side: _copy(record["secrets"]), enemy: Secrets()}
     game.units_changed()
     game.log = list(view.log)  # what the side saw: the revealed hidden hexes are counted from it
-    if enemy in game.setup_done:  # its set-up is over: what it placed unseen, and its mines
-        _hide_units(game, enemy, unseen, rng)
-        _lay_mines(game, enemy, rng)
-    game.caches = {}
-    return game
+    return unseen
 
 
 def _copy(secrets: Secrets) -> Secrets:

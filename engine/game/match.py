@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from engine.model.counters import SIDES
 from engine.players.base import Player
@@ -12,14 +12,27 @@ from .state import GameState
 from .views import SideLog, player_view
 
 
-def play_out(game: GameState, players: Mapping[str, Player], max_actions: int = 1_000_000) -> GameState:
+def play_out(
+    game: GameState,
+    players: Mapping[str, Player],
+    max_actions: int = 1_000_000,
+    after: Callable[[GameState], None] | None = None,
+) -> GameState:
     """Let the players decide until the game ends (in place); `players` by side, each handed its
-    side's View (nothing behind it: docs/engine.md, Writing a player)."""
+    side's View (nothing behind it: docs/engine.md, Writing a player); a player with a
+    `begin(scenario, side)` is told the scenario and its side first. `after` sees the state after
+    each action (a batch's record of the game's course; never a player)."""
     logs = {side: SideLog(side) for side in SIDES}  # each read on, not again from the start
+    for side, player in players.items():  # the scenario is public: a player may read it first
+        begin = getattr(player, "begin", None)
+        if begin is not None:
+            begin(game.scenario, side)
     for _ in range(max_actions):
         if game.is_over:
             return game
         side = game.to_act
         actions = legal_actions(game)
         play(game, players[side].choose(player_view(game, side, logs[side]), actions))
+        if after is not None:
+            after(game)
     raise RuntimeError(f"no result after {max_actions} actions")

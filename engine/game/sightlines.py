@@ -53,6 +53,12 @@ def _static(game: GameState, firer: FirerState) -> np.ndarray:
     return matrices[firer]
 
 
+def bare_lines(game: GameState, firer: FirerState) -> tuple[dict[Hex, int], np.ndarray]:
+    """The bare terrain's lines (10.3, no AFV or Wreck): each hex's index, and the blocked matrix
+    ([i, j]: from hex i to hex j), worked out once per scenario (an AI player's viewsheds)."""
+    return _kernel(game).index, _static(game, firer)
+
+
 def blockers(game: GameState) -> dict[Hex, int]:
     """AFVs and Wrecks by hex (10.31 b), kept until units move."""
     found: dict[Hex, int] = game.kept(("sight_blockers",), lambda: _blockers(game))

@@ -2,5 +2,10 @@
 never from the full state (house style; OpenSpiel's information-state discipline)."""
 
 from .base import PLAYERS, Player, make_player
+from .heuristic import HeuristicPlayer
+from .search import SearchPlayer
 
-__all__ = ["PLAYERS", "Player", "make_player"]
+PLAYERS["heuristic"] = HeuristicPlayer
+PLAYERS["search"] = SearchPlayer
+
+__all__ = ["PLAYERS", "HeuristicPlayer", "Player", "SearchPlayer", "make_player"]

@@ -1,0 +1,508 @@
+"""`heuristic`: a doctrine a wargamer would recognise, played from the side's view only.
+
+- Movement (8.0): AFVs first while 8.0's order lets them start, then stacks with AFVs, then the
+  infantry; leaders lead the units of their hex (8.3 A); each stack goes by path (paths.py) to
+  the reachable hex that is nearest the objectives the victory conditions name, in the best cover
+  (11.31), seen by the fewest enemy hexes (10.3) and not over-crowded; units on an objective hold.
+  An AFV next to enemy infantry turns to it and overruns (9.0) when no gun of theirs is seen there.
+- Fire (10.0-16.0): every attack open is scored by its exact odds (fire_odds.py: each target's
+  E, S and P chances, the firers' PCs included) and the best one is made while it is worth a
+  unit's fire; AP firers combine (11.13) unless a firer that moved would add a die (11.32); AT fire
+  where the kill chance is worth it; a mortar at the seen stack it may hurt most (14.0);
+  grenades and flamethrowers at close enemy stacks (15.0, 16.0). Opportunity fire (13.0) at a
+  mover only on good odds: firing now spends the unit's Defensive Fire.
+- Assault (17.0): an Assault marker and the assault itself only where the stack outnumbers the
+  seen defenders (or they are PINNED or SUPPRESSED), led by a leader when one may (17.12);
+  crews replaced whenever a CW is short (20.1).
+- States (3.13, 6.0 H): DOWN where seen or holding an objective, UP where it must move.
+- Set-up (24.1, 24.2, 18.1, 19.1): units on the deployment hexes nearest the objectives in the
+  best cover, hidden hexes over the units nearest them, IPs under them, mines on the approaches.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from engine.game.actions import DONE, FACE, LEAD, MOVE, PASS, STATE, Action
+from engine.game.fire import AIM, ANTITANK, INTENSIVE, JOIN, SHOOT
+from engine.game.fire_odds import fire_odds
+from engine.game.infiltration import INFILTRATION
+from engine.game.paths import Route, paths
+from engine.game.state import ASSAULT, FREE_STATE, MOVEMENT, REACTION, SETUP, GameState, other
+from engine.game.units import Unit
+from engine.game.views import View
+from engine.hexgrid import Hex, hex_distance, parse_label
+from engine.model.scenario import Scenario
+
+from .knowledge import FAR, Knowledge
+
+# How much a result on a target is worth, as a share of the unit (11.4: E eliminates; S and P
+# silence it for a while).
+RESULT_WORTH = {"E": 1.0, "S": 0.5, "P": 0.25}
+FIRE_AT_LEAST = 0.12  # an attack worth less than this share of a unit is not worth a unit's fire
+OPPORTUNITY_AT_LEAST = 0.3  # 13.0: firing at a mover spends the unit's Defensive Fire
+ALTERNATIVES = 3  # the choices a search (search.py) weighs beside this player's own
+AT_AT_LEAST = 0.08  # the chance to destroy an AFV worth an AT shot (12.0)
+ASSAULT_RATIO = 1.5  # attackers to defenders for an assault; 1 at an objective (17.0)
+
+
+def worth(unit: Unit) -> float:
+    """A unit's worth, in rifles: AFVs and crewed weapons carry the fight; commanders lead it."""
+    if unit.is_afv:
+        return 4.0
+    if unit.kind == "cw":
+        return 2.5
+    if unit.kind == "commander":
+        return 2.0
+    return 1.0
+
+
+class HeuristicPlayer:
+    """The doctrine above, one decision at a time; its own generator only breaks ties."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int) -> None:
+        self.random = random.Random(seed)
+        self.know: Knowledge | None = None
+        self._scenario: Scenario | None = None
+        self._phase: tuple[Any, ...] = ()
+        self._moved: set[tuple[str, ...]] = set()  # stacks moved or judged to hold this phase
+        self.alternatives: list[Action] = []  # the next best choices of the last decision (a search's)
+
+    def begin(self, scenario: Scenario, side: str) -> None:
+        """The game about to start (match.play_out calls it): what the scenario tells every player."""
+        self._scenario = scenario
+        self.know = Knowledge(scenario, side)
+
+    def choose(self, view: View, actions: Sequence[Action]) -> Action:
+        if len(actions) == 1:
+            return actions[0]
+        if self.know is None or self.know.side != view.side:
+            raise RuntimeError("the heuristic player needs begin(scenario, side) before its first choice")
+        return self.decide(self.know.state(view), view.side, list(actions))
+
+    # -- dispatch ------------------------------------------------------------------------------
+
+    def decide(self, game: GameState, side: str, actions: list[Action]) -> Action:
+        """The choice in `game` (the side's known state, or a search's drawn one); `alternatives`
+        the next best, where the doctrine ranks several."""
+        phase = (game.turn, game.phase, game.phasing)
+        if phase != self._phase:
+            self._phase, self._moved = phase, set()
+        self.alternatives = []
+        verbs = {a.verb for a in actions}
+        if "remove" in verbs:  # 17.23: the owner chooses the unit a hit eliminates
+            return min((a for a in actions if a.verb == "remove"), key=lambda a: worth(game.unit(a.units[0])))
+        if game.phase == SETUP:
+            return self._setup(game, side, actions)
+        if game.phase == INFILTRATION:
+            return self._infiltration(game, side, actions)
+        if game.attack is not None:
+            return self._declaring(game, actions)
+        if game.interrupt is not None or PASS in verbs:
+            return self._answer(game, side, actions)
+        if game.closing:
+            return self._closing(game, side, actions)
+        if game.phase == ASSAULT:
+            return self._assault(game, side, actions)
+        if game.phase in (MOVEMENT, REACTION):
+            return self._movement(game, side, actions)
+        if game.phase == FREE_STATE:
+            return self._free_state(game, side, actions)
+        if AIM in verbs or "mortar" in verbs or ANTITANK in verbs or "grenade" in verbs or "flame" in verbs:
+            return self._fire(game, side, actions, FIRE_AT_LEAST)
+        return _done_or_first(actions)
+
+    # -- the set-up (24.1, 24.2, 18.1, 19.1) ----------------------------------------------------
+
+    def _setup(self, game: GameState, side: str, actions: list[Action]) -> Action:
+        know = self._know()
+        own = [u.hex for u in game.side_units(side) if u.on_map and u.hex is not None]
+        by_verb: dict[str, list[Action]] = {}
+        for a in actions:
+            by_verb.setdefault(a.verb, []).append(a)
+        if "place" in by_verb:  # the first unit listed, on its best hex
+            first = by_verb["place"][0].units
+            choices = [a for a in by_verb["place"] if a.units == first]
+            return max(choices, key=lambda a: self._place_score(game, a, own))
+        if FACE in by_verb:
+            return self._face(game, side, by_verb[FACE])
+        if "ip" in by_verb:  # 18.1: under the units nearest the objectives
+            held = [a for a in by_verb["ip"] if _hex_at(game, a.arg.split()[1]) in own]
+            if held:
+                return min(held, key=lambda a: (-int(a.arg.split()[0]), know.to_objective.get(_hex(game, a), FAR)))
+        if "hide" in by_verb:  # 24.21: the hexes of the units nearest the objectives
+            hides = [a for a in by_verb["hide"] if _hex_at(game, a.arg) in own]
+            if hides:
+                return min(hides, key=lambda a: know.to_objective.get(_hex_at(game, a.arg), FAR))
+        if "mine" in by_verb:  # 19.11: on the approaches, a hex or two out from the objectives
+            return min(by_verb["mine"], key=lambda a: self._mine_score(game, a, own))
+        if STATE in by_verb:
+            wanted = [a for a in by_verb[STATE] if a.arg == "down" and self._holds(game, game.unit(a.units[0]))]
+            if wanted:
+                return wanted[0]
+        return _done_or_first(actions)
+
+    def _place_score(self, game: GameState, action: Action, own: list[Hex]) -> tuple[float, float]:
+        know = self._know()
+        label = action.arg.split()[0]
+        h = _hex_at(game, label)
+        crowd = own.count(h)
+        score = -2.0 * know.to_objective.get(h, FAR) + know.cover.get(h, 1) - 1.5 * crowd
+        if action.arg.endswith("down"):
+            score += 0.5  # 3.12: DOWN to start (11.31: one more die)
+        return score, self.random.random()
+
+    def _mine_score(self, game: GameState, action: Action, own: list[Hex]) -> tuple[float, float]:
+        know = self._know()
+        kind, label = action.arg.split()
+        h = _hex_at(game, label)
+        d = know.to_objective.get(h, FAR)
+        road = 0.0 if (kind == "at") == game.board.terrain(h).road else 1.0  # AT mines where AFVs drive
+        return abs(d - 2) + 3 * (h in own) + road + 0.1 * know.cover.get(h, 1), self.random.random()
+
+    def _face(self, game: GameState, side: str, faces: list[Action]) -> Action:
+        """8.7: the front toward the nearest enemy seen, else toward where the enemy starts."""
+        know = self._know()
+        unit = game.unit(faces[0].units[0])
+        enemies = [u.hex for u in game.side_units(other(side)) if u.on_map and not u.hidden and u.hex is not None]
+        targets = enemies or sorted(know.enemy_origin)
+        if unit.hex is None or not targets:
+            return faces[0]
+        nearest = min(targets, key=lambda t: hex_distance(unit.hex, t))  # type: ignore[arg-type]
+        return min(faces, key=lambda a: hex_distance(_hex_at(game, a.arg), nearest))
+
+    def _infiltration(self, game: GameState, side: str, actions: list[Action]) -> Action:
+        """24.31-24.32: the infiltration hex nearest the objectives, in cover (its result's terrain
+        modifier); the German reveals no hidden hex he need not."""
+        know = self._know()
+        tries = [a for a in actions if a.verb == "infiltrate"]
+        if tries:
+            most = max(len(a.units) for a in tries)
+            best = [a for a in tries if len(a.units) == most]
+            return min(
+                best,
+                key=lambda a: (
+                    know.to_objective.get(_hex_at(game, a.arg), FAR),
+                    -know.cover.get(_hex_at(game, a.arg), 1),
+                ),
+            )
+        places = [a for a in actions if a.verb == "place"]
+        if places:
+            return max(places, key=lambda a: self._place_score(game, a, []))
+        return _done_or_first(actions)
+
+    # -- movement (8.0-9.0) ---------------------------------------------------------------------
+
+    def _movement(self, game: GameState, side: str, actions: list[Action]) -> Action:
+        know = self._know()
+        enemies = self._enemies(game, side)
+        overrun = self._overrun(game, actions, enemies)
+        if overrun is not None:
+            return overrun
+        moves: dict[tuple[str, ...], list[Action]] = {}
+        for a in actions:
+            if a.verb == MOVE:
+                moves.setdefault(a.units, []).append(a)
+        turn = self._afv_turn(game, side, actions, enemies)
+        if turn is not None:
+            return turn
+        exposure = know.exposure(h for h, _ in enemies)
+        led = [s for s in moves if game.active and s[0] == game.active[0] and len(s) > 1]
+        if led:  # 8.3 A: the leader passed; he takes the most units of his hex he may
+            stack = max(led, key=len)
+            self._moved.update(led)
+            route = self._best_route(game, side, stack, exposure, actions)
+            if route is not None:
+                return route
+        leads = [a for a in actions if a.verb == LEAD and not a.arg and a.units not in self._moved]
+        for lead in leads:  # 8.3 A: the leader's PR for the units of his hex that should move
+            leader = game.unit(lead.units[0])
+            if leader.hex is not None and any(
+                self._wants_to_move(game, u) for u in game.at(leader.hex) if u.side == side and u is not leader
+            ):
+                self._moved.add(lead.units)
+                return lead
+        for stack in sorted(moves, key=lambda s: self._order(game, s)):
+            if stack in self._moved:
+                continue
+            units = [game.unit(i) for i in stack]
+            if any(u.state == "down" for u in units):
+                up = [a for a in actions if a.verb == STATE and a.units[0] in stack and a.arg == "up"]
+                if up and self._wants_to_move(game, units[0]):
+                    return up[0]
+                self._moved.add(stack)
+                continue
+            route = self._best_route(game, side, stack, exposure, actions)
+            self._moved.add(stack)
+            if route is not None:
+                return route
+        return _done_or_first(actions)
+
+    def _order(self, game: GameState, stack: tuple[str, ...]) -> tuple[int, int, str]:
+        """8.0: lone AFVs, then stacks with an AFV, then the rest; the largest stacks first."""
+        units = [game.unit(i) for i in stack]
+        afvs = sum(1 for u in units if u.is_afv)
+        rank = 0 if afvs and len(units) == 1 else 1 if afvs else 2
+        return rank, -len(units), stack[0]
+
+    def _wants_to_move(self, game: GameState, unit: Unit) -> bool:
+        return not unit.move_done and not unit.moved and not self._holds(game, unit)
+
+    def _holds(self, game: GameState, unit: Unit) -> bool:
+        """On an objective hex: it stays (24.9)."""
+        return unit.on_map and unit.hex is not None and self._know().goals(game).get(unit.hex, FAR) == 0
+
+    def _best_route(
+        self, game: GameState, side: str, stack: tuple[str, ...], exposure: Any, legal: list[Action]
+    ) -> Action | None:
+        units = [game.unit(i) for i in stack]
+        if self._holds(game, units[0]) and all(self._holds(game, u) for u in units):
+            return None
+        routes = paths(game, stack)
+        if not routes:
+            return None
+        here = units[0].hex if units[0].on_map else None
+        stay = self._hex_score(game, side, here, units, exposure, leaving=True) if here is not None else -1e9
+        ranked = sorted(
+            (
+                (self._hex_score(game, side, _hex_at(game, h), units, exposure), -route.mp, h)
+                for h, route in routes.items()
+            ),
+            reverse=True,
+        )
+        if ranked[0][0] <= stay + 0.5:
+            return None
+        chosen = [a for _, _, h in ranked[:ALTERNATIVES] if (a := _route_action(routes[h], stack, legal)) is not None]
+        self.alternatives = chosen[1:]
+        return chosen[0] if chosen else None
+
+    def _hex_score(
+        self, game: GameState, side: str, h: Hex, units: list[Unit], exposure: Any, *, leaving: bool = False
+    ) -> float:
+        know = self._know()
+        d = know.goals(game).get(h, FAR)
+        friends = sum(1 for u in game.at(h) if u.side == side) - (len(units) if leaving else 0)
+        score = -3.0 * d + know.cover.get(h, 1) - 1.5 * min(know.seen_at(exposure, h), 3) - 1.0 * max(friends, 0)
+        if d == 0 and friends <= 0:
+            score += 4.0  # an objective no friend holds yet
+        if h in game.revealed_mines:
+            score -= 10.0  # 19.22: a mine is known there
+        if any(u.is_afv for u in units):
+            near = [n for n in game.neighbours(h) if any(e.side != side and e.kind != "cw" for e in game.at(n))]
+            score += 2.0 * bool(near)  # 9.0: next to enemy infantry, to overrun
+        return score
+
+    def _afv_turn(
+        self, game: GameState, side: str, actions: list[Action], enemies: list[tuple[Hex, list[Unit]]]
+    ) -> Action | None:
+        """9.0: an AFV that may still overrun turns its front to enemy infantry next to it (8.74)."""
+        targets = {h for h, units in enemies if _overrunnable(units)}
+        if not targets:
+            return None
+        for a in actions:
+            if a.verb != FACE or len(a.units) != 1 or ("face", *a.units) in self._moved:
+                continue
+            afv, toward = game.unit(a.units[0]), _hex_at(game, a.arg)
+            if afv.is_afv and afv.hex is not None and toward in targets and toward in game.neighbours(afv.hex):
+                self._moved.add(("face", *a.units))  # once a phase: the overrun follows, or not
+                return a
+        return None
+
+    def _overrun(self, game: GameState, actions: list[Action], enemies: list[tuple[Hex, list[Unit]]]) -> Action | None:
+        """9.0: an overrun of infantry with no gun seen among them (9.2 A's AT fire), with the
+        infantry riding along if there is any (9.3)."""
+        at = dict(enemies)
+        runs = [a for a in actions if a.verb == "overrun" and _overrunnable(at.get(_hex_at(game, a.arg), []))]
+        if not runs:
+            return None
+        return max(runs, key=lambda a: (sum(worth(u) for u in at[_hex_at(game, a.arg)]), len(a.units)))
+
+    # -- fire (10.0-16.0) -------------------------------------------------------------------------
+
+    def _fire(self, game: GameState, side: str, actions: list[Action], at_least: float) -> Action:
+        scored: list[tuple[float, Action]] = []
+        enemies = dict(self._enemies(game, side))
+        aims: dict[str, list[Action]] = {}
+        for a in actions:
+            if a.verb == AIM:
+                aims.setdefault(a.arg, []).append(a)
+        for label, aiming in aims.items():
+            value = self._attack_value(game, _hex_at(game, label), [game.unit(a.units[0]) for a in aiming])
+            scored.append((value, min(aiming, key=lambda a: game.unit(a.units[0]).moved)))
+        for a in actions:
+            other_fire: float | None = None
+            if a.verb == ANTITANK:
+                chance = self._at_value(game, a)
+                other_fire = chance if chance >= AT_AT_LEAST else None
+            elif a.verb == "mortar":
+                target = _hex_at(game, a.arg.split()[0])
+                other_fire = 0.3 * sum(worth(u) for u in enemies.get(target, [])) * int(a.arg.split()[1])
+            elif a.verb in ("grenade", "flame"):
+                target = _hex_at(game, a.arg)
+                other_fire = (0.35 if a.verb == "grenade" else 0.6) * sum(
+                    worth(u) for u in enemies.get(target, []) if not u.is_afv
+                )
+            if other_fire is not None:
+                scored.append((other_fire, a))
+        scored.sort(key=lambda va: -va[0])
+        worthy = [a for v, a in scored[:ALTERNATIVES] if v >= at_least]
+        rest = _done_or_first(actions)
+        self.alternatives = [*worthy[1:], rest] if worthy else [a for _, a in scored[:1]]
+        return worthy[0] if worthy else rest
+
+    def _attack_value(self, game: GameState, target: Hex, aimers: list[Unit]) -> float:
+        """The worth of an AP attack's expected results (fire_odds: exact, PCs included)."""
+        sources = sorted(
+            {u.hex for u in aimers if u.hex is not None and not u.moved} or {u.hex for u in aimers if u.hex is not None}
+        )
+        try:
+            odds = fire_odds(game, list(sources), target)
+        except ValueError:
+            return 0.0
+        ap = odds["ap"]
+        if ap is None:
+            return 0.0
+        total = 0.0
+        for t in ap["targets"]:
+            unit = game.unit(t["unit"])
+            total += worth(unit) * sum(RESULT_WORTH[r] * p for r, p in t["p"].items() if r in RESULT_WORTH)
+        return total
+
+    def _at_value(self, game: GameState, action: Action) -> float:
+        unit = game.unit(action.units[0])
+        if unit.hex is None:
+            return 0.0
+        try:
+            odds = fire_odds(game, [unit.hex], _hex_at(game, action.arg))
+        except ValueError:
+            return 0.0
+        return 4.0 * max((s["p_destroyed"] for s in odds["at"] if s["firers"] == [unit.id]), default=0.0)
+
+    def _declaring(self, game: GameState, actions: list[Action]) -> Action:
+        """10.0 a: the attack being declared: every firer that adds factors without adding a die
+        for having moved (11.13, 11.32), MGs intensive (11.15), then the dice."""
+        attack = game.attack or {}
+        firers = [game.unit(i) for i in attack.get("units", [])]
+        moved = any(u.moved for u in firers)
+        for a in actions:
+            if a.verb == JOIN and (moved or not game.unit(a.units[0]).moved):
+                return a
+        for a in actions:
+            if a.verb == INTENSIVE:
+                return a
+        for a in actions:
+            if a.verb == SHOOT:
+                return a
+        return _done_or_first(actions)
+
+    def _answer(self, game: GameState, side: str, actions: list[Action]) -> Action:
+        """13.0: fire at the mover on good odds; 9.2 A: AT fire at an overrunning AFV."""
+        if not any(a.verb != PASS for a in actions):
+            return actions[0]
+        return (
+            self._fire(game, side, actions, OPPORTUNITY_AT_LEAST)
+            if game.interrupt
+            else self._fire(game, side, actions, 0.0)
+        )
+
+    # -- the movement phase's end, assaults, states (17.0, 20.0, 6.0 H) ----------------------------
+
+    def _closing(self, game: GameState, side: str, actions: list[Action]) -> Action:
+        for a in actions:
+            if a.verb == "replace":  # 20.1: a CW short of crew takes a man
+                return a
+        marks = [a for a in actions if a.verb == "mark" and self._ratio(game, side, a) > 0]
+        self.alternatives = [*marks, _done_or_first(actions)]
+        marks = [a for a in marks if self._favours(game, side, a)]
+        if marks:
+            return max(marks, key=lambda a: self._ratio(game, side, a))
+        return _done_or_first(actions)
+
+    def _assault(self, game: GameState, side: str, actions: list[Action]) -> Action:
+        fights = [a for a in actions if a.verb in ("assault", LEAD) and a.arg and self._ratio(game, side, a) > 0]
+        self.alternatives = [*fights, _done_or_first(actions)]
+        fights = [a for a in fights if self._favours(game, side, a)]
+        if fights:  # 17.12: the leader's PC for the whole stack where one may lead
+            return max(fights, key=lambda a: (self._ratio(game, side, a), a.verb == LEAD, len(a.units)))
+        return _done_or_first(actions)
+
+    def _ratio(self, game: GameState, side: str, action: Action) -> float:
+        ours = game.unit(action.units[0]).hex
+        target = _hex_at(game, action.arg)
+        attackers = [u for u in game.at(ours) if u.side == side and u.kind != "commander"] if ours else []
+        defenders = [u for u in game.at(target) if u.side != side]
+        if not defenders:
+            return 0.0
+        if all(u.morale != "normal" for u in defenders):
+            return 10.0  # 3.22: PINNED and SUPPRESSED units may not fire: they cannot answer
+        return sum(worth(u) for u in attackers) / sum(worth(u) for u in defenders)
+
+    def _favours(self, game: GameState, side: str, action: Action) -> bool:
+        need = 1.0 if self._know().to_objective.get(_hex_at(game, action.arg), FAR) == 0 else ASSAULT_RATIO
+        return self._ratio(game, side, action) >= need
+
+    def _free_state(self, game: GameState, side: str, actions: list[Action]) -> Action:
+        """6.0 H: DOWN where the enemy sees it or where it holds an objective, else UP to move on."""
+        know = self._know()
+        exposure = know.exposure(h for h, _ in self._enemies(game, side))
+        for a in actions:
+            if a.verb != STATE:
+                continue
+            unit = game.unit(a.units[0])
+            if unit.hex is None:
+                continue
+            down = self._holds(game, unit) or know.seen_at(exposure, unit.hex) >= 2
+            if a.arg == ("down" if down else "up"):
+                return a
+        return _done_or_first(actions)
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    def _know(self) -> Knowledge:
+        assert self.know is not None
+        return self.know
+
+    def _enemies(self, game: GameState, side: str) -> list[tuple[Hex, list[Unit]]]:
+        """The enemy stacks the side sees, by hex."""
+        return [
+            (h, found)
+            for h, units in game.occupied().items()
+            if (found := [u for u in units if u.side != side and not u.hidden])
+        ]
+
+
+def _overrunnable(units: list[Unit]) -> bool:
+    """9.0: enemy infantry with no CW (a gun's AT fire, 9.2 A) and no AFV (9.13) among them."""
+    return bool(units) and all(u.kind not in ("cw", "afv") for u in units)
+
+
+def _route_action(route: Route, stack: tuple[str, ...], legal: list[Action]) -> Action | None:
+    """The route as a move; one hex is movement's own step, where an AFV turns first (8.74, R192)."""
+    action = route.action(stack)
+    if len(route.hexes) == 1 and action not in legal:
+        faces = [a for a in legal if a.verb == FACE and a.units[0] in stack and a.arg == route.hexes[0]]
+        return faces[0] if faces else None
+    return action
+
+
+def _hex(game: GameState, action: Action) -> Hex:
+    return _hex_at(game, action.arg.split()[-1])
+
+
+def _hex_at(game: GameState, label: str) -> Hex:
+    """The hex a label names, on the board or not (a facing may name a hex across its edge)."""
+    return parse_label(label, game.board.offset)
+
+
+def _done_or_first(actions: list[Action]) -> Action:
+    for a in actions:
+        if a.verb == DONE:
+            return a
+    for a in actions:
+        if a.verb == PASS:
+            return a
+    return actions[0]

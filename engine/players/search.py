@@ -1,0 +1,121 @@
+"""`search`: the heuristic's doctrine, with its close calls settled by looking ahead.
+
+Where the heuristic ranks several choices (a stack's destinations, the attacks open, the Assault
+markers and assaults: its `alternatives`), each is tried in full states drawn from the side's
+view (determinize.py, R181: the enemy's unseen units and mines placed as they may be, dice of the
+search's own), the same draws for every choice (common random numbers). After the choice both
+sides play the heuristic for a short horizon, and the state is scored by an evaluation function
+instead of playing to the end (a playout to the end costs 0.2 s in Scenario 1, 0.9 s in Scenario 6):
+the result if the game ended now (24.9), the worth of each side's units and their morale, and how
+near the side's units stand to what it goes for. Forced decisions and those where the doctrine
+sees one choice cost no search. A flat Monte Carlo over determinized states ("perfect
+information Monte Carlo"): the budget is `samples` draws a decision (by default: a game stays a
+function of its seeds), or with `time_limit` no new draw once that many seconds are spent.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from engine.game.actions import Action, IllegalAction
+from engine.game.determinize import determinize
+from engine.game.play import legal_actions, play
+from engine.game.state import GameState, other
+from engine.game.units import ELIMINATED
+from engine.game.victory import result
+from engine.game.views import View
+from engine.model.counters import SIDES
+from engine.model.scenario import Scenario
+
+from .heuristic import HeuristicPlayer, worth
+from .knowledge import FAR
+
+SAMPLES = 2  # draws of the unseen a decision, each trying every choice
+HORIZON = 12  # decisions played after a choice before the state is judged
+WIN = 20.0  # the evaluation of the result if the game ended now, in rifles (heuristic.worth)
+
+
+class SearchPlayer:
+    """The heuristic, with its ranked choices weighed by determinized look-ahead."""
+
+    name = "search"
+
+    def __init__(
+        self, seed: int, samples: int = SAMPLES, horizon: int = HORIZON, time_limit: float | None = None
+    ) -> None:
+        self.random = random.Random(seed)
+        self.samples, self.horizon, self.time_limit = samples, horizon, time_limit
+        self.own = HeuristicPlayer(seed)
+        self.policy: dict[str, HeuristicPlayer] = {}
+        self.scenario: Scenario | None = None
+        self.searched = 0  # decisions searched, and their time (benchmarks/ai.py)
+        self.seconds = 0.0
+
+    def begin(self, scenario: Scenario, side: str) -> None:
+        self.scenario = scenario
+        self.own.begin(scenario, side)
+        self.policy = {}
+        for s in SIDES:  # the playouts' players: both sides play the doctrine on the drawn states
+            player = HeuristicPlayer(self.random.randrange(2**32))
+            player.begin(scenario, s)
+            self.policy[s] = player
+
+    def choose(self, view: View, actions: Sequence[Action]) -> Action:
+        if len(actions) == 1:
+            return actions[0]
+        choice = self.own.choose(view, actions)
+        choices = list(dict.fromkeys([choice, *self.own.alternatives]))
+        if len(choices) < 2 or self.scenario is None:
+            return choice
+        start = time.perf_counter()
+        totals = dict.fromkeys(choices, 0.0)
+        for drawn in range(self.samples):
+            if drawn and self.time_limit is not None and time.perf_counter() - start > self.time_limit:
+                break
+            sample = determinize(view, self.scenario, random.Random(self.random.randrange(2**32)))
+            seed = self.random.randrange(2**32)
+            for c in choices:
+                totals[c] += self._value(sample.copy(seed=seed), c, view.side)
+        self.searched += 1
+        self.seconds += time.perf_counter() - start
+        best = max(totals.values())
+        return choice if totals[choice] >= best - 1e-9 else max(choices, key=lambda c: totals[c])
+
+    def _value(self, game: GameState, action: Action, side: str) -> float:
+        """The choice played in the drawn state, then the heuristic for both sides a while, judged."""
+        try:
+            play(game, action)
+        except IllegalAction:
+            return self.evaluate(game, side) - 1.0  # what was drawn refuses it (hidden units, 24.23)
+        for _ in range(self.horizon):
+            if game.is_over:
+                break
+            actions = legal_actions(game)
+            mover = game.to_act
+            try:
+                play(game, self.policy[mover].decide(game, mover, actions))
+            except IllegalAction:
+                play(game, actions[-1])  # `done` or `pass` is last where a phase may end
+        return self.evaluate(game, side)
+
+    def evaluate(self, game: GameState, side: str) -> float:
+        """The state for `side`, in rifles: the result if it ended now (24.9), each side's units by
+        worth (an eliminated one nothing; PINNED and SUPPRESSED less: 3.22), and how near the side's
+        units stand to the hexes it goes for (a tenth of a rifle a hex)."""
+        outcome = game.result if game.is_over else result(game)
+        winner = outcome["winner"] if outcome else None
+        score = WIN if winner == side else -WIN if winner == other(side) else 0.0
+        goals = self.own.know.goals(game) if self.own.know is not None else {}
+        for unit in game.units.values():
+            if unit.where == ELIMINATED:
+                continue
+            value = worth(unit) * (0.6 if unit.morale == "suppressed" else 0.8 if unit.morale == "pinned" else 1.0)
+            if unit.side == side:
+                score += value
+                if unit.on_map and unit.hex is not None:
+                    score -= 0.1 * min(goals.get(unit.hex, FAR), 20)
+            else:
+                score -= value
+        return score
