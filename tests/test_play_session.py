@@ -35,7 +35,7 @@ def russians_walk_in(session: PlaySession) -> None:
 def test_the_players_are_a_person_and_every_registered_ai() -> None:
     assert player_names()[0] == HUMAN
     assert "random" in player_names()
-    with pytest.raises(ValueError, match="human, random"):
+    with pytest.raises(ValueError, match="human, heuristic, random, search"):
         duel({"german": "nobody", "russian": HUMAN})
 
 
