@@ -18,7 +18,7 @@ from .movement import over_stacked
 from .play import new_game
 from .setup import deployment_area, lay_mine, mine_actions, mine_factors
 from .state import GameState, Secrets, other
-from .units import ON_MAP, WAITING, Unit
+from .units import ON_MAP, WAITING, Extra, Unit
 from .views import PUBLIC_FIELDS, View
 
 
@@ -36,8 +36,10 @@ def determinize(view: View, scenario: Scenario, rng: random.Random) -> GameState
     for unit in game.units.values():
         if unit.id in known:
             seen = known[unit.id]
-            unit.__dict__.update({**seen.__dict__, "extra": dict(seen.extra)})  # its own `extra`, as a copy's
+            # its own `extra`, as a copy's, with the state's owner (copy-on-write)
+            unit.__dict__.update({**seen.__dict__, "extra": Extra(seen.extra, unit.extra.owner)})
     for unit in unseen:  # not where the scenario's `setup:` hid them: drawn like the rest
+        unit = game.changing(unit)
         game.relocate(unit, WAITING, None)
         unit.hidden, unit.facing, unit.state = False, None, State(unit.extra.get("listed_state", "up"))
     game.secrets = {side: _copy(record["secrets"]), enemy: Secrets()}
@@ -82,6 +84,7 @@ def _hide_units(game: GameState, enemy: str, unseen: list[Unit], rng: random.Ran
         if not fits:
             continue
         h = rng.choice(fits)
+        unit = game.changing(unit)
         game.relocate(unit, ON_MAP, h)
         unit.hidden = True
         if unit.faces_hexside:

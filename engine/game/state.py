@@ -22,7 +22,7 @@ from engine.validate.placements import zone_hexes
 
 from .actions import Action
 from .dice import Dice
-from .units import ON_MAP, Unit
+from .units import ON_MAP, Extra, Owner, SharedUnitError, Unit
 
 SETUP, ENTRY_CHOICE = "setup", "entry_choice"
 MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, FREE_STATE = (
@@ -43,6 +43,10 @@ LETTER = dict(zip(PLAYER_TURN, "ABCDEFGH", strict=True))
 _MISSING = object()
 _new = object.__new__
 _NOBODY = (0, 0, 0)
+# Tests set this (tests/test_engine_copy_on_write.py): each `play` then begins as after a copy (no
+# unit its state's own), a copy shares no unit, and the unit `changing` replaces is killed, so that
+# a reference kept across a change fails when read. Off in play.
+STRICT_UNITS = False
 
 
 def other(side: str) -> str:
@@ -116,6 +120,11 @@ class GameState:
     _rank: dict[str, int] | None = field(default=None, repr=False)
     # what legal_actions worked out this phase, by what it depends on (shared by copies: keys say it all)
     caches: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._owner = Owner()
+        for unit in self.units.values():
+            unit.extra.owner = self._owner
 
     @property
     def board(self) -> Board:
@@ -209,6 +218,7 @@ class GameState:
         why they must (8.43, 13.18, 19.27). A "stopped" event for each that is still on the map."""
         events: list[dict[str, Any]] = []
         for unit in units:
+            unit = self.changing(unit)
             unit.move_done = True
             unit.extra["moving"] = False
             if unit.on_map:
@@ -222,6 +232,7 @@ class GameState:
         """Every change of where a unit is goes through here: the index of `at` follows it (a new
         dict and lists, as whoever reads the old one expects), and what is kept of the hexes it left
         and entered and of their neighbours is dropped."""
+        unit = self.changing(unit)
         before = unit.hex if unit.on_map else None
         unit.where, unit.hex = where, h
         after = unit.hex if unit.on_map else None
@@ -252,6 +263,44 @@ class GameState:
         if self._rank is None:
             self._rank = {u: i for i, u in enumerate(self.units)}
         return self._rank
+
+    def changing(self, unit: Unit | str) -> Unit:
+        """The unit (or the unit of that id) as this state may change it in place: itself if the
+        state owns it, else (a copy of the state shares it) a copy of it put in its place in
+        `units`, the index of `at` and `side_units`. Every change of a unit goes through here
+        (copy-on-write: docs/engine.md "Speed"); a reference to the unit kept from before reads
+        the unit as it was, so a caller goes on with the unit this returns."""
+        if type(unit) is Unit and unit.extra.owner is self._owner:
+            return unit
+        current = self.units[unit if isinstance(unit, str) else unit.id]
+        if current.extra.owner is self._owner:
+            return current
+        twin = self._own(current)
+        self.units[twin.id] = twin
+        if self._at is not None and current.on_map and current.hex is not None:
+            index = dict(self._at)
+            index[current.hex] = [twin if u is current else u for u in index[current.hex]]
+            self._at = index
+        kept = self._sides.get(twin.side)
+        if kept is not None:
+            self._sides = {**self._sides, twin.side: tuple([twin if u is current else u for u in kept])}
+        if STRICT_UNITS:
+            current.__class__ = _Stale
+        return twin
+
+    def strict_epoch(self) -> None:
+        """With STRICT_UNITS on: no unit is the state's own any more, as after a copy."""
+        if STRICT_UNITS:
+            self._owner.live = False
+            self._owner = Owner()
+
+    def _own(self, unit: Unit) -> Unit:
+        """A copy of the unit that this state owns (not through __init__: its fields' dict given whole)."""
+        fields = unit.__dict__.copy()
+        fields["extra"] = Extra(fields["extra"], self._owner)
+        twin: Unit = _new(Unit)
+        twin.__dict__ = fields
+        return twin
 
     def units_changed(self) -> None:
         """A unit moved, was hidden or revealed, or lost men: the index of `at` is built again."""
@@ -288,19 +337,22 @@ class GameState:
 
     def copy(self, seed: int | None = None) -> GameState:
         """An independent state. Its dice roll what the game's would (`apply`), or with a `seed`
-        their own (a player's search: R200). Its units are copies; what is kept of the units'
-        places (the index of `at`, `kept`) stays valid, on the copy's units."""
+        their own (a player's search: R200). Its units are the original's, shared until one of the
+        two changes one (`changing`: copy-on-write); what is kept of the units' places (the index
+        of `at`, `kept`) stays valid."""
         twin = object.__new__(GameState)  # not __init__: copying is most of a search node
         twin.__dict__ = self.__dict__.copy()
         twin.dice = self.dice.copy(seed)
-        # the units' copies: their fields' dict given whole (not __init__, nor a method call each: the
-        # units are most of a copy), with their `extra` of their own
-        twin.units = units = {}
-        for k, u in self.units.items():
-            fields = u.__dict__.copy()
-            fields["extra"] = fields["extra"].copy()
-            units[k] = unit = _new(Unit)
-            unit.__dict__ = fields
+        if STRICT_UNITS:  # nothing shared: `changing` kills the units it replaces
+            twin._owner = Owner()
+            twin.units = units = {k: twin._own(u) for k, u in self.units.items()}
+            if self._at is not None:
+                twin._at = {h: [units[u.id] for u in there] for h, there in self._at.items()}
+            twin._sides = {side: tuple([units[u.id] for u in kept]) for side, kept in self._sides.items()}
+        else:  # copy-on-write: the two share every unit, and neither may change one in place any more
+            self._owner.live = False
+            self._owner, twin._owner = Owner(), Owner()
+            twin.units, twin._sides = dict(self.units), dict(self._sides)
         # a hex's factors are never changed in place (19.12: a placement makes a new dict): shared
         twin.secrets = {s: Secrets(dict(v.mines), set(v.hidden_hexes)) for s, v in self.secrets.items()}
         for name in ("improved_positions", "control", "entry_choice", "stage", "options", "grenades_used"):
@@ -323,17 +375,15 @@ class GameState:
         if self.attack is not None:
             twin.attack = {k: list(v) if isinstance(v, list) else v for k, v in self.attack.items()}
         twin.log = list(self.log)
-        # the index on the copy's units and what is kept with it (none of it holds a unit); without an
-        # index, `_index` makes them all anew before any is read
+        # the index of `at` and `side_units` are shared: never changed in place (`relocate` and
+        # `changing` make new ones); what is kept with the index holds no unit
         if self._at is not None:
-            twin._at = {h: [units[u.id] for u in there] for h, there in self._at.items()}
             twin._totals, twin._signatures, twin._around = (
                 dict(self._totals),
                 dict(self._signatures),
                 dict(self._around),
             )
             twin._kept = dict(self._kept)
-        twin._sides = {side: tuple([units[u.id] for u in kept]) for side, kept in self._sides.items()}
         return twin
 
     # -- what a side may know (24.2, 19.11) --------------------------------------------------------
@@ -399,6 +449,15 @@ class GameState:
         pending = () if self.path is None else (self.path,)  # R190: a path still to go (never at a phase end)
         text = repr((units, flags, self.view(None, with_units=False), *pending))  # plain values: the same on every run
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class _Stale(Unit):
+    """A unit `changing` replaced with STRICT_UNITS on: reading it is reading a stale reference."""
+
+    def __getattribute__(self, name: str) -> Any:
+        if name == "id":  # never changes: `changing` finds the unit's current self by it
+            return object.__getattribute__(self, name)
+        raise SharedUnitError(f"a unit read through a reference kept across its change ({name})")
 
 
 def _fresh(value: Any) -> Any:

@@ -22,6 +22,74 @@ from engine.model.scenario import Scenario, UnitRef
 WAITING, ON_MAP, ELIMINATED = "waiting", "on_map", "eliminated"
 
 
+class SharedUnitError(RuntimeError):
+    """A unit changed in place while a copy of its state shares it: a bug in the engine (every
+    change goes through `GameState.changing`, docs/engine.md "Speed")."""
+
+
+class Owner:
+    """A state's right to change its units in place. A copy of the state ends it (the units are
+    then shared by the two) and gives each state a new one: a unit is changed only by a state that
+    holds its owner, and `GameState.changing` makes the others their own copy first."""
+
+    __slots__ = ("live",)
+
+    def __init__(self) -> None:
+        self.live = True
+
+
+LOOSE = Owner()  # a unit in no state yet (field_units, a test's): its state stamps its own on it
+
+
+class Extra(dict[str, Any]):
+    """A unit's marks that are not fields (the rules' notes: "moving", "pc_passed"...), with its
+    owner: a note is written only while the owner lives. Keys starting with "_" are the engine's
+    caches of values keyed by all they depend on (`Unit.mover`, movement.budget): valid in every
+    state that shares the unit, so they are written on a shared unit too."""
+
+    __slots__ = ("owner",)
+
+    def __init__(self, items: Any = (), owner: Owner = LOOSE) -> None:
+        super().__init__(items)
+        self.owner = owner
+
+    def _check(self, key: Any) -> None:
+        if not self.owner.live and not (type(key) is str and key[:1] == "_"):
+            raise SharedUnitError(f"a unit's {key!r} changed while a copy of its state shares it")
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._check(key)
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        self._check(key)
+        super().__delitem__(key)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        self._check(key)
+        return super().pop(key, *default)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self._check(key)
+        return super().setdefault(key, default)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self._check("update")
+        super().update(*args, **kwargs)
+
+    def clear(self) -> None:
+        self._check("clear")
+        super().clear()
+
+    def popitem(self) -> tuple[str, Any]:
+        self._check("popitem")
+        return super().popitem()
+
+    def __ior__(self, other: Any) -> Extra:  # type: ignore[override,misc]
+        self._check("|=")
+        return super().__ior__(other)  # type: ignore[return-value]
+
+
 @dataclass
 class Unit:
     """One counter and its state in the game (3.0: UP/DOWN, NORMAL/PINNED/SUPPRESSED; 8.7 facing)."""
@@ -55,6 +123,16 @@ class Unit:
     # the counter's combat values (ap_factor, initial_range, at_factor, assault_rating, frontal,
     # flank, overrun, ap_range, turret), from counters/counters.yaml; never changed in play
     values: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Copy-on-write (docs/engine.md "Speed"): a unit a copy of its state shares is not changed
+        in place; `extra` is always the unit's own `Extra`, with its owner."""
+        extra = self.__dict__.get("extra")
+        if extra is not None and not extra.owner.live:
+            raise SharedUnitError(f"{self.id}: {name} changed while a copy of its state shares the unit")
+        if name == "extra":
+            value = Extra(value, extra.owner if extra is not None else LOOSE)
+        object.__setattr__(self, name, value)
 
     @property
     def on_map(self) -> bool:
