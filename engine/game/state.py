@@ -285,7 +285,7 @@ class GameState:
         if kept is not None:
             self._sides = {**self._sides, twin.side: tuple([twin if u is current else u for u in kept])}
         if STRICT_UNITS:
-            current.__class__ = _Stale
+            object.__setattr__(current, "__class__", _Stale)
         return twin
 
     def strict_epoch(self) -> None:
@@ -451,11 +451,19 @@ class GameState:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+_FIXED = frozenset(
+    (
+        *("id", "side", "kind", "type", "squad", "number", "pr", "movement", "faces_hexside", "group", "values"),
+        *("is_afv", "unit_class", "is_leader_rank", "value", "describe", "__class__"),
+    )
+)
+
+
 class _Stale(Unit):
     """A unit `changing` replaced with STRICT_UNITS on: reading it is reading a stale reference."""
 
     def __getattribute__(self, name: str) -> Any:
-        if name == "id":  # never changes: `changing` finds the unit's current self by it
+        if name in _FIXED:  # the counter's own, never changed in play (`changing` finds a unit by id)
             return object.__getattribute__(self, name)
         raise SharedUnitError(f"a unit read through a reference kept across its change ({name})")
 
