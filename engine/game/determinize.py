@@ -36,8 +36,7 @@ def determinize(view: View, scenario: Scenario, rng: random.Random) -> GameState
     for unit in game.units.values():
         if unit.id in known:
             seen = known[unit.id]
-            # its own `extra`, as a copy's, with the state's owner (copy-on-write)
-            unit.__dict__.update({**seen.__dict__, "extra": Extra(seen.extra, unit.extra.owner)})
+            unit.__dict__.update({**seen.__dict__, "extra": Extra(seen.extra)})  # its own `extra`, as a copy's
     for unit in unseen:  # not where the scenario's `setup:` hid them: drawn like the rest
         unit = game.changing(unit)
         game.relocate(unit, WAITING, None)

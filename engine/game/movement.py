@@ -1107,8 +1107,8 @@ def face_on_placing(game: GameState, unit: Unit, action: Action) -> dict[str, An
     it has)."""
     if action not in facing_choices(game, unit):
         raise IllegalAction(f"{action.text()} is not open: {unit.id} is on the map and faces first", "10.23")
-    assert unit.hex is not None
     unit = game.changing(unit)
+    assert unit.hex is not None
     unit.facing = facing_index(unit.hex, parse_label(action.arg, game.board.offset))
     return {"event": "faced", "unit": unit.id, "toward": action.arg, "rule": "8.7, 10.23, R161"}
 

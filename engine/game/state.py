@@ -22,7 +22,7 @@ from engine.validate.placements import zone_hexes
 
 from .actions import Action
 from .dice import Dice
-from .units import ON_MAP, Extra, Owner, SharedUnitError, Unit
+from .units import ON_MAP, Extra, SharedExtra, SharedUnit, SharedUnitError, Unit
 
 SETUP, ENTRY_CHOICE = "setup", "entry_choice"
 MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, FREE_STATE = (
@@ -122,9 +122,7 @@ class GameState:
     caches: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        self._owner = Owner()
-        for unit in self.units.values():
-            unit.extra.owner = self._owner
+        self._owned = list(self.units.values())  # the units it changes in place (copy-on-write)
 
     @property
     def board(self) -> Board:
@@ -270,13 +268,14 @@ class GameState:
         `units`, the index of `at` and `side_units`. Every change of a unit goes through here
         (copy-on-write: docs/engine.md "Speed"); a reference to the unit kept from before reads
         the unit as it was, so a caller goes on with the unit this returns."""
-        if type(unit) is Unit and unit.extra.owner is self._owner:
+        if type(unit) is Unit and self.units[unit.id] is unit:
             return unit
         current = self.units[unit if isinstance(unit, str) else unit.id]
-        if current.extra.owner is self._owner:
+        if type(current) is Unit:
             return current
         twin = self._own(current)
         self.units[twin.id] = twin
+        self._owned.append(twin)
         if self._at is not None and current.on_map and current.hex is not None:
             index = dict(self._at)
             index[current.hex] = [twin if u is current else u for u in index[current.hex]]
@@ -291,13 +290,26 @@ class GameState:
     def strict_epoch(self) -> None:
         """With STRICT_UNITS on: no unit is the state's own any more, as after a copy."""
         if STRICT_UNITS:
-            self._owner.live = False
-            self._owner = Owner()
+            self._share()
 
-    def _own(self, unit: Unit) -> Unit:
-        """A copy of the unit that this state owns (not through __init__: its fields' dict given whole)."""
+    def _share(self) -> None:
+        """The units the state changed in place are shared from now on (by a copy): `SharedUnit`s,
+        their notes `SharedExtra`, changed by no state in place."""
+        for unit in self._owned:
+            fields = unit.__dict__
+            object.__setattr__(unit, "__class__", SharedUnit)
+            extra = fields["extra"]
+            if type(extra) is Extra:
+                extra.__class__ = SharedExtra
+            elif type(extra) is not SharedExtra:  # a plain dict set by hand (a test's)
+                fields["extra"] = SharedExtra(extra)
+        self._owned = []
+
+    @staticmethod
+    def _own(unit: Unit) -> Unit:
+        """A copy of the unit to change in place (not through __init__: its fields' dict given whole)."""
         fields = unit.__dict__.copy()
-        fields["extra"] = Extra(fields["extra"], self._owner)
+        fields["extra"] = Extra(fields["extra"])
         twin: Unit = _new(Unit)
         twin.__dict__ = fields
         return twin
@@ -344,14 +356,14 @@ class GameState:
         twin.__dict__ = self.__dict__.copy()
         twin.dice = self.dice.copy(seed)
         if STRICT_UNITS:  # nothing shared: `changing` kills the units it replaces
-            twin._owner = Owner()
-            twin.units = units = {k: twin._own(u) for k, u in self.units.items()}
+            twin.units = units = {k: self._own(u) for k, u in self.units.items()}
+            twin._owned = list(units.values())
             if self._at is not None:
                 twin._at = {h: [units[u.id] for u in there] for h, there in self._at.items()}
             twin._sides = {side: tuple([units[u.id] for u in kept]) for side, kept in self._sides.items()}
         else:  # copy-on-write: the two share every unit, and neither may change one in place any more
-            self._owner.live = False
-            self._owner, twin._owner = Owner(), Owner()
+            self._share()
+            twin._owned = []
             twin.units, twin._sides = dict(self.units), dict(self._sides)
         # a hex's factors are never changed in place (19.12: a placement makes a new dict): shared
         twin.secrets = {s: Secrets(dict(v.mines), set(v.hidden_hexes)) for s, v in self.secrets.items()}
@@ -459,7 +471,7 @@ _FIXED = frozenset(
 )
 
 
-class _Stale(Unit):
+class _Stale(SharedUnit):
     """A unit `changing` replaced with STRICT_UNITS on: reading it is reading a stale reference."""
 
     def __getattribute__(self, name: str) -> Any:

@@ -27,72 +27,60 @@ class SharedUnitError(RuntimeError):
     change goes through `GameState.changing`, docs/engine.md "Speed")."""
 
 
-class Owner:
-    """A state's right to change its units in place. A copy of the state ends it (the units are
-    then shared by the two) and gives each state a new one: a unit is changed only by a state that
-    holds its owner, and `GameState.changing` makes the others their own copy first."""
-
-    __slots__ = ("live",)
-
-    def __init__(self) -> None:
-        self.live = True
-
-
-LOOSE = Owner()  # a unit in no state yet (field_units, a test's): its state stamps its own on it
-
-
 class Extra(dict[str, Any]):
-    """A unit's marks that are not fields (the rules' notes: "moving", "pc_passed"...), with its
-    owner: a note is written only while the owner lives. Keys starting with "_" are the engine's
-    caches of values keyed by all they depend on (`Unit.mover`, movement.budget): valid in every
-    state that shares the unit, so they are written on a shared unit too."""
+    """A unit's marks that are not fields (the rules' notes: "moving", "pc_passed"...)."""
 
-    __slots__ = ("owner",)
+    __slots__ = ()
 
-    def __init__(self, items: Any = (), owner: Owner = LOOSE) -> None:
-        super().__init__(items)
-        self.owner = owner
 
-    def _check(self, key: Any) -> None:
-        if not self.owner.live and not (type(key) is str and key[:1] == "_"):
+class SharedExtra(Extra):
+    """The notes of a `SharedUnit`: written only under keys starting with "_", the engine's caches
+    of values keyed by all they depend on (`Unit.mover`, movement.budget), valid in every state
+    that shares the unit."""
+
+    __slots__ = ()
+
+    def _refuse(self, key: Any) -> None:
+        if not (type(key) is str and key[:1] == "_"):
             raise SharedUnitError(f"a unit's {key!r} changed while a copy of its state shares it")
 
     def __setitem__(self, key: str, value: Any) -> None:
-        self._check(key)
+        self._refuse(key)
         super().__setitem__(key, value)
 
     def __delitem__(self, key: str) -> None:
-        self._check(key)
+        self._refuse(key)
         super().__delitem__(key)
 
     def pop(self, key: str, *default: Any) -> Any:
-        self._check(key)
+        self._refuse(key)
         return super().pop(key, *default)
 
     def setdefault(self, key: str, default: Any = None) -> Any:
-        self._check(key)
+        self._refuse(key)
         return super().setdefault(key, default)
 
     def update(self, *args: Any, **kwargs: Any) -> None:
-        self._check("update")
-        super().update(*args, **kwargs)
+        self._refuse("update")
 
     def clear(self) -> None:
-        self._check("clear")
-        super().clear()
+        self._refuse("clear")
 
     def popitem(self) -> tuple[str, Any]:
-        self._check("popitem")
-        return super().popitem()
+        self._refuse("popitem")
+        raise AssertionError  # not reached
 
-    def __ior__(self, other: Any) -> Extra:  # type: ignore[override,misc]
-        self._check("|=")
-        return super().__ior__(other)  # type: ignore[return-value]
+    def __ior__(self, other: Any) -> SharedExtra:  # type: ignore[override,misc]
+        self._refuse("|=")
+        raise AssertionError  # not reached
 
 
-@dataclass
+@dataclass(eq=False)
 class Unit:
-    """One counter and its state in the game (3.0: UP/DOWN, NORMAL/PINNED/SUPPRESSED; 8.7 facing)."""
+    """One counter and its state in the game (3.0: UP/DOWN, NORMAL/PINNED/SUPPRESSED; 8.7 facing).
+
+    A Unit is changed in place by the one state that holds it; once a copy of that state shares it,
+    it is a `SharedUnit` (copy-on-write: `GameState.changing`, docs/engine.md "Speed")."""
 
     id: str
     side: str
@@ -119,20 +107,16 @@ class Unit:
     move_done: bool = False  # its movement this phase is over
     allowance_cap: float | None = None  # 8.3 C: a unit led off on its own moves at most 4 (2) MP
     led_by: str | None = None  # 8.3 B: moves with this leader; takes no PC of its own
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=Extra)  # always an Extra (`GameState.copy` freezes it)
     # the counter's combat values (ap_factor, initial_range, at_factor, assault_rating, frontal,
     # flank, overrun, ap_range, turret), from counters/counters.yaml; never changed in play
     values: dict[str, Any] = field(default_factory=dict, repr=False)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        """Copy-on-write (docs/engine.md "Speed"): a unit a copy of its state shares is not changed
-        in place; `extra` is always the unit's own `Extra`, with its owner."""
-        extra = self.__dict__.get("extra")
-        if extra is not None and not extra.owner.live:
-            raise SharedUnitError(f"{self.id}: {name} changed while a copy of its state shares the unit")
-        if name == "extra":
-            value = Extra(value, extra.owner if extra is not None else LOOSE)
-        object.__setattr__(self, name, value)
+    __hash__ = None  # type: ignore[assignment]  # as a dataclass with eq: units are not hashed
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field (a dataclass's eq), a shared unit alike."""
+        return isinstance(other, Unit) and self.__dict__ == other.__dict__
 
     @property
     def on_map(self) -> bool:
@@ -177,6 +161,17 @@ class Unit:
         """A combat value of the counter (`values`), or `default` where the counter has none."""
         found = self.values.get(name)
         return default if found is None else found
+
+
+class SharedUnit(Unit):
+    """A unit that a state and its copy share: changed by neither in place (`GameState.changing`
+    gives a state its own copy first)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise SharedUnitError(f"{self.id}: {name} changed while a copy of its state shares the unit")
+
+    def __delattr__(self, name: str) -> None:
+        raise SharedUnitError(f"{self.id}: {name} deleted while a copy of its state shares the unit")
 
 
 @cache
