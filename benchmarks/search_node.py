@@ -25,6 +25,7 @@ import tempfile
 import time
 from copy import deepcopy
 from pathlib import Path
+from typing import Any
 
 from engine.game import legal_actions, new_game, play
 from engine.game.log import log_text, read_log, replay
@@ -71,6 +72,12 @@ def naive_copy(game: GameState) -> GameState:
     return twin
 
 
+def _containers(caches: dict[str, Any]) -> dict[str, Any]:
+    """The phase's caches with dicts of their own (the values shared): what one node adds to them
+    is not there for the other node of the same decision, which would find its work done."""
+    return {k: _containers(v) if type(v) is dict else v for k, v in caches.items()}
+
+
 def nodes(name: str, games: int) -> dict[str, float]:
     """Microseconds per decision: node and copy, lean and naive, the two measured in turn."""
     scenario = load_scenario(REPO / "scenarios" / f"{SCENARIOS[name]}.yaml")
@@ -82,7 +89,9 @@ def nodes(name: str, games: int) -> dict[str, float]:
         rng = random.Random(seed)
         while not game.is_over:
             action = players[game.to_act].choose(None, legal_actions(game))  # type: ignore[arg-type]
+            caches = game.caches
             for kind in ("", "naive_"):
+                game.caches = _containers(caches)  # each node from the phase's caches as the game has them
                 start = time.perf_counter()
                 twin = naive_copy(game) if kind else game.copy(seed=rng.getrandbits(32))
                 copied = time.perf_counter()
@@ -93,6 +102,7 @@ def nodes(name: str, games: int) -> dict[str, float]:
                 if seed:
                     spent[f"{kind}node_us"] += done - start
                     spent["naive_copy_us"] += (copied - start) if kind else 0.0
+            game.caches = caches
             if seed:
                 start = time.perf_counter()
                 game.copy()  # without a seed, as `apply` makes it

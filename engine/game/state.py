@@ -326,12 +326,16 @@ class GameState:
 
     def hex_actions(self, verb: str, ids: tuple[str, ...], hexes: Iterable[Hex]) -> list[Action]:
         """`verb IDS HEX` for each hex, each made once a phase (listing the choices makes thousands)."""
-        made: dict[tuple[str, tuple[str, ...], Hex], Action] = self.caches.setdefault("hex_actions", {})
+        made: dict[tuple[str, tuple[str, ...]], dict[Hex, Action]] = self.caches.setdefault("hex_actions", {})
+        by_hex = made.get((verb, ids))  # by verb and units first: a key per hex hashes only the hex
+        if by_hex is None:
+            by_hex = made[(verb, ids)] = {}
+        found = by_hex.get
         actions = []
         for h in hexes:
-            action = made.get((verb, ids, h))
+            action = found(h)
             if action is None:
-                action = made[(verb, ids, h)] = Action(verb, ids, self.label_of(h))
+                action = by_hex[h] = Action(verb, ids, self.label_of(h))
             actions.append(action)
         return actions
 
