@@ -371,8 +371,12 @@ class GameState:
             twin.units, twin._sides = dict(self.units), dict(self._sides)
         # a hex's factors are never changed in place (19.12: a placement makes a new dict): shared
         twin.secrets = {s: Secrets(dict(v.mines), set(v.hidden_hexes)) for s, v in self.secrets.items()}
-        for name in ("improved_positions", "control", "entry_choice", "stage", "options", "grenades_used"):
-            setattr(twin, name, dict(getattr(self, name)))
+        twin.improved_positions, twin.control, twin.entry_choice = (
+            dict(self.improved_positions),
+            dict(self.control),
+            dict(self.entry_choice),
+        )
+        twin.stage, twin.options, twin.grenades_used = dict(self.stage), dict(self.options), dict(self.grenades_used)
         twin.ips_used = {side: list(points) for side, points in self.ips_used.items()}
         twin.grenade_hexes, twin.held, twin.acted = set(self.grenade_hexes), set(self.held), set(self.acted)
         twin.wrecks, twin.setup_done, twin.assault_markers = (
@@ -484,12 +488,15 @@ class _Stale(SharedUnit):
         raise SharedUnitError(f"a unit read through a reference kept across its change ({name})")
 
 
+_AS_THEY_ARE = frozenset((str, int, float, bool, type(None), tuple))  # what `_fresh` gives back as it is
+
+
 def _fresh(value: Any) -> Any:
     """A copy of plain data (dicts, lists and sets of values), as deepcopy without its memo."""
     if isinstance(value, dict):
-        return {k: _fresh(v) for k, v in value.items()}
+        return {k: v if type(v) in _AS_THEY_ARE else _fresh(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_fresh(v) for v in value]
+        return [v if type(v) in _AS_THEY_ARE else _fresh(v) for v in value]
     if isinstance(value, set):
         return set(value)
     return value
