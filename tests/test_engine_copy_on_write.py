@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from engine.game import legal_actions, new_game, play
 from engine.game import state as state_module
+from engine.game.actions import Action
 from engine.game.log import log_text
 from engine.game.match import play_out
 from engine.game.state import GameState
@@ -78,7 +79,8 @@ def test_changing_a_copy_never_changes_its_original_nor_the_copies_beside_it(
     """A state copied, the copy copied again (a search's tree), each played on at random: every
     unit of every other state, fields and notes, stays as it was, and each plays what a fresh game
     of the same actions plays."""
-    rng, game, taken = random.Random(seed), new_game(S1, seed), []
+    rng, game = random.Random(seed), new_game(S1, seed)
+    taken: list[Action] = []
     while not game.is_over and len(taken) < at:
         taken.append(rng.choice(legal_actions(game)))
         play(game, taken[-1])
