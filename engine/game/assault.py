@@ -233,7 +233,7 @@ def apply_assault(game: GameState, action: Action) -> Events:
 
 
 def _designate(game: GameState, action: Action) -> Events:
-    units = [game.unit(i) for i in action.units]
+    units = [game.changing(i) for i in action.units]  # the assaulters change: this state's own (copy-on-write)
     side, origin, target = units[0].side, units[0].hex, game.board.hex(action.arg)
     assert origin is not None
     del game.assault_markers[origin]
@@ -324,22 +324,22 @@ def _move_in(game: GameState, units: list[Unit], target: Hex) -> Events:
 
 
 def _finish_empty(game: GameState, units: list[Unit], target: Hex) -> Events:
-    events = _down(units)
+    events = _down(game, units)
     game.control[target] = units[0].side
     return events + _detonate(game, target, units)
 
 
-def _down(units: list[Unit]) -> Events:
+def _down(game: GameState, units: list[Unit]) -> Events:
     """17.0 f: 'Place all surviving units in the DOWN state.'"""
     for unit in units:
-        unit.state = State.DOWN
+        game.changing(unit).state = State.DOWN
     return [{"event": "down", "units": [u.id for u in units], "rule": "17.0 f"}] if units else []
 
 
 def _detonate(game: GameState, target: Hex, units: list[Unit]) -> Events:
     """19.2: 'In an assault, the mine detonation occurs after the completion of the assault
     resolution' (mines.py), for the assaulting units that stand in the hex."""
-    standing = [u for u in units if u.on_map and u.hex == target]
+    standing = [u for u in (game.unit(u.id) for u in units) if u.on_map and u.hex == target]  # as they are now
     return assault_detonation(game, target, standing) if standing else []
 
 
@@ -406,7 +406,7 @@ def run_fight(game: GameState) -> Events:
         elif step == "normal":  # 17.22: 'all surviving PINNED and SUPPRESSED defenders are placed in NORMAL status'
             returned = [u for u in defenders if u.morale != Morale.NORMAL]
             for unit in returned:
-                unit.morale = Morale.NORMAL
+                game.changing(unit).morale = Morale.NORMAL
             if returned:
                 events.append({"event": "normal", "units": [u.id for u in returned], "rule": "17.22"})
             fight["step"] = "round"
@@ -491,7 +491,7 @@ def _finish(game: GameState, attackers: list[Unit], defenders: list[Unit]) -> Ev
     fight = game.assault.pop("fight")
     target = game.board.hex(fight["hex"])
     side = fight["side"]
-    events = _down([*attackers, *defenders])
+    events = _down(game, [*attackers, *defenders])
     held = side if attackers or not defenders else fight["defender"]
     game.control[target] = held
     events.append(
@@ -520,6 +520,7 @@ def end_assault_phase(game: GameState) -> Events:
     removed = len(game.assault_markers)
     game.assault_markers.clear()
     game.assault = {}
-    for unit in game.units.values():
-        unit.extra.pop("assaulted", None)
+    for unit in tuple(game.units.values()):
+        if "assaulted" in unit.extra:  # copy-on-write: only the units that change
+            game.changing(unit).extra.pop("assaulted")
     return [{"event": "assault markers removed", "markers": removed, "rule": "17.0"}] if removed else []

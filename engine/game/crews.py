@@ -67,7 +67,7 @@ def apply_replacement(game: GameState, action: Action) -> list[dict[str, Any]]:
     that CW unit's crew boxes': the CW's crew one more, the unit off the map in its crew."""
     if action not in replacement_actions(game):
         raise IllegalAction(f"{action.text()}: an infantry unit stacked with a CW short of crew", "20.1")
-    unit, cw = game.unit(action.units[0]), game.unit(action.arg)
+    unit, cw = game.changing(action.units[0]), game.changing(action.arg)
     cw.extra["original_crew"] = original_crew(cw)
     cw.extra["replacements"] = (*replacements(cw), unit.id)
     cw.men += 1
@@ -107,6 +107,7 @@ def lose_members(game: GameState, cw: Unit, killed: int, rule: str, members: Seq
             events.append({"event": "eliminated", "unit": replacement, "in_crew_of": cw.id, "rule": rule})
     originals -= sum(1 for i in dead if roster[i] is None)
     crew = [r for i, r in enumerate(roster) if r is not None and i not in dead]
+    cw = game.changing(cw)
     cw.extra["original_crew"], cw.extra["replacements"] = originals, tuple(crew)
     cw.men = originals + len(crew)
     game.units_changed()
@@ -135,8 +136,9 @@ def _revert(game: GameState, cw: Unit) -> Events:
     as well, 3.25; the CW counts as eliminated)."""
     h = cw.hex
     back = replacements(cw)
+    cw = game.changing(cw)
     for unit_id in back:
-        unit = game.unit(unit_id)
+        unit = game.changing(unit_id)
         game.relocate(unit, ON_MAP, h)
         unit.morale, unit.state, unit.hidden = Morale.SUPPRESSED, State.DOWN, cw.hidden
     cw.extra["replacements"] = ()
@@ -156,5 +158,5 @@ def crew_eliminated(game: GameState, cw: Unit, rule: str) -> Events:
         game.relocate(game.unit(unit_id), ELIMINATED, None)
         events.append({"event": "eliminated", "unit": unit_id, "in_crew_of": cw.id, "rule": rule})
     if events:
-        cw.extra["replacements"] = ()
+        game.changing(cw).extra["replacements"] = ()
     return events

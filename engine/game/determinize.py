@@ -18,7 +18,7 @@ from .movement import over_stacked
 from .play import new_game
 from .setup import deployment_area, lay_mine, mine_actions, mine_factors
 from .state import GameState, Secrets, other
-from .units import ON_MAP, WAITING, Unit
+from .units import ON_MAP, WAITING, Extra, Unit
 from .views import PUBLIC_FIELDS, View
 
 
@@ -61,8 +61,9 @@ def _overlay(game: GameState, view: View, *, fresh: bool = True) -> list[Unit]:
     for unit in game.units.values():
         if unit.id in known:
             seen = known[unit.id]
-            unit.__dict__.update({**seen.__dict__, "extra": dict(seen.extra)})  # its own `extra`, as a copy's
+            unit.__dict__.update({**seen.__dict__, "extra": Extra(seen.extra)})  # its own `extra`, as a copy's
     for unit in unseen:  # not where the scenario's `setup:` hid them: drawn like the rest
+        unit = game.changing(unit)
         game.relocate(unit, WAITING, None)
         unit.hidden, unit.facing, unit.state = False, None, State(unit.extra.get("listed_state", "up"))
     game.secrets = {side: _copy(record["secrets"]), enemy: Secrets()}
@@ -103,6 +104,7 @@ def _hide_units(game: GameState, enemy: str, unseen: list[Unit], rng: random.Ran
         if not fits:
             continue
         h = rng.choice(fits)
+        unit = game.changing(unit)
         game.relocate(unit, ON_MAP, h)
         unit.hidden = True
         if unit.faces_hexside:

@@ -24,6 +24,9 @@ class Dice:
     _random: random.Random | None = field(default=None, repr=False)
     _shared: bool = field(default=False, repr=False)
     _recorded: list[int] | None = field(default=None, repr=False)
+    # `rolled` is shared with a copy until one of them rolls (then that one takes a copy of it): a
+    # game's record of dice grows with it, and most copies of a search roll nothing
+    _rolled_shared: bool = field(default=False, repr=False)
 
     @classmethod
     def replaying(cls, seed: int, recorded: Iterable[int]) -> Dice:
@@ -34,6 +37,8 @@ class Dice:
     def roll(self, n: int) -> tuple[int, ...]:
         """n six-sided dice."""
         faces = []
+        if self._rolled_shared:
+            self.rolled, self._rolled_shared = list(self.rolled), False
         for _ in range(n):
             if self._recorded is not None:
                 if len(self.rolled) >= len(self._recorded):
@@ -59,9 +64,10 @@ class Dice:
         a seed a fresh generator that knows nothing of these: a player's search cannot read the
         game's next rolls through it, nor a replay's recorded ones (R200). `rolled` is kept either
         way, for the log's indexing."""
+        self._rolled_shared = True
         if seed is not None:
-            return Dice(seed, list(self.rolled))
-        twin = Dice(self.seed, list(self.rolled), self._random, self._random is not None, self._recorded)
+            return Dice(seed, self.rolled, _rolled_shared=True)
+        twin = Dice(self.seed, self.rolled, self._random, self._random is not None, self._recorded, True)
         self._shared = twin._shared
         return twin
 
@@ -73,6 +79,6 @@ class Dice:
     def restore(self, rolled: list[int], state: list[Any]) -> None:
         """A saved game's dice: its rolls so far and its generator's state (`state`)."""
         version, internal, gauss = state
-        self.rolled, self._recorded, self._shared = list(rolled), None, False
+        self.rolled, self._recorded, self._shared, self._rolled_shared = list(rolled), None, False, False
         self._random = random.Random.__new__(random.Random)
         self._random.setstate((version, tuple(internal), gauss))

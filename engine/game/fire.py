@@ -192,7 +192,7 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
         return [{"event": "intensive", "unit": action.units[0], "rule": "11.15"}]
     if action.verb == CANCEL:  # R155: its first firer opens no second time at that hex this phase
         assert game.attack is not None
-        first = game.unit(game.attack["units"][0])
+        first = game.changing(game.attack["units"][0])
         first.extra["cancelled"] = (*first.extra.get("cancelled", ()), game.attack["target"])
         game.attack = None
         return [{"event": "cancelled", "rule": "10.0 a"}]
@@ -214,7 +214,7 @@ def fire_pcs(game: GameState, units: list[Unit]) -> tuple[list[Unit], list[dict[
         if check.passed:
             passed.append(unit)
     events += mark_fired(game, units)  # 4.0: attempted is fired, pass or fail (10.11)
-    return passed, events
+    return [game.unit(u.id) for u in passed], events  # as marked
 
 
 def _shoot(game: GameState) -> list[dict[str, Any]]:
@@ -231,6 +231,7 @@ def _shoot(game: GameState) -> list[dict[str, Any]]:
     events.append(_shot_event(game, shot))
     combat_rolled(game)
     for dice, unit in zip(shot.dice, shot.targets, strict=True):
+        unit = game.unit(unit.id)  # as the results before left it (12.34, a crew's loss)
         if not unit.on_map:
             continue
         faces = game.dice.roll(dice.count)
@@ -258,6 +259,7 @@ def _intensive_roll(game: GameState, unit: Unit) -> list[dict[str, Any]]:
     turns = row.get("may_not_fire_player_turns")
     if row["result"] != "no_effect":
         # 'may not fire during the remainder of this player turn and the next' (jammed: 1 more)
+        unit = game.changing(unit)
         unit.extra["may_not_fire_until"] = game.player_turns + 1 + int(turns) if turns is not None else 10**9
     return [{"event": "intensive roll", "unit": unit.id, "dice": list(faces), "result": row["result"], "rule": "11.15"}]
 

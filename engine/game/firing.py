@@ -64,6 +64,7 @@ def mark_fired(game: GameState, units: list[Unit]) -> list[dict[str, Any]]:
     revealed, it alone (24.22)."""
     events: list[dict[str, Any]] = []
     for unit in units:
+        unit = game.changing(unit)
         unit.fired = True
         unit.extra["fired_phase"] = game.phase
         unit.extra["fired_game_turn"] = game.turn

@@ -97,6 +97,8 @@ def apply_flame(game: GameState, action: Action) -> Events:
         }
     ]
     events += mark_fired(game, [unit])
+    unit = game.unit(unit.id)  # as marked
+    assert unit.hex is not None
     if not check.passed:
         return events
     distance = hex_distance(unit.hex, target)

@@ -170,10 +170,11 @@ def apply_grenade(game: GameState, action: Action) -> Events:
         }
     ]
     hex_mates = [u for u in game.at(source) if u.side == thrower.side]
-    events += mark_fired(game, [thrower, *(u for u in hex_mates if u is not thrower)])
+    events += mark_fired(game, [thrower, *(u for u in hex_mates if u.id != thrower.id)])
+    thrower = game.unit(thrower.id)  # as marked
     if game.phase == MOVING_FIRE:  # 17.14: they may still assault the hex the grenade was thrown into
         for unit in hex_mates:
-            unit.extra["grenade_target"] = action.arg
+            game.changing(unit).extra["grenade_target"] = action.arg
     if not check.passed:
         return events
     game.grenades_used[thrower.side] = game.grenades_used.get(thrower.side, 0) + 1

@@ -308,7 +308,7 @@ def _placements(game: GameState, unit: Unit) -> list[str]:
 
 
 def _place(game: GameState, action: Action) -> Events:
-    unit = game.unit(action.units[0])
+    unit = game.changing(action.units[0])
     label, state = action.arg.split()
     game.relocate(unit, ON_MAP, game.board.hex(label))
     unit.state = State(state)

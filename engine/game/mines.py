@@ -104,6 +104,8 @@ def _stop_after_attack(game: GameState, units: Sequence[Unit], afv: Unit | None)
     the stack not NORMAL, or no longer on the map, end their movement; with them infantry whose AFV
     stopped (8.43) and units whose leader stopped in the hex (8.3 B; one eliminated leaves them
     free, as 8.33 lets a group go on without a leader lost to fire)."""
+    units = [game.unit(u.id) for u in units]  # as the attacks left them
+    afv = game.unit(afv.id) if afv is not None else None
     stopped = {u.id for u in units if not u.on_map or u.morale != Morale.NORMAL}
     if afv is not None and afv.id in stopped:
         stopped |= {u.id for u in units}
@@ -128,6 +130,7 @@ def _ap_attack(game: GameState, h: Hex, units: Sequence[Unit], ap_factors: int, 
     rolls = [game.dice.roll(dice) for _ in targets]
     events: Events = []
     for unit, roll in zip(targets, rolls, strict=True):
+        unit = game.unit(unit.id)  # as the results before left it
         result = ap_result(sum(roll), ap_factors)
         events.append(
             {

@@ -25,11 +25,13 @@ def morale_phase(game: GameState) -> list[dict[str, Any]]:
             if not unit.on_map:
                 continue
             if unit.morale == Morale.PINNED:  # 7.0 a: removed automatically
+                unit = game.changing(unit)
                 unit.morale = Morale.NORMAL
                 events.append({"event": "recovered", "unit": unit.id, "rule": "7.0 a"})
             elif unit.morale == Morale.SUPPRESSED:  # 7.0 b: 2 dice + 2 at most the PR
                 check = performance_check(game.dice, unit.pr, "morale_recovery")
                 failed = Morale.SUPPRESSED if unit.is_afv else MARKERS[str(recovery["failed_becomes"])]  # R99
+                unit = game.changing(unit)
                 unit.morale = Morale.NORMAL if check.passed else failed
                 events.append(
                     {
@@ -65,7 +67,7 @@ def reveal_hex(game: GameState, side: str, h: Any, why: str) -> list[dict[str, A
     game.secrets[side].hidden_hexes.discard(h)
     shown = [u.id for u in game.at(h) if u.side == side and u.hidden]
     for unit in game.at(h):
-        if unit.side == side:
-            unit.hidden = False
+        if unit.side == side and unit.hidden:  # copy-on-write: only the units that change
+            game.changing(unit).hidden = False
     game.units_changed()
     return [{"event": "revealed", "hex": game.label(h), "units": shown, "why": why, "rule": "24.22"}]

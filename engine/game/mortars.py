@@ -172,11 +172,12 @@ def apply_mortar(game: GameState, action: Action) -> Events:
         check = performance_check(game.dice, spotter.pr)
         events.append({"event": "spotting PC", "unit": spotter.id, "check": check.describe(), "rule": "14.22"})
         if not check.passed:  # 'the mortar may not use indirect fire'; it took no PC: not fired (R135)
-            spotter.extra["spot_failed"] = _phase_key(game)
+            game.changing(spotter).extra["spot_failed"] = _phase_key(game)
             return events
     check = performance_check(game.dice, mortar.pr)  # R136: one PC for all the rounds declared
     events.append({"event": "fire PC", "unit": mortar.id, "check": check.describe(), "rule": "10.12"})
     events += mark_fired(game, [mortar])  # 4.0, 10.11: pass or fail, it has fired
+    mortar = game.changing(mortar)
     same_target = mortar.extra.get("mortar_target") == label
     mortar.extra["mortar_target"] = label  # 14.3 a: the target of the last Player Turn it fired in (R137)
     if not check.passed:

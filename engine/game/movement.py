@@ -736,7 +736,7 @@ def _state_change_costs() -> tuple[float, float]:
 def apply_movement(game: GameState, action: Action) -> list[dict[str, Any]]:
     if action not in movement_actions(game, action):
         raise _refusal(game, action)
-    units = [game.unit(i) for i in action.units]
+    units = [game.changing(i) for i in action.units]  # the movers change: this state's own (copy-on-write)
     events: list[dict[str, Any]] = []
     if action.verb == LEAD:  # a PC to move begins another move: the one under way ends (8.0)
         return end_active(game) + _lead(game, units[0])
@@ -987,6 +987,7 @@ def end_active(game: GameState) -> list[dict[str, Any]]:
 
 def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = []
+    units = [game.changing(u) for u in units]
     hidden_there = [u for u in game.at(target) if u.side != units[0].side and u.hidden]
     if hidden_there:  # 24.23: revealed as the unit is about to enter; 8.23 then bars the hex
         return reveal_hex(game, hidden_there[0].side, target, f"{units[0].id} is about to enter it")
@@ -1001,6 +1002,7 @@ def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any
             assert origin is not None
             cost = _movement_cost(game, origin, target, unit.mover(game.phase))
             events += _reveal_leaving(game, unit, origin)
+            unit = game.unit(unit.id)  # revealed with its hex
         assert cost is not None
         if budget(game, unit) != ONE_HEX:
             unit.mp_spent += cost
@@ -1010,18 +1012,21 @@ def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any
         unit.extra.pop("must_exit", None)  # 9.0: out of the hex it overran
         unit.extra.pop("turned", None)  # R150: a new hex, a new facing change
         game.relocate(unit, ON_MAP, target)
+    units = [game.unit(u.id) for u in units]  # those the state holds: revealing and detonating change units
     events.append({"event": "moved", "units": [u.id for u in units], "hex": game.label(target)})
     own_hidden = [u for u in game.at(target) if u.side == units[0].side and u.hidden and u not in units]
     if own_hidden:  # 24.22: any unit moving into a hidden hex reveals it
         events += reveal_hex(game, units[0].side, target, f"{units[0].id} moved into it")
     game.control[target] = units[0].side
     events += entering_detonation(game, units, target)  # 19.2: 'the instant' it enters, before any answer
+    units = [game.unit(u.id) for u in units]
     for unit in units:
         if unit.is_afv and unit.on_map:
             events += _bog(game, unit, target)
             if unit.immobilized:  # 8.43: 'If an AFV ceases its movement all infantry accompanying it must end ...'
                 riders = [u for u in units if u is not unit and not u.move_done]
                 events += game.stop_moving(riders, "8.43", "its AFV bogged down")
+    units = [game.unit(u.id) for u in units]
     if any(u.move_done for u in units):
         game.active = tuple(u.id for u in units if not u.move_done)
     game.interrupt = {"hex": game.label(target), "units": [u.id for u in units if u.on_map], "side": units[0].side}
@@ -1054,6 +1059,7 @@ def _bog(game: GameState, afv: Unit, h: Hex) -> list[dict[str, Any]]:
     dice = game.dice.roll(int(table[kind]["dice"]))
     stuck = sum(dice) <= limit
     if stuck:
+        afv = game.changing(afv)
         afv.immobilized = True
         afv.move_done = True
         afv.extra["moving"] = False
@@ -1101,12 +1107,14 @@ def face_on_placing(game: GameState, unit: Unit, action: Action) -> dict[str, An
     it has)."""
     if action not in facing_choices(game, unit):
         raise IllegalAction(f"{action.text()} is not open: {unit.id} is on the map and faces first", "10.23")
+    unit = game.changing(unit)
     assert unit.hex is not None
     unit.facing = facing_index(unit.hex, parse_label(action.arg, game.board.offset))
     return {"event": "faced", "unit": unit.id, "toward": action.arg, "rule": "8.7, 10.23, R161"}
 
 
 def _face(game: GameState, unit: Unit, toward: Hex) -> list[dict[str, Any]]:
+    unit = game.changing(unit)
     assert unit.hex is not None
     new = facing_index(unit.hex, toward)
     assert new is not None
@@ -1128,6 +1136,7 @@ def _lead(game: GameState, leader: Unit) -> list[dict[str, Any]]:
     MOVED. Passed: those staying with him move without a PC (B). 8.34: 'A unit may have only one
     leader take the PC for it': units another leader's passed PC is for are left out (R153)."""
     check = performance_check(game.dice, leader.pr)
+    leader = game.changing(leader)
     leader.extra["lead_pc"] = True
     stack = [u for u in game.at(leader.hex) if u.side == leader.side] if leader.hex is not None else [leader]
     events: list[dict[str, Any]] = [
@@ -1142,6 +1151,7 @@ def _lead(game: GameState, leader: Unit) -> list[dict[str, Any]]:
     for unit in stack:
         if unit.led_by is not None:
             continue
+        unit = game.changing(unit)
         unit.moved = True
         if not check.passed:
             unit.move_done = True
@@ -1159,6 +1169,7 @@ def _detach(game: GameState, units: list[Unit], leader: Unit) -> list[dict[str, 
     check = performance_check(game.dice, leader.pr, "leader_directed_movement")
     caps = table_values("movement-allowances")["leader_directed_movement"]
     cap = float(caps["movement_phase" if game.phase == MOVEMENT else "reaction_phase"])
+    units = [game.changing(u) for u in units]
     for unit in units:
         unit.led_by = None
         unit.moved = True
@@ -1217,6 +1228,7 @@ def _wreck_to(game: GameState, afv: Unit, wreck: Hex) -> list[Hex]:
 
 def _declare_push(game: GameState, afv: Unit, wreck: Hex) -> list[dict[str, Any]]:
     """The AFV spends its Movement Phase on the push (it has MOVED, 4.0); the PC comes at the end."""
+    afv = game.changing(afv)
     afv.moved = afv.move_done = True
     afv.extra["push"] = wreck
     return [{"event": "push", "unit": afv.id, "wreck": game.label(wreck), "rule": "8.65"}]
@@ -1236,6 +1248,7 @@ def resolve_pushes(game: GameState) -> list[dict[str, Any]]:
     for afv in pushing(game):
         if afv.extra.get("push_passed"):
             return events  # its owner places the Wreck first
+        afv = game.changing(afv)
         wreck: Hex = afv.extra["push"]
         check = performance_check(game.dice, afv.pr)
         events.append(
@@ -1244,6 +1257,7 @@ def resolve_pushes(game: GameState) -> list[dict[str, Any]]:
         hidden = [u for u in game.at(wreck) if u.side != afv.side and u.hidden]
         if check.passed and hidden:  # 24.23, R88: revealed as the AFV is about to enter; it does not
             events += reveal_hex(game, hidden[0].side, wreck, f"{afv.id} is about to enter it")
+            afv = game.unit(afv.id)
         elif check.passed and _wreck_to(game, afv, wreck):
             afv.extra["push_passed"] = True
             return events
@@ -1266,7 +1280,7 @@ def apply_wreck(game: GameState, action: Action) -> list[dict[str, Any]]:
     8.55 roll there, the other side is asked whether it reacts)."""
     if action not in wreck_actions(game):
         raise IllegalAction(f"{action.text()}: the Wreck pushed goes to a hex next to it (8.65)", "8.65")
-    afv = game.unit(action.units[0])
+    afv = game.changing(action.units[0])
     wreck: Hex = afv.extra.pop("push")
     del afv.extra["push_passed"]
     game.wrecks.remove(wreck)

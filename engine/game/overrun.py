@@ -151,7 +151,7 @@ def _open_to(game: GameState, afv: Unit, n: Hex) -> bool:
     there = game.at(n)
     if any(u.side != afv.side and not u.hidden for u in there):
         return False
-    return not (n in game.wrecks or any(u.is_afv and u is not afv for u in there))
+    return not (n in game.wrecks or any(u.is_afv and u.id != afv.id for u in there))
 
 
 # -- declaring it ------------------------------------------------------------------------------
@@ -161,7 +161,7 @@ def apply_overrun(game: GameState, action: Action) -> Events:
     """The moving side declares the overrun (starting a move takes its PCs, 8.22, 8.41)."""
     if action not in overrun_actions(game):
         raise IllegalAction(f"{action.text()} is not an overrun open now", "9.0")
-    units = [game.unit(i) for i in action.units]
+    units = [game.changing(i) for i in action.units]  # the movers change: this state's own (copy-on-write)
     events: Events = []
     if list(action.units) != list(game.active):
         events += end_active(game)
@@ -176,12 +176,14 @@ def apply_overrun(game: GameState, action: Action) -> Events:
     hidden = [u for u in game.at(t) if u.side != afv.side and u.hidden]
     if hidden:  # 24.23: revealed as the AFV is about to enter; the overrun is offered again if still legal
         return events + reveal_hex(game, hidden[0].side, t, f"{afv.id} is about to overrun it")
+    afv = game.changing(afv)
     afv.extra["overran"] = game.player_turns  # 9.11
     events.append(
         {"event": "overrun", "unit": afv.id, "with": [u.id for u in infantry], "hex": action.arg, "rule": "9.0"}
     )
     enemy_men = sum(u.men for u in game.at(t) if u.side != afv.side and not u.is_afv)
     if infantry and enemy_men > sum(u.men for u in infantry):  # 9.3: no combined overrun
+        infantry = [game.changing(u) for u in infantry]
         for unit in infantry:
             unit.move_done = True
             unit.extra["moving"] = False
@@ -299,6 +301,7 @@ def _destroyed_before(game: GameState, afv: Unit) -> Events:
     under_way = game.overrun.pop("under_way")
     infantry = [game.unit(i) for i in under_way["infantry"]]
     events = destroy_afv(game, afv, "9.2 A", wreck_in=game.board.hex(under_way["from"]), spared=infantry)
+    infantry = [game.changing(u) for u in infantry]
     for unit in infantry:
         unit.state = State.DOWN
         unit.move_done = True
@@ -318,8 +321,8 @@ def _enter(game: GameState) -> Events:
     resolved there at once (R143: no opportunity fire at that hex, the resolution is the
     defender's answer)."""
     under_way = game.overrun.pop("under_way")
-    afv = game.unit(under_way["afv"])
-    infantry = [game.unit(i) for i in under_way["infantry"]]
+    afv = game.changing(under_way["afv"])  # the movers change: this state's own (copy-on-write)
+    infantry = [game.changing(i) for i in under_way["infantry"]]
     t = game.board.hex(under_way["hex"])
     side, enemy = afv.side, other(afv.side)
     game.to_act = side
@@ -437,7 +440,7 @@ def _afv_attack(game: GameState, afv: Unit, t: Hex) -> Events:
         if eliminated:
             events += eliminate(game, unit, "9.2 C")
         elif points and unit.morale == Morale.SUPPRESSED:  # 18.4: 'SUPPRESSED ones remain so'
-            unit.state = State.DOWN
+            game.changing(unit).state = State.DOWN
             events.append(
                 {"event": "result", "unit": unit.id, "result": "S", "detail": "remains SUPPRESSED", "rule": "18.4"}
             )
@@ -462,6 +465,7 @@ def _immediate_assault(game: GameState, infantry: list[Unit], t: Hex) -> Events:
     attackers = [u for u in infantry if u.morale == Morale.NORMAL]
     if not attackers or not any(u.morale == Morale.SUPPRESSED for u in defenders):
         return []
+    attackers = [game.changing(u) for u in attackers]
     for unit in attackers:
         unit.extra["assaulted"] = True  # 9.34, assault.eligible: no assault in the Assault Phase
         unit.fired = True  # 9.34 (R145): no fire either for the rest of the Player Turn

@@ -219,6 +219,7 @@ def play(game: GameState, action: Action) -> None:
     if refused is not None:
         raise refused
     side, turn, phase = game.to_act, game.turn, game.phase
+    game.strict_epoch()  # the tests' check of copy-on-write (STRICT_UNITS): every action as if on a copy
     before = len(game.dice.rolled)
     events = _apply(game, action)
     game.log.append(
@@ -295,7 +296,7 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
     if action.verb == REVEAL:
         return reveal_hex(game, game.to_act, game.board.hex(action.arg), "revealed by its owner")
     if action.verb == STATE:  # 3.13: 'once at the end of any Assault Phase at no MP cost'
-        unit = game.unit(action.units[0])
+        unit = game.changing(action.units[0])
         unit.state = State(action.arg)
         unit.extra["state_changed"] = True
         return [{"event": "state", "unit": unit.id, "state": action.arg, "rule": "3.13, 6.0 H"}]
@@ -363,11 +364,18 @@ def _start_player_turn(game: GameState, phase: str = MORALE) -> list[dict[str, A
     game.player_turns += 1
     if game.shot_fired:  # 8.22: 'PC's for movement must be taken by the next Phasing Player' (R92)
         game.first_shot = True
-    for unit in game.units.values():
-        unit.moved = unit.fired = False
-        unit.extra.pop("support_fired", None)
-        unit.extra.pop("grenade_target", None)  # 17.14: a grenade of this Player Turn's Moving Fire Phase
+    for unit in tuple(game.units.values()):  # the eliminated too: the digest holds their flags
+        if unit.moved or unit.fired or not _FOR_THE_PLAYER_TURN.isdisjoint(unit.extra):
+            unit = game.changing(unit)  # copy-on-write: only the units whose marks come off
+            unit.moved = unit.fired = False
+            for key in _FOR_THE_PLAYER_TURN:
+                unit.extra.pop(key, None)
     return _enter_phase(game, phase)
+
+
+# what a unit's extra holds for one Player Turn only (8.21; 17.14: a grenade of this Player Turn's
+# Moving Fire Phase)
+_FOR_THE_PLAYER_TURN = frozenset(("support_fired", "grenade_target"))
 
 
 # what a unit's extra holds for one phase only (8.0, 8.3, 8.74; 6.0 H)
@@ -387,16 +395,22 @@ _FOR_THE_PHASE = frozenset(
 )
 
 
+_UNMOVED = (0.0, False, None, None)  # a unit's mp_spent, move_done, allowance_cap and led_by as a phase starts
+
+
 def _enter_phase(game: GameState, phase: str) -> list[dict[str, Any]]:
     game.phase = phase
     game.caches = {}
     game.acted = set()
     game.stage = {}
-    for unit in game.units.values():
-        unit.mp_spent, unit.move_done, unit.allowance_cap, unit.led_by = 0.0, False, None, None
-        if not _FOR_THE_PHASE.isdisjoint(unit.extra):
-            for key in _FOR_THE_PHASE:
-                unit.extra.pop(key, None)
+    for unit in tuple(game.units.values()):
+        marked = not _FOR_THE_PHASE.isdisjoint(unit.extra)
+        if marked or (unit.mp_spent, unit.move_done, unit.allowance_cap, unit.led_by) != _UNMOVED:
+            unit = game.changing(unit)  # copy-on-write: only the units whose marks come off
+            unit.mp_spent, unit.move_done, unit.allowance_cap, unit.led_by = _UNMOVED
+            if marked:
+                for key in _FOR_THE_PHASE:
+                    unit.extra.pop(key, None)
     game.to_act = other(game.phasing) if phase in (REACTION, DEFENSIVE_FIRE) else game.phasing  # 6.0 D, E
     events: list[dict[str, Any]] = [{"event": "phase", "turn": game.turn, "phase": phase, "phasing": game.phasing}]
     if phase == MORALE:

@@ -39,6 +39,7 @@ def apply_result(
     that kills a crew member of a CW on an E (11.43: 8; 15.8, grenades: 10)."""
     if result == "NE" or not unit.on_map:
         return []
+    unit = game.changing(unit)
     if result == "E":
         if unit.is_afv:  # 11.43: 'Treat as a SUPPRESSED result; ... must remain in the DOWN state'
             unit.extra["commander_killed"] = True
@@ -56,6 +57,7 @@ def _mark(game: GameState, unit: Unit, result: str, rule: str) -> Events:
     """A P or S marker, through the Cumulative Combat Results Table (11.45); DOWN either way (11.43)."""
     before = LETTER.get(Morale(unit.morale))
     final = _cumulative()[(before, result)] if before is not None else result
+    unit = game.changing(unit)
     unit.state = State.DOWN
     if final == "special_roll" and unit.is_afv:  # 10.0: 'AP fire will not destroy an AFV' (R160)
         unit.morale = Morale.SUPPRESSED
@@ -65,6 +67,7 @@ def _mark(game: GameState, unit: Unit, result: str, rule: str) -> Events:
         events = [_event(unit, "S", rule, f"S on S: the Special Roll, {check.describe()}", check=check.describe())]
         if not check.passed:
             return events + eliminate(game, unit, "11.45")
+        unit = game.changing(unit)
         unit.morale = Morale.SUPPRESSED
         return events
     unit.morale = MARKER[final]
@@ -82,6 +85,7 @@ def crew_roll(game: GameState, unit: Unit, rule: str, kill_at_most: int | None =
     events = [_event(unit, "E", rule, shown, rolls=[list(r) for r in rolls])]
     members = [i for i, r in enumerate(rolls) if sum(r) <= most]  # R119: each member's own roll
     events += lose_crew(game, unit, killed, rule, members)
+    unit = game.unit(unit.id)
     if unit.on_map:  # 'If any crew members survive, the CW unit is SUPPRESSED' (through 11.45)
         events += _mark(game, unit, "S", rule)
     return events
@@ -97,8 +101,10 @@ def lose_crew(game: GameState, unit: Unit, killed: int, rule: str, members: Sequ
     if replacements(unit):
         events += lose_members(game, unit, killed, rule, members)
     else:
+        unit = game.changing(unit)
         unit.men = max(0, unit.men - killed)
         game.units_changed()
+    unit = game.unit(unit.id)
     if unit.on_map and unit.men == 0:
         events += eliminate(game, unit, rule)
     return events
@@ -108,6 +114,7 @@ def eliminate(game: GameState, unit: Unit, rule: str) -> Events:
     """The unit is removed from the map (11.43 E); an AFV's destruction is `destroy_afv`."""
     h = unit.hex
     game.relocate(unit, ELIMINATED, None)
+    unit = game.unit(unit.id)
     unit.hidden = False
     return [
         {"event": "eliminated", "unit": unit.id, "hex": game.label(h), "rule": rule},
@@ -123,9 +130,8 @@ def destroy_afv(game: GameState, unit: Unit, rule: str, wreck_in: Any = None, sp
     h = unit.hex
     assert h is not None
     infantry = ("infantry", "ft", "commander")
-    stacked = [
-        u for u in game.at(h) if u.side == unit.side and u is not unit and u.kind in infantry and u not in spared
-    ]
+    left_out = {unit.id, *(u.id for u in spared)}  # by id: a unit changed since is another object
+    stacked = [u for u in game.at(h) if u.side == unit.side and u.id not in left_out and u.kind in infantry]
     game.relocate(unit, ELIMINATED, None)
     wreck = wreck_in if wreck_in is not None else h
     game.wrecks.add(wreck)

@@ -108,7 +108,7 @@ def apply_given_setup(game: GameState) -> list[dict[str, Any]]:
         for placement in side_setup.units:
             for unit in _placed_by(game, side, placement):
                 h = game.board.hex(placement.hex)
-                _put(game, unit, h, placement.state or str(unit.extra.get("listed_state", "up")))
+                unit = _put(game, unit, h, placement.state or str(unit.extra.get("listed_state", "up")))
                 if placement.facing is not None:
                     unit.facing = facing_index(h, parse_label(placement.facing, game.board.offset))
                 events.append({"event": "placed", "unit": unit.id, "hex": placement.hex, "from": "setup"})
@@ -145,10 +145,13 @@ def _placed_by(game: GameState, side: str, placement: Any) -> list[Unit]:
     return found[:1]
 
 
-def _put(game: GameState, unit: Unit, h: Hex, state: str) -> None:
+def _put(game: GameState, unit: Unit, h: Hex, state: str) -> Unit:
+    """The unit placed in h in `state`: the state's own unit, as changed (copy-on-write)."""
+    unit = game.changing(unit)
     game.relocate(unit, ON_MAP, h)
     unit.state = State(state)
     game.control[h] = unit.side
+    return unit
 
 
 # -- the set-up decisions -----------------------------------------------------------------
@@ -356,7 +359,7 @@ def _hide(game: GameState, side: str, h: Hex) -> dict[str, Any]:
     game.secrets[side].hidden_hexes.add(h)
     units = [u for u in game.at(h) if u.side == side]
     for unit in units:
-        unit.hidden = True
+        game.changing(unit).hidden = True
     game.units_changed()
     return {
         "event": "hidden hex",
@@ -380,12 +383,12 @@ def apply_setup(game: GameState, action: Action) -> list[dict[str, Any]]:
         game.held.add(action.units[0])
         return [{"event": "held for entry", "unit": action.units[0], "rule": "24.1"}]
     if action.verb == FACE:
-        unit = game.unit(action.units[0])
+        unit = game.changing(action.units[0])
         assert unit.hex is not None
         unit.facing = facing_index(unit.hex, parse_label(action.arg, game.board.offset))
         return [{"event": "faced", "unit": unit.id, "toward": action.arg, "rule": "8.7"}]
     if action.verb == STATE:
-        game.unit(action.units[0]).state = State(action.arg)
+        game.changing(action.units[0]).state = State(action.arg)
         return [{"event": "state", "unit": action.units[0], "state": action.arg, "rule": "3.12"}]
     if action.verb == IP:
         points, label = action.arg.split()

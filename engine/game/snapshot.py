@@ -20,7 +20,7 @@ from engine.geometry.movement import Morale, State
 from engine.hexgrid import Hex
 
 from .state import GameState, Secrets
-from .units import Unit
+from .units import Extra, Unit
 
 # what new_game rebuilds from the scenario and the header, the log and the dice
 _NOT_STATE = {"scenario", "context", "counters", "seed", "options", "dice", "units", "log", "caches"}
@@ -69,7 +69,7 @@ def restore(game: GameState, data: dict[str, Any], rolled: list[int]) -> None:
             extra = {k: v for k, v in unit.extra.items() if k.startswith("_")}  # its caches, kept by their keys
             for name in _UNIT_FIELDS:
                 setattr(unit, name, _decode(values[name]))
-            unit.state, unit.morale, unit.extra = State(unit.state), Morale(unit.morale), {**unit.extra, **extra}
+            unit.state, unit.morale, unit.extra = State(unit.state), Morale(unit.morale), Extra({**unit.extra, **extra})
         game.dice.restore(rolled, data["dice"])
     except (KeyError, TypeError, ValueError) as exc:
         raise SnapshotError(f"it is not a game's state ({exc})") from None

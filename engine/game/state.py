@@ -22,7 +22,7 @@ from engine.validate.placements import zone_hexes
 
 from .actions import Action
 from .dice import Dice
-from .units import ON_MAP, Unit
+from .units import ON_MAP, Extra, SharedExtra, SharedUnit, SharedUnitError, Unit
 
 SETUP, ENTRY_CHOICE = "setup", "entry_choice"
 MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, FREE_STATE = (
@@ -43,6 +43,10 @@ LETTER = dict(zip(PLAYER_TURN, "ABCDEFGH", strict=True))
 _MISSING = object()
 _new = object.__new__
 _NOBODY = (0, 0, 0)
+# Tests set this (tests/test_engine_copy_on_write.py): each `play` then begins as after a copy (no
+# unit its state's own), a copy shares no unit, and the unit `changing` replaces is killed, so that
+# a reference kept across a change fails when read. Off in play.
+STRICT_UNITS = False
 
 
 def other(side: str) -> str:
@@ -116,6 +120,9 @@ class GameState:
     _rank: dict[str, int] | None = field(default=None, repr=False)
     # what legal_actions worked out this phase, by what it depends on (shared by copies: keys say it all)
     caches: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._owned = list(self.units.values())  # the units it changes in place (copy-on-write)
 
     @property
     def board(self) -> Board:
@@ -209,6 +216,7 @@ class GameState:
         why they must (8.43, 13.18, 19.27). A "stopped" event for each that is still on the map."""
         events: list[dict[str, Any]] = []
         for unit in units:
+            unit = self.changing(unit)
             unit.move_done = True
             unit.extra["moving"] = False
             if unit.on_map:
@@ -222,6 +230,7 @@ class GameState:
         """Every change of where a unit is goes through here: the index of `at` follows it (a new
         dict and lists, as whoever reads the old one expects), and what is kept of the hexes it left
         and entered and of their neighbours is dropped."""
+        unit = self.changing(unit)
         before = unit.hex if unit.on_map else None
         unit.where, unit.hex = where, h
         after = unit.hex if unit.on_map else None
@@ -253,6 +262,58 @@ class GameState:
             self._rank = {u: i for i, u in enumerate(self.units)}
         return self._rank
 
+    def changing(self, unit: Unit | str) -> Unit:
+        """The unit (or the unit of that id) as this state may change it in place: itself if the
+        state owns it, else (a copy of the state shares it) a copy of it put in its place in
+        `units`, the index of `at` and `side_units`. Every change of a unit goes through here
+        (copy-on-write: docs/engine.md "Speed"); a reference to the unit kept from before reads
+        the unit as it was, so a caller goes on with the unit this returns."""
+        if type(unit) is Unit and self.units[unit.id] is unit:
+            return unit
+        current = self.units[unit if isinstance(unit, str) else unit.id]
+        if type(current) is Unit:
+            return current
+        twin = self._own(current)
+        self.units[twin.id] = twin
+        self._owned.append(twin)
+        if self._at is not None and current.on_map and current.hex is not None:
+            index = dict(self._at)
+            index[current.hex] = [twin if u is current else u for u in index[current.hex]]
+            self._at = index
+        kept = self._sides.get(twin.side)
+        if kept is not None:
+            self._sides = {**self._sides, twin.side: tuple([twin if u is current else u for u in kept])}
+        if STRICT_UNITS:
+            object.__setattr__(current, "__class__", _Stale)
+        return twin
+
+    def strict_epoch(self) -> None:
+        """With STRICT_UNITS on: no unit is the state's own any more, as after a copy."""
+        if STRICT_UNITS:
+            self._share()
+
+    def _share(self) -> None:
+        """The units the state changed in place are shared from now on (by a copy): `SharedUnit`s,
+        their notes `SharedExtra`, changed by no state in place."""
+        for unit in self._owned:
+            fields = unit.__dict__
+            object.__setattr__(unit, "__class__", SharedUnit)
+            extra = fields["extra"]
+            if type(extra) is Extra:
+                extra.__class__ = SharedExtra
+            elif type(extra) is not SharedExtra:  # a plain dict set by hand (a test's)
+                fields["extra"] = SharedExtra(extra)
+        self._owned = []
+
+    @staticmethod
+    def _own(unit: Unit) -> Unit:
+        """A copy of the unit to change in place (not through __init__: its fields' dict given whole)."""
+        fields = unit.__dict__.copy()
+        fields["extra"] = Extra(fields["extra"])
+        twin: Unit = _new(Unit)
+        twin.__dict__ = fields
+        return twin
+
     def units_changed(self) -> None:
         """A unit moved, was hidden or revealed, or lost men: the index of `at` is built again."""
         self._at = None
@@ -265,12 +326,16 @@ class GameState:
 
     def hex_actions(self, verb: str, ids: tuple[str, ...], hexes: Iterable[Hex]) -> list[Action]:
         """`verb IDS HEX` for each hex, each made once a phase (listing the choices makes thousands)."""
-        made: dict[tuple[str, tuple[str, ...], Hex], Action] = self.caches.setdefault("hex_actions", {})
+        made: dict[tuple[str, tuple[str, ...]], dict[Hex, Action]] = self.caches.setdefault("hex_actions", {})
+        by_hex = made.get((verb, ids))  # by verb and units first: a key per hex hashes only the hex
+        if by_hex is None:
+            by_hex = made[(verb, ids)] = {}
+        found = by_hex.get
         actions = []
         for h in hexes:
-            action = made.get((verb, ids, h))
+            action = found(h)
             if action is None:
-                action = made[(verb, ids, h)] = Action(verb, ids, self.label_of(h))
+                action = by_hex[h] = Action(verb, ids, self.label_of(h))
             actions.append(action)
         return actions
 
@@ -288,23 +353,30 @@ class GameState:
 
     def copy(self, seed: int | None = None) -> GameState:
         """An independent state. Its dice roll what the game's would (`apply`), or with a `seed`
-        their own (a player's search: R200). Its units are copies; what is kept of the units'
-        places (the index of `at`, `kept`) stays valid, on the copy's units."""
+        their own (a player's search: R200). Its units are the original's, shared until one of the
+        two changes one (`changing`: copy-on-write); what is kept of the units' places (the index
+        of `at`, `kept`) stays valid."""
         twin = object.__new__(GameState)  # not __init__: copying is most of a search node
         twin.__dict__ = self.__dict__.copy()
         twin.dice = self.dice.copy(seed)
-        # the units' copies: their fields' dict given whole (not __init__, nor a method call each: the
-        # units are most of a copy), with their `extra` of their own
-        twin.units = units = {}
-        for k, u in self.units.items():
-            fields = u.__dict__.copy()
-            fields["extra"] = fields["extra"].copy()
-            units[k] = unit = _new(Unit)
-            unit.__dict__ = fields
+        if STRICT_UNITS:  # nothing shared: `changing` kills the units it replaces
+            twin.units = units = {k: self._own(u) for k, u in self.units.items()}
+            twin._owned = list(units.values())
+            if self._at is not None:
+                twin._at = {h: [units[u.id] for u in there] for h, there in self._at.items()}
+            twin._sides = {side: tuple([units[u.id] for u in kept]) for side, kept in self._sides.items()}
+        else:  # copy-on-write: the two share every unit, and neither may change one in place any more
+            self._share()
+            twin._owned = []
+            twin.units, twin._sides = dict(self.units), dict(self._sides)
         # a hex's factors are never changed in place (19.12: a placement makes a new dict): shared
         twin.secrets = {s: Secrets(dict(v.mines), set(v.hidden_hexes)) for s, v in self.secrets.items()}
-        for name in ("improved_positions", "control", "entry_choice", "stage", "options", "grenades_used"):
-            setattr(twin, name, dict(getattr(self, name)))
+        twin.improved_positions, twin.control, twin.entry_choice = (
+            dict(self.improved_positions),
+            dict(self.control),
+            dict(self.entry_choice),
+        )
+        twin.stage, twin.options, twin.grenades_used = dict(self.stage), dict(self.options), dict(self.grenades_used)
         twin.ips_used = {side: list(points) for side, points in self.ips_used.items()}
         twin.grenade_hexes, twin.held, twin.acted = set(self.grenade_hexes), set(self.held), set(self.acted)
         twin.wrecks, twin.setup_done, twin.assault_markers = (
@@ -323,17 +395,15 @@ class GameState:
         if self.attack is not None:
             twin.attack = {k: list(v) if isinstance(v, list) else v for k, v in self.attack.items()}
         twin.log = list(self.log)
-        # the index on the copy's units and what is kept with it (none of it holds a unit); without an
-        # index, `_index` makes them all anew before any is read
+        # the index of `at` and `side_units` are shared: never changed in place (`relocate` and
+        # `changing` make new ones); what is kept with the index holds no unit
         if self._at is not None:
-            twin._at = {h: [units[u.id] for u in there] for h, there in self._at.items()}
             twin._totals, twin._signatures, twin._around = (
                 dict(self._totals),
                 dict(self._signatures),
                 dict(self._around),
             )
             twin._kept = dict(self._kept)
-        twin._sides = {side: tuple([units[u.id] for u in kept]) for side, kept in self._sides.items()}
         return twin
 
     # -- what a side may know (24.2, 19.11) --------------------------------------------------------
@@ -401,12 +471,32 @@ class GameState:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+_FIXED = frozenset(
+    (
+        *("id", "side", "kind", "type", "squad", "number", "pr", "movement", "faces_hexside", "group", "values"),
+        *("is_afv", "unit_class", "is_leader_rank", "value", "describe", "__class__"),
+    )
+)
+
+
+class _Stale(SharedUnit):
+    """A unit `changing` replaced with STRICT_UNITS on: reading it is reading a stale reference."""
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in _FIXED:  # the counter's own, never changed in play (`changing` finds a unit by id)
+            return object.__getattribute__(self, name)
+        raise SharedUnitError(f"a unit read through a reference kept across its change ({name})")
+
+
+_AS_THEY_ARE = frozenset((str, int, float, bool, type(None), tuple))  # what `_fresh` gives back as it is
+
+
 def _fresh(value: Any) -> Any:
     """A copy of plain data (dicts, lists and sets of values), as deepcopy without its memo."""
     if isinstance(value, dict):
-        return {k: _fresh(v) for k, v in value.items()}
+        return {k: v if type(v) in _AS_THEY_ARE else _fresh(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_fresh(v) for v in value]
+        return [v if type(v) in _AS_THEY_ARE else _fresh(v) for v in value]
     if isinstance(value, set):
         return set(value)
     return value

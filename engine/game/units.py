@@ -22,9 +22,65 @@ from engine.model.scenario import Scenario, UnitRef
 WAITING, ON_MAP, ELIMINATED = "waiting", "on_map", "eliminated"
 
 
-@dataclass
+class SharedUnitError(RuntimeError):
+    """A unit changed in place while a copy of its state shares it: a bug in the engine (every
+    change goes through `GameState.changing`, docs/engine.md "Speed")."""
+
+
+class Extra(dict[str, Any]):
+    """A unit's marks that are not fields (the rules' notes: "moving", "pc_passed"...)."""
+
+    __slots__ = ()
+
+
+class SharedExtra(Extra):
+    """The notes of a `SharedUnit`: written only under keys starting with "_", the engine's caches
+    of values keyed by all they depend on (`Unit.mover`, movement.budget), valid in every state
+    that shares the unit."""
+
+    __slots__ = ()
+
+    def _refuse(self, key: Any) -> None:
+        if not (type(key) is str and key[:1] == "_"):
+            raise SharedUnitError(f"a unit's {key!r} changed while a copy of its state shares it")
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._refuse(key)
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        self._refuse(key)
+        super().__delitem__(key)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        self._refuse(key)
+        return super().pop(key, *default)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self._refuse(key)
+        return super().setdefault(key, default)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self._refuse("update")
+
+    def clear(self) -> None:
+        self._refuse("clear")
+
+    def popitem(self) -> tuple[str, Any]:
+        self._refuse("popitem")
+        raise AssertionError  # not reached
+
+    def __ior__(self, other: Any) -> SharedExtra:  # type: ignore[override,misc]
+        self._refuse("|=")
+        raise AssertionError  # not reached
+
+
+@dataclass(eq=False)
 class Unit:
-    """One counter and its state in the game (3.0: UP/DOWN, NORMAL/PINNED/SUPPRESSED; 8.7 facing)."""
+    """One counter and its state in the game (3.0: UP/DOWN, NORMAL/PINNED/SUPPRESSED; 8.7 facing).
+
+    A Unit is changed in place by the one state that holds it; once a copy of that state shares it,
+    it is a `SharedUnit` (copy-on-write: `GameState.changing`, docs/engine.md "Speed")."""
 
     id: str
     side: str
@@ -51,10 +107,16 @@ class Unit:
     move_done: bool = False  # its movement this phase is over
     allowance_cap: float | None = None  # 8.3 C: a unit led off on its own moves at most 4 (2) MP
     led_by: str | None = None  # 8.3 B: moves with this leader; takes no PC of its own
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=Extra)  # always an Extra (`GameState.copy` freezes it)
     # the counter's combat values (ap_factor, initial_range, at_factor, assault_rating, frontal,
     # flank, overrun, ap_range, turret), from counters/counters.yaml; never changed in play
     values: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    __hash__ = None  # type: ignore[assignment]  # as a dataclass with eq: units are not hashed
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field (a dataclass's eq), a shared unit alike."""
+        return isinstance(other, Unit) and self.__dict__ == other.__dict__
 
     @property
     def on_map(self) -> bool:
@@ -99,6 +161,17 @@ class Unit:
         """A combat value of the counter (`values`), or `default` where the counter has none."""
         found = self.values.get(name)
         return default if found is None else found
+
+
+class SharedUnit(Unit):
+    """A unit that a state and its copy share: changed by neither in place (`GameState.changing`
+    gives a state its own copy first)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise SharedUnitError(f"{self.id}: {name} changed while a copy of its state shares the unit")
+
+    def __delattr__(self, name: str) -> None:
+        raise SharedUnitError(f"{self.id}: {name} deleted while a copy of its state shares the unit")
 
 
 @cache
