@@ -44,7 +44,9 @@ def add_parsers(commands: Any) -> None:
     )
     test.add_argument("files", nargs="+", metavar="SCENARIO", help=f"{SCENARIO_HELP}; or: compare A B")
     test.add_argument("--games", type=int, default=100, metavar="N", help="games to play (each version; default 100)")
-    test.add_argument("--players", default="random,random", help="german,russian players (default random,random)")
+    test.add_argument(
+        "--players", default="heuristic,heuristic", help="german,russian players (default heuristic,heuristic)"
+    )
     test.add_argument("--swap", action="store_true", help="every second game with the two players exchanged")
     test.add_argument("--seed", type=int, default=0, help="game i is played with seed S+i (default 0)")
     test.add_argument("--workers", type=int, metavar="K", help="worker processes of the local cluster (default: cores)")

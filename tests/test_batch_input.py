@@ -174,3 +174,16 @@ def test_a_batch_game_is_iceditor_play_of_its_seed_whatever_was_played_before(
     played = json.loads(capsys.readouterr().out)
     assert played["actions"] == summary["actions"] and played["result"]["winner"] == summary["winner"]
     assert (tmp_path / "games" / "g00003.jsonl").is_file() and (tmp_path / "games" / "g00003.json").is_file()
+
+
+def test_r267_a_game_cut_short_by_max_actions_is_failed_not_a_draw(tmp_path: Path) -> None:
+    # R267: a game without a result is recorded apart, never counted as a draw.
+    from engine.batch.games import play_task
+
+    duel = Path(__file__).parent / "fixtures" / "game" / "duel.yaml"
+    task = prepare(load_yaml(duel), BatchSpec(1, ("random", "random"), max_actions=10), tmp_path)[0]
+    summary = play_task(task)
+    assert summary["error"] == "RuntimeError: no result after 10 actions"
+    assert "winner" not in summary
+    assert (tmp_path / "games" / "g00000.error.json").is_file()
+    assert not (tmp_path / "games" / "g00000.json").exists()

@@ -116,8 +116,8 @@ def run_batch(
         for future in as_completed(futures):
             task = futures[future]
             if future.status == "error":  # the worker died under it (KilledWorker), or the task could not start
-                exc = future.exception()
-                summary = record_error(task, _why(exc))
+                # it may have died after the game's summary was written: then the game is finished
+                summary = finished(task) or record_error(task, _why(future.exception()))
             else:
                 summary = future.result()
             tally.add(summary)
