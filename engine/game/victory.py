@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.hexgrid import Hex
 from engine.model.victory import buildings_on
+from engine.validate.objectives import objectives as named_objectives
 
 from .state import GameState
 from .units import Unit
@@ -124,42 +125,12 @@ def initial_control(game: GameState) -> None:
 
 
 def objectives(game: GameState, side: str | None = None) -> dict[Hex, str | None]:
-    """The hexes the scenario's victory names (its conditions' zones and buildings, its VP awards'
-    buildings), each with the side that holds it (R210): the side whose units are in it, else the
-    last to occupy it (24.9, R82), else None. As `side` sees it: the other side's hidden units are
-    not counted, and its hidden hexes are held by no one it knows of (views.py's record)."""
-    victory = game.scenario.data["victory"]
-    buildings = game.board.buildings()
-    hexes: set[Hex] = set()
-
-    def named(condition: Any) -> None:
-        if isinstance(condition, list):
-            for c in condition:
-                named(c)
-        elif isinstance(condition, dict):
-            if "zone" in condition:
-                hexes.update(game.zone_hexes(condition["zone"]))
-            wanted = condition.get("building")
-            if wanted is not None:
-                for b in wanted if isinstance(wanted, list) else [wanted]:
-                    kept = [
-                        hs for n, hs in buildings.items() if str(b) in (n, "any") or (b == "multi_hex" and len(hs) > 1)
-                    ]
-                    hexes.update(h for hs in kept for h in hs)
-            for key, value in condition.items():
-                if key not in ("zone", "building"):
-                    named(value)
-
-    named([entry["when"] for entry in victory.get("results") or []])
-    for award in (victory.get("points") or {}).get("awards") or []:
-        if "per_hex_controlled" in award:
-            named(award["per_hex_controlled"])
-        else:
-            scope = award["per_building_controlled"]
-            maps = dict(zip(game.scenario.maps, game.board.maps, strict=True))
-            excepted = {str(b) for b in scope.get("except") or []}
-            on_map = buildings_on(game.board, maps[str(scope["map"])])
-            hexes.update(h for b, hs in on_map.items() if b not in excepted for h in hs)
+    """The hexes of the objectives the scenario's victory names (engine/validate/objectives.py: its
+    conditions' zones and buildings, its VP awards' buildings), each with the side that holds it
+    (R210): the side whose units are in it, else the last to occupy it (24.9, R82), else None. As
+    `side` sees it: the other side's hidden units are not counted, and its hidden hexes are held by
+    no one it knows of (views.py's record)."""
+    hexes = {h for objective in named_objectives(game.context) for h in objective.hexes}
     unseen = {u.hex for u in game.units.values() if side is not None and u.side != side and u.hidden and u.on_map}
     held: dict[Hex, str | None] = {}
     for h in sorted(hexes):
