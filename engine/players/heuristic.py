@@ -391,13 +391,7 @@ class HeuristicPlayer:
         for a in actions:
             if a.verb == JOIN and (moved or not game.unit(a.units[0]).moved):
                 return a
-        for a in actions:
-            if a.verb == INTENSIVE:
-                return a
-        for a in actions:
-            if a.verb == SHOOT:
-                return a
-        return _done_or_first(actions)
+        return _first_of(actions, INTENSIVE, SHOOT, DONE, PASS)
 
     def _answer(self, game: GameState, side: str, actions: list[Action]) -> Action:
         """13.0: fire at the mover on good odds; 9.2 A: AT fire at an overrunning AFV."""
@@ -498,11 +492,14 @@ def _hex_at(game: GameState, label: str) -> Hex:
     return parse_label(label, game.board.offset)
 
 
-def _done_or_first(actions: list[Action]) -> Action:
-    for a in actions:
-        if a.verb == DONE:
-            return a
-    for a in actions:
-        if a.verb == PASS:
-            return a
+def _first_of(actions: list[Action], *verbs: str) -> Action:
+    """The first action of the first of `verbs` that has one, else the first action."""
+    for verb in verbs:
+        for a in actions:
+            if a.verb == verb:
+                return a
     return actions[0]
+
+
+def _done_or_first(actions: list[Action]) -> Action:
+    return _first_of(actions, DONE, PASS)

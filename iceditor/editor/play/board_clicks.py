@@ -69,15 +69,17 @@ class BoardClicks:
         ]
         self.routes = {}
 
+    def _not_a_decision(self) -> None:
+        """Why a click does nothing: the other side decides, or the board shows a past moment."""
+        self.message(
+            "Not your decision now." if self.moment is None else "Showing an earlier moment: Now returns to the game."
+        )
+
     def pick_unit(self, uid: str) -> None:
         side = self.acting_side()
         board = self.board
         if side is None or board is None:
-            self.message(
-                "Not your decision now."
-                if self.moment is None
-                else "Showing an earlier moment: Now returns to the game."
-            )
+            self._not_a_decision()
             return
         if not uid.startswith(side + "/"):  # an enemy counter: its hex is the target
             h = board.hex_of_unit(uid)
@@ -148,11 +150,7 @@ class BoardClicks:
         side = self.acting_side()
         session = self.session
         if side is None or session is None:
-            self.message(
-                "Not your decision now."
-                if self.moment is None
-                else "Showing an earlier moment: Now returns to the game."
-            )
+            self._not_a_decision()
             return
         game = session.game
         label = game.label_of(h)
