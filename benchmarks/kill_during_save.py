@@ -10,7 +10,7 @@ run:
 
 - `naive`: the way the editor wrote before: each copy atomically under a fixed name, then the
   manifest (no checksums), temporary files named by `tempfile.mkstemp` and never cleaned.
-- `editor`: iceditor's (`autosave.write_autosave`, `file_writing.atomic_write`): a round's
+- `editor`: iceditor's (`autosave.write_autosave`, `engine.file_writing.atomic_write`): a round's
   copies under names of their own, the manifest with checksums last, stale temporary files
   removed by the next write or open.
 
@@ -41,7 +41,7 @@ sys.path.insert(0, {root!r})
 way, folder, saved = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
 if way == "editor":
     from iceditor.editor.features import autosave
-    from iceditor.editor.file_writing import atomic_write
+    from engine.file_writing import atomic_write
 
 BODY = "x" * 60_000  # a map's size: the write takes a while
 
@@ -105,7 +105,7 @@ def restore_editor(folder: Path) -> tuple[str, ...] | str | None:
 
 
 def run(way: str, kills: int, seed: int) -> dict[str, object]:
-    from iceditor.editor.file_writing import remove_stale_temps, remove_stale_temps_in
+    from engine.file_writing import remove_stale_temps, remove_stale_temps_in
 
     rng = random.Random(seed)
     work = Path(tempfile.mkdtemp(prefix=f"kill-{way}-"))

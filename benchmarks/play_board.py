@@ -5,9 +5,9 @@ naive redraw that makes every counter and marker again.
 
 A random Scenario 6 game: at each decision the side to act's View is shown on the layer over the
 map, in a 1300x600 map view at the play zoom, and the view repainted. Printed: the milliseconds
-(median and 95th percentile) of `show` alone and of `show` with the view's repaint of what changed (Qt's own update), for the layer as it
-is (it keeps what has not changed since the last view) and for the naive redraw (`clear` first),
-in the same run, on the same views.
+(median and 95th percentile) of `show` alone and of `show` with the view's repaint of what changed
+(Qt's own update), for the layer as it is (it keeps what has not changed since the last view) and
+for the naive redraw (`clear` first), in the same run, on the same views.
 """
 
 from __future__ import annotations

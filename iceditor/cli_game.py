@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.batch.games import side_players
+from engine.file_writing import atomic_write
 from engine.game import ScenarioNotPlayable, new_game
 from engine.game.log import Log, LogError, log_text, read_log, replay
 from engine.game.match import play_out
@@ -24,7 +25,6 @@ from engine.players import PLAYERS
 from engine.resources import given_or_bundled
 
 from .boardarg import SCENARIO_HELP, BadInput, file_arg, load_scenario_arg
-from .editor.file_writing import atomic_write
 from .editor.play.session import HUMAN
 from .output import print_json
 

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from engine.file_writing import atomic_write
 from engine.model.counters import bundled_counters
 from engine.model.mapsheet import LoadError, load_failure
 from engine.model.migrate import Migration, migrate_scenario
@@ -14,7 +15,6 @@ from engine.model.schema import schema_name
 from engine.model.source import SourceError, parse_yaml, read_text
 
 from .boardarg import BadInput
-from .editor.file_writing import atomic_write
 
 
 def add_parsers(commands: Any) -> None:

@@ -9,11 +9,11 @@ import pytest
 import yaml
 from PySide6.QtCore import Qt
 
+from engine.file_writing import atomic_write
 from engine.hexgrid import Hex
 from engine.model.terrain import Terrain
 from iceditor.editor.commands import Stroke
 from iceditor.editor.document import EditorDocument, open_document
-from iceditor.editor.file_writing import atomic_write
 from iceditor.editor.mapview import centre
 from iceditor.editor.window import MainWindow, describe_terrain
 

@@ -22,6 +22,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
+from engine.file_writing import atomic_write, remove_stale_temps
 from engine.hexgrid import Hex, LabelError, hex_to_offset
 from engine.model.board import Board, assemble, resolve_errata_path, resolve_map_path
 from engine.model.errata import Errata, errata_from_document
@@ -33,7 +34,6 @@ from engine.problems import Problem, Severity
 from engine.validate.runner import map_problems
 from engine.validate.session import ValidationSession
 
-from .file_writing import atomic_write, remove_stale_temps
 from .kept_lines import keep_unedited_lines
 
 

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.file_writing import file_list
 from engine.hexgrid import Hex
 from engine.model.terrain import Terrain
 from engine.problems import Problem, Severity
@@ -48,7 +49,6 @@ from engine.problems import Problem, Severity
 from . import features
 from .commands import TerrainCommand
 from .document import EditorDocument
-from .file_writing import file_list
 from .mapview import LAYERS, MapScene, MapView, hex_polygon
 from .problems_panel import MARKS, ORDER, ProblemsPanel
 from .tool_icons import tool_icon

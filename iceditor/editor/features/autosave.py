@@ -28,9 +28,10 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QStandardPaths, QTimer
 from PySide6.QtWidgets import QMessageBox
 
+from engine.file_writing import atomic_write, remove_stale_temps_in
+
 from ..app import OpenFailed, load
 from ..document import EditorDocument
-from ..file_writing import atomic_write, remove_stale_temps_in
 from ..window import MainWindow
 
 MANIFEST = "autosave.json"

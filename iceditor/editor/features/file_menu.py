@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.file_writing import file_list
 from engine.model.board import resolve_errata_path, resolve_map_path
 from engine.model.schema import integer_range, schema_name
 from engine.model.source import SourceError, load_yaml
@@ -46,7 +47,6 @@ from engine.resources import data_path, installed, is_bundled
 from ..app import OpenFailed, load
 from ..busy import busy
 from ..document import EditorDocument, SaveFailed, SourceFile
-from ..file_writing import file_list
 from ..new_scenario import NORTH_CHOICES, SIDE_NAMES, MapChoice, NewScenario, join, map_choices
 from ..scenario_data import renaming_maps
 from ..window import MainWindow

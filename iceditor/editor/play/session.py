@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.file_writing import atomic_write
 from engine.game import Action, GameState, IllegalAction, legal_actions, new_game, parse, play
 from engine.game.actions import DONE, PASS
 from engine.game.log import log_text
@@ -25,8 +26,6 @@ from engine.model.board import Board
 from engine.model.counters import SIDES
 from engine.model.scenario import Scenario
 from engine.players import PLAYERS, Player, make_player
-
-from ..file_writing import atomic_write
 
 HUMAN = "human"
 KEPT_EVERY = 50  # a copy of the state every so many actions: the board at any moment is at most that many replays
