@@ -102,6 +102,7 @@ def test_a_worker_killed_mid_batch_loses_nothing_finished_and_records_its_game(t
     assert not list((tmp_path / "games").glob("*.error.json"))
 
 
+@pytest.mark.slow
 def test_the_command_plays_a_sweep_and_a_compare_on_a_given_scheduler(
     tmp_path: Path, client: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:

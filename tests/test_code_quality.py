@@ -38,6 +38,7 @@ def test_ruff() -> None:
     assert result.returncode == 0, result.stdout
 
 
+@pytest.mark.slow
 def test_mypy_strict_on_engine() -> None:
     result = _run(sys.executable, "-m", "mypy")
     assert result.returncode == 0, result.stdout

@@ -32,6 +32,7 @@ def test_the_play_menu_is_found_or_made_once_before_help(window: MainWindow) -> 
     assert "Balance test..." in [a.text().replace("&", "") for a in window.menus["Play"].actions()]
 
 
+@pytest.mark.slow
 def test_a_balance_test_runs_in_the_background_and_opens_its_report(
     window: MainWindow, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

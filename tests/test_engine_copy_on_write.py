@@ -25,6 +25,7 @@ from engine.game.units import SharedUnitError
 from engine.model.scenario import load_scenario
 from engine.players import make_player
 from engine.resources import bundled_scenarios
+from tests.heavy import scenario_params
 
 REPO = Path(__file__).resolve().parent.parent
 GOLDEN = REPO / "tests" / "golden" / "s1-seed-1.jsonl"
@@ -61,7 +62,7 @@ def test_the_golden_game_is_the_same_when_every_action_starts_as_on_a_copy(stric
     assert log_text(game, ["random", "random"]) == GOLDEN.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("name", sorted(SCENARIOS))
+@pytest.mark.parametrize("name", scenario_params(sorted(SCENARIOS)))
 def test_random_play_of_every_scenario_is_the_same_when_every_action_starts_as_on_a_copy(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,13 +14,14 @@ from engine.game.describe import _DOES, describe, describe_event, options
 from engine.game.fire_odds import pc_chance
 from engine.game.movement import entry_facing_actions
 from engine.model.scenario import load_scenario
+from tests.heavy import scenario_params
 from tests.test_engine_paths import LMG, duel_movement
 from tests.test_engine_rules import REPO
 
 SCENARIOS = sorted(p.stem for p in (REPO / "scenarios").glob("s*.yaml"))
 
 
-@pytest.mark.parametrize("name", SCENARIOS)
+@pytest.mark.parametrize("name", scenario_params(SCENARIOS))
 def test_every_action_offered_has_a_sentence_and_its_mps_are_what_playing_it_spends(name: str) -> None:
     """8.1: a unit spends MPs of its Movement Allowance; 8.5 each hex's terrain cost; 8.74 an AFV's
     turns; 3.13 a state change. A random game's first 500 decisions, every action offered (a sample

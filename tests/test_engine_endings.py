@@ -18,6 +18,7 @@ from engine.game import Action, IllegalAction, legal_actions, new_game, parse, p
 from engine.game.state import SUPPORT_FIRE
 from engine.model.scenario import load_scenario
 from engine.resources import bundled_examples, bundled_scenarios
+from tests.heavy import scenario_params
 from tests.test_engine_fire import away, game_at, put
 
 REPO = Path(__file__).resolve().parent.parent
@@ -47,7 +48,7 @@ def finish(scenario: str, seed: int, choose: Chooser) -> dict[str, object]:
 PLAYERS: dict[str, Chooser] = {"first": lambda actions: actions[0], "last": lambda actions: actions[-1]}
 
 
-@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+@pytest.mark.parametrize("scenario", scenario_params(sorted(SCENARIOS)))
 @pytest.mark.parametrize("pick", sorted(PLAYERS))
 def test_6_0_a_player_taking_always_the_first_or_the_last_action_finishes_every_scenario(
     scenario: str, pick: str

@@ -20,6 +20,7 @@ from engine.game.shot import ap_shot
 from engine.game.state import MOVEMENT, GameState
 from engine.game.views import side_log
 from engine.model.scenario import load_scenario
+from tests.heavy import scenario_params
 from tests.properties import fewer_examples
 from tests.test_engine_rules import DUEL, REPO, german_movement, start, to_phase, with_dice
 
@@ -155,7 +156,7 @@ def random_path_game(scenario: Any, seed: int, budget: int) -> GameState:
     return game
 
 
-@pytest.mark.parametrize("name", ["s1-demyansk-pocket", "s6-spartakovka"])
+@pytest.mark.parametrize("name", scenario_params(["s1-demyansk-pocket", "s6-spartakovka"]))
 def test_r190_a_game_of_paths_replays_and_verifies_and_each_route_is_reached_for_its_mps(name: str) -> None:
     """R190: a path still to go is held in the state (the log's actions and passes replay it, the
     digest covers it); every route `paths` gives is reached, for its MPs, when nothing stops it."""

@@ -19,6 +19,7 @@ from engine.game.views import SideLog, player_view
 from engine.geometry.movement import Morale, State
 from engine.model.counters import SIDES
 from engine.players import make_player
+from tests.heavy import LONGEST, scenario_params
 from tests.test_engine_play import SCENARIOS
 
 # The CI profile plays a game of each scenario; the long one (.ci/run) twenty of Scenario 6, the
@@ -122,7 +123,10 @@ def random_game(scenario: str, seed: int) -> GameState:
     return game
 
 
-@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+@pytest.mark.parametrize(
+    "scenario",
+    scenario_params(sorted(SCENARIOS), LONGEST | {"s3-closing-the-ring", "s4-tula", "s5-through-the-marshes"}),
+)
 def test_random_play_keeps_the_invariants_and_ends_with_a_result(scenario: str) -> None:
     examples = 1 if SCALE == 1 else SCALE * (1 if scenario.startswith("s6") else 2)
 

@@ -41,7 +41,10 @@ def _saves(name: str, seed: int, every: int, decisions: int = 3000) -> tuple[lis
 
 @pytest.mark.parametrize(
     ("name", "seed", "every", "decisions"),
-    [("s1-demyansk-pocket", 8, 60, 3000), ("s6-spartakovka", 3, 150, 1500)],  # Scenario 6: its first half
+    [
+        ("s1-demyansk-pocket", 8, 60, 3000),
+        pytest.param("s6-spartakovka", 3, 150, 1500, marks=pytest.mark.slow),
+    ],  # Scenario 6: its first half
 )
 def test_r201_a_game_opened_at_its_snapshot_is_the_game_replayed_and_goes_on_alike(
     name: str, seed: int, every: int, decisions: int

@@ -228,6 +228,7 @@ def test_a_path_dragged_hex_by_hex_and_the_board_at_a_past_moment(window: MainWi
     assert mode.moment is None and board.hex_of_unit(uid) == hexes["1203"]
 
 
+@pytest.mark.slow
 def test_r217_ai_against_ai_is_watched_to_the_end_screen_the_whole_board_shown(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
     """The AIs think off the GUI thread; the end shows the result, its condition and the losses,
     and the whole board (R217)."""

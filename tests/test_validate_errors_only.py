@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from engine.model.source import SourceDocument, SourceError, parse_yaml
 from engine.problems import Severity
 from engine.resources import bundled_scenarios
@@ -19,6 +21,7 @@ def _errors(doc: SourceDocument, errors_only: bool) -> list[str]:
     return [p.text() for p in validate_document(doc, errors_only=errors_only) if p.severity is Severity.ERROR]
 
 
+@pytest.mark.slow
 def test_errors_only_finds_every_error_of_the_whole_run() -> None:
     """The bundled scenarios, the test fixtures and mutants of the scenarios (hexes off the map,
     numbers out of range, keys replaced): the same errors, in the same order."""
