@@ -244,10 +244,7 @@ def test_ammo_on_a_commander_an_afv_and_a_rifleman(write) -> None:
         ("ammo-not-allowed", line_of(text, "ammo: 5"), "/sides/german/groups/0/units/2/ammo"),
         ("ammo-not-allowed", line_of(text, "ammo: 20"), "/sides/german/groups/1/units/0/ammo"),
     ]
-    assert (
-        problems[0].message
-        == "German Squad E's R PR8 has ammo points (3): only an LMG or an FT carries its own"
-    )
+    assert problems[0].message == "German Squad E's R PR8 has ammo points (3): only an LMG or an FT carries its own"
     assert problems[0].text().endswith("carries its own (24.1, 22.0) [ammo-not-allowed]")
     assert problems[1].message == (
         "German PL has ammo points (5) but is a commander: only a squad's LMG and a CW have ammo points"

@@ -7,8 +7,9 @@ from __future__ import annotations
 from engine.game import new_game
 from engine.game.state import GameState
 from engine.game.units import Unit
-from engine.game.victory import initial_control, result
+from engine.game.victory import CONTESTED, hex_holder, initial_control, result
 from engine.model.scenario import load_scenario
+from tests.test_engine_fire import SUPPORT_FIRE, game_at, put
 from tests.test_engine_rules import REPO
 
 
@@ -126,3 +127,25 @@ def test_scenario_6_vp_schedule() -> None:
     assert result(game) == {"winner": "german", "by": "german scored 20 VP (14 x 1 VP, 2 x 3 VP)", "vp": 20}
     game.control[sorted(buildings["1"])[0]] = "russian"  # retaken by the last to occupy it
     assert result(game)["vp"] == 19 and result(game)["winner"] == "german"
+
+
+def test_R210_R266_a_hex_is_held_by_the_side_in_it_contested_by_both_else_by_its_last_occupant() -> None:
+    """24.9: 'To "control" a hex the German player must have been the last player to occupy the hex';
+    R210 (the board in play) and R266 (the balance report) read who holds an objective hex alike:
+    the side whose units are in it, contested when both sides' are, else its last occupant (or,
+    for the report of a scenario without VPs, no one). Seen from a side, the other side's hidden
+    units are not there, and the hex they stand in is held by no one it knows of."""
+    game = game_at("german", SUPPORT_FIRE)
+    h = game.board.hex("1224")
+    assert hex_holder(game, h) == "german" and hex_holder(game, h, last_occupant=False) == "german"
+    put(game, "russian/A/LMG-PR8-1", "1224")
+    assert hex_holder(game, h) == CONTESTED
+    for unit in [u for u in game.at(h) if u.side == "german"]:
+        put(game, unit.id, "1830")
+    assert hex_holder(game, h) == "russian"
+    put(game, "russian/A/LMG-PR8-1", "1203")
+    assert game.control.get(h) == "german"  # its last occupant as the test's hand put them
+    assert hex_holder(game, h) == game.control.get(h) and hex_holder(game, h, last_occupant=False) is None
+    lmg = put(game, "russian/A/LMG-PR8-1", "1224")
+    lmg.hidden = True
+    assert hex_holder(game, h) == "russian" and hex_holder(game, h, side="german") is None

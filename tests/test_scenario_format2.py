@@ -45,8 +45,12 @@ def test_the_bundled_example_uses_every_format_2_feature_and_validates_clean() -
     assert data["source"]["publication"] and "game_length" in data["assumed"]
     assert data["victory"]["control"]["means"] == "last_to_occupy"
     assert any("limit" in d for d in data["sides"]["german"]["deployment"])
-    squads = {u["squad"]: u for g in data["sides"]["german"]["groups"] + data["sides"]["russian"]["groups"]
-              for u in g["units"] if "squad" in u}
+    squads = {
+        u["squad"]: u
+        for g in data["sides"]["german"]["groups"] + data["sides"]["russian"]["groups"]
+        for u in g["units"]
+        if "squad" in u
+    }
     assert squads["E"]["ammo"] == {"pool": 16} and squads["A"]["ammo"] == {"each": 12}
     found = validate_paths([EXAMPLE])
     assert codes(found) == []

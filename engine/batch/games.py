@@ -19,7 +19,7 @@ from engine.game.log import log_text
 from engine.game.match import play_out
 from engine.game.state import GameState
 from engine.game.units import ELIMINATED
-from engine.game.victory import controller
+from engine.game.victory import CONTESTED, controller, hex_holder
 from engine.model.counters import SIDES
 from engine.model.scenario import Scenario, load_scenario
 from engine.players import Player, make_player
@@ -110,19 +110,13 @@ class Observer:
             self.turn = game.turn
 
     def held(self, game: GameState) -> dict[str, str | None]:
-        """Each objective's holder: the side with units there (24.1; 24.9's control in a VP scenario,
-        R82) and not the other, `contested` for both, None for neither."""
+        """Each objective's holder (R266): the side with units there (24.1; 24.9's control in a VP
+        scenario, R82) and not the other, `contested` for both, None for neither."""
         found: dict[str, str | None] = {}
         for name, hexes in self.objectives:
-            sides: set[str] = set()
-            for h in hexes:
-                if self.points:
-                    side = controller(game, h)
-                    if side is not None:
-                        sides.add(side)
-                else:
-                    sides.update(u.side for u in game.at(h))
-            found[name] = next(iter(sides)) if len(sides) == 1 else ("contested" if sides else None)
+            sides = {controller(game, h) if self.points else hex_holder(game, h, last_occupant=False) for h in hexes}
+            sides.discard(None)
+            found[name] = next(iter(sides)) if len(sides) == 1 else (CONTESTED if sides else None)
         return found
 
 

@@ -131,12 +131,26 @@ def objectives(game: GameState, side: str | None = None) -> dict[Hex, str | None
     `side` sees it: the other side's hidden units are not counted, and its hidden hexes are held by
     no one it knows of (views.py's record)."""
     hexes = {h for objective in named_objectives(game.context) for h in objective.hexes}
-    unseen = {u.hex for u in game.units.values() if side is not None and u.side != side and u.hidden and u.on_map}
     held: dict[Hex, str | None] = {}
     for h in sorted(hexes):
-        sides = {u.side for u in game.at(h) if not (side is not None and u.side != side and u.hidden)}
-        if sides:
-            held[h] = sides.pop() if len(sides) == 1 else None  # both sides in it (an assault to come): no one's
-        else:
-            held[h] = None if h in unseen else controller(game, h)
+        holder = hex_holder(game, h, side=side)
+        held[h] = None if holder == CONTESTED else holder  # both sides in it (an assault to come): no one's
     return held
+
+
+CONTESTED = "contested"
+
+
+def hex_holder(game: GameState, h: Hex, *, last_occupant: bool = True, side: str | None = None) -> str | None:
+    """Who holds h: the side whose units are in it, `CONTESTED` when both sides' are, else (with
+    `last_occupant`) 24.9's last side to occupy it (R82), else None. As `side` sees it: the other
+    side's hidden units are not counted, and a hex one of them stands in is held by no one it knows of."""
+    there = game.at(h)
+    sides = {u.side for u in there if not (side is not None and u.side != side and u.hidden)}
+    if len(sides) > 1:
+        return CONTESTED
+    if sides:
+        return sides.pop()
+    if not last_occupant or (side is not None and any(u.side != side and u.hidden for u in there)):
+        return None
+    return controller(game, h)
