@@ -4,8 +4,10 @@ Apply (Ctrl+Return) makes the edit one undo step. A map edge is picked on the ma
 edge tool (D): a click on an edge hex adds that edge to the zone's expression (or takes it out).
 Below, where each group starts: its deployment zones, its entry options (zone, turn, phase,
 24.1) and the infiltration zone (24.3), added, removed and edited there, the chosen row's hexes
-shown on the map (entry zones lie on map edges). A group or unit with no deployment and no entry
-(`unit-not-placed`) has a row of its own: choosing its zone deploys it there.
+shown on the map (entry zones lie on map edges); a deployment or entry of a list of units (`units:`
+rather than a group) has its units listed under the table, added from the side's order of battle
+and removed there. A group or unit with no deployment and no entry (`unit-not-placed`) has a row
+of its own: choosing its zone deploys it there.
 """
 
 from __future__ import annotations
@@ -145,6 +147,9 @@ class ZonePanel(QWidget):
         buttons.addWidget(self.apply_button)
         buttons.addWidget(revert)
         layout.addLayout(buttons)
+        # the zone's own marks (its printed text, erratum...): the other page's box follows its rows
+        self.zone_marks = MarksBox(self.shared, "zone-marks")
+        layout.addWidget(self.zone_marks)
         QShortcut(QKeySequence("Ctrl+Return"), self.editor, self.apply)
         return box
 
@@ -194,11 +199,28 @@ class ZonePanel(QWidget):
         self.choose.textActivated.connect(self._choose_chosen)
         self.choose_label = QLabel("picked", toolTip=self.choose.toolTip())
         layout.addLayout(buttons_row(add_option, remove, self.choose_label, self.choose))
+        layout.addWidget(self._units_box())
         self.start_message = Message("starts-message")
         layout.addWidget(self.start_message)
         self.marks = MarksBox(self.shared, "starts-marks")
         layout.addWidget(self.marks)
         return box
+
+    def _units_box(self) -> QWidget:
+        """The units of the chosen deployment or entry that lists units, not a group (24.1)."""
+        self.units_box = QWidget(objectName="starts-units-box")
+        layout = QVBoxLayout(self.units_box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.units_list = QListWidget(objectName="starts-units")
+        self.units_list.setMaximumHeight(66)
+        layout.addWidget(self.units_list)
+        self.unit_choice = QComboBox(objectName="starts-unit-add", toolTip="A unit of the side's order of battle")
+        self.unit_choice.activated.connect(lambda i: self.add_unit(self.unit_choice.itemData(i)))
+        remove = QPushButton("Remove unit", objectName="starts-unit-remove")
+        remove.clicked.connect(self.remove_unit)
+        layout.addLayout(buttons_row(QLabel("Units:"), self.unit_choice, remove))
+        self.units_box.hide()
+        return self.units_box
 
     def set_shown(self, shown: bool) -> None:
         """The highlights are on the map while the panel is in view (another tab hides them)."""
@@ -258,7 +280,7 @@ class ZonePanel(QWidget):
         self.name, self.loaded = name, text
         self.printed.setText(str(zone.get("printed", "")) if zone is not None else "")
         if name is not None:
-            self.marks.show_path(("zones", name))
+            self.zone_marks.show_path(("zones", name))
         self.preview()
 
     def _preview_timer_start(self) -> None:
@@ -641,6 +663,7 @@ class ZonePanel(QWidget):
         self.choose_label.setEnabled(entry is not None)
         if entry is not None:
             self.choose.setCurrentText(str(node(self.shared.data, entry).get("choose", CHOOSE[0])))
+        self._show_units(None if path is None or path in self.unplaced or path == ("infiltration",) else path)
         if path is None or path in self.unplaced:
             self.marks.show_path(None)
             self.start_hexes.set_hexes([])
@@ -657,6 +680,55 @@ class ZonePanel(QWidget):
         except ValueError:  # a ZoneError, or no north indicator: zone-empty reports it
             hexes = frozenset()
         self.start_hexes.set_hexes(hexes)
+
+    def _units_path(self) -> DataPath | None:
+        """The `units:` list of the chosen row's deployment or entry; None for a group's."""
+        row = self.starts.currentRow()
+        path = self.start_paths[row] if 0 <= row < len(self.start_paths) else None
+        if path is None or path in self.unplaced or path == ("infiltration",):
+            return None
+        owner = path[:4]
+        return (*owner, "units") if "units" in node(self.shared.data, owner) else None
+
+    def _show_units(self, path: DataPath | None) -> None:
+        units_path = self._units_path() if path is not None else None
+        self.units_box.setVisible(units_path is not None)
+        if units_path is None:
+            return
+        units = [dict(u) for u in node(self.shared.data, units_path)]
+        self.units_list.clear()
+        self.units_list.addItems([describe(u) for u in units])
+        self.unit_choice.clear()
+        self.unit_choice.addItem("add a unit...", None)
+        side = str(units_path[1])
+        for group in find(self.shared.data, ("sides", side, "groups")) or []:
+            for unit in group.get("units") or []:
+                key = placement_key(unit)
+                if key not in units:
+                    self.unit_choice.addItem(f"{describe(key)} ({group.get('name')})", key)
+
+    def add_unit(self, key: dict[str, Any] | None) -> bool:
+        """A unit of the side's order of battle joins the chosen deployment's or entry's units."""
+        units_path = self._units_path()
+        if key is None or units_path is None:
+            return False
+        row = self.start_paths[self.starts.currentRow()]
+        units = node(self.shared.data, units_path)
+        edit = Edit(f"{'/'.join(map(str, units_path[1:4]))}: add {describe(key)}")
+        return self._push_start(edit.insert(units_path, None, like_siblings(key, units)), row)
+
+    def remove_unit(self) -> bool:
+        units_path, i = self._units_path(), self.units_list.currentRow()
+        if units_path is None or i < 0:
+            self.start_message.setText("Choose the unit to remove from the list under the table")
+            return False
+        units = node(self.shared.data, units_path)
+        if len(units) == 1:
+            self.start_message.setText("A deployment or entry names one unit at least (24.1): remove the row instead")
+            return False
+        row = self.start_paths[self.starts.currentRow()]
+        edit = Edit(f"{'/'.join(map(str, units_path[1:4]))}: remove {describe(dict(units[i]))}")
+        return self._push_start(edit.remove(units_path, i), row)
 
     # -- problems -------------------------------------------------------------------------------
     def select_unplaced(self, problem: Problem) -> bool:
