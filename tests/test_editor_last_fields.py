@@ -112,6 +112,7 @@ def test_an_erratum_is_edited_in_the_marks_box_and_a_partial_one_is_refused(wind
 def test_assertions_are_added_edited_and_removed_on_the_source_page(window, qtbot) -> None:  # type: ignore[no-untyped-def]
     source = shown(window, SourcePanel)
     box = source.assertions
+    assert box.isVisibleTo(window)  # the Sides dock's Source page brought to the front
     facts = data(window)["assertions"]
     assert box.table.rowCount() == 5 and box.table.item(0, 0).text() == "los"
     assert box.table.item(0, 1).text() == '{from: "4307", to: "4308", expect: clear}'

@@ -77,8 +77,8 @@ NAMES = {
     "facing": "Faces a hexside (8.7)",
     "turret": "Turret (10.23)",
 }
-UNIT, AMMO, CLAUSE, COUNT, STATE, PLACED = range(6)
-HEADERS = ("Unit", "Ammo", "Less / only", "Count", "State", "Set-up", *(v[0] for v in VALUES))
+UNIT, AMMO, CLAUSE, PLACED, COUNT, STATE = range(6)
+HEADERS = ("Unit", "Ammo", "Less / only", "Set-up", "Count", "State", *(v[0] for v in VALUES))
 STATES = ("up", "down")  # the two combat states (3.0)
 REMOVED = QColor("#9a948a")
 ASSUMED = QColor("#8a4b00")
@@ -187,7 +187,7 @@ class OobPanel(QWidget):
         self.tree.setColumnCount(len(HEADERS))
         self.tree.setHeaderLabels(HEADERS)
         for i, (_, _, meaning) in enumerate(VALUES):
-            self.tree.headerItem().setToolTip(PLACED + 1 + i, f"{meaning}; * assumed, not printed")
+            self.tree.headerItem().setToolTip(STATE + 1 + i, f"{meaning}; * assumed, not printed")
         self.tree.headerItem().setToolTip(PLACED, "the hexes the test set-up places it in")
         self.tree.headerItem().setToolTip(COUNT, 'a squad\'s printed unit count ("3 units", 24.1), checked')
         self.tree.headerItem().setToolTip(STATE, "up or down (3.0): the state a test set-up places it in")
@@ -557,7 +557,7 @@ def _show_values(item: QTreeWidgetItem, values: dict[str, CounterValue]) -> None
         shown = [values[k] for k in keys if k in values]
         if not shown:
             continue
-        column = PLACED + 1 + i
+        column = STATE + 1 + i
         item.setText(column, "/".join(_value_text(v) for v in shown))
         item.setToolTip(
             column,
