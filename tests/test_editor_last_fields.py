@@ -116,6 +116,14 @@ def test_assertions_are_added_edited_and_removed_on_the_source_page(window, qtbo
     facts = data(window)["assertions"]
     assert box.table.rowCount() == 5 and box.table.item(0, 0).text() == "los"
     assert box.table.item(0, 1).text() == '{from: "4307", to: "4308", expect: clear}'
+    box.table.item(0, 1).setText('{from: "4307", to: "4308", expect: blocked}')  # false: 10.3, the two see each other
+    qtbot.waitUntil(lambda: facts[0]["los"]["expect"] == "blocked")
+    qtbot.waitUntil(lambda: "assertion-failed" in {p.code for p in window.problems})
+    box.table.selectRow(3)
+    window.problem_chosen.emit(next(p for p in window.problems if p.code == "assertion-failed"))
+    assert box.table.currentRow() == 0  # the problem leads to its row
+    window.undo_stack.undo()
+    assert facts[0]["los"]["expect"] == "clear"
     window.selected = {window.document.board.hex("4307"), window.document.board.hex("4314")}
     assert box.add("los")
     assert dict(facts[5]["los"]) == {"from": "4307", "to": "4314", "expect": "clear"}
