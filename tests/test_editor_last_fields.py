@@ -15,7 +15,7 @@ from iceditor.editor.document import open_document
 from iceditor.editor.features.file_menu import FileMenu
 from iceditor.editor.features.oob_editor import COUNT, STATE, OobPanel
 from iceditor.editor.features.source_panel import SourcePanel
-from iceditor.editor.features.zone_editor import ZonePanel
+from iceditor.editor.features.zone_editor import GROUP, ZonePanel
 from iceditor.editor.scenario_panels import show_dock
 from iceditor.editor.window import MainWindow
 
@@ -163,6 +163,7 @@ def test_24_1_a_units_deployments_list_gains_and_loses_units_in_the_zones_panel(
     units = data(window)["sides"]["german"]["deployment"][0]["units"]
     zones.starts.selectRow(zones.start_paths.index(("sides", "german", "deployment", 0)))
     assert zones.units_box.isVisibleTo(zones) and zones.units_list.count() == 1
+    assert zones.starts.item(0, GROUP).toolTip().startswith("Squad C:")
     choices = [zones.unit_choice.itemText(i) for i in range(zones.unit_choice.count())]
     assert choices == ["add a unit...", "MMG #1 (main)", "PL (main)"]  # Squad C is in the list already
     for _ in range(2):

@@ -426,7 +426,10 @@ class ZonePanel(QWidget):
             groups = [str(g.get("name")) for g in self.shared.data["sides"][side].get("groups") or []]
             self._combo(row, GROUP, groups, str(who["group"]), lambda v, p=owner: self._set(p, "group", v))
         else:
-            self.starts.setItem(row, GROUP, _fixed(f"{len(who.get('units') or [])} units"))
+            units = [describe(dict(u)) for u in who.get("units") or []]
+            item = _fixed(f"{len(units)} units")
+            item.setToolTip(", ".join(units) + ": listed under the table when the row is chosen")
+            self.starts.setItem(row, GROUP, item)
         zone = where.get("zone")
         names = [str(n) for n in self.zones()]
         if isinstance(zone, str):
