@@ -14,6 +14,7 @@ from engine.model.source import load_yaml
 from iceditor.editor.document import open_document
 from iceditor.editor.features.file_menu import FileMenu
 from iceditor.editor.features.oob_editor import COUNT, STATE, OobPanel
+from iceditor.editor.features.sides_panel import SidesPanel
 from iceditor.editor.features.source_panel import SourcePanel
 from iceditor.editor.features.zone_editor import GROUP, ZonePanel
 from iceditor.editor.scenario_panels import show_dock
@@ -149,36 +150,52 @@ def test_assertions_are_added_edited_and_removed_on_the_source_page(window, qtbo
 
 
 @pytest.mark.gui
-def test_24_1_a_units_deployments_list_gains_and_loses_units_in_the_zones_panel(workspace, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """24.1: every unit deploys or enters. A deployment of Squad C alone leaves the MMG and the PL
-    unplaced; adding them to its units in the panel places them."""
-    path = workspace / "scenarios" / S1
-    text = path.read_text().replace(
-        "      - group: main\n        zone: german", "      - units: [{squad: C}]\n        zone: german"
-    )
-    path.write_text(text)
-    window = open_window(qtbot, path, monkeypatch)
+def test_24_1_a_deployments_units_are_named_removed_and_added_in_the_zones_panel(window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """24.1: every unit deploys or enters. The German deployment names its group's units instead;
+    the MMG taken out of the list is not placed (unit-not-placed), and is put back."""
     zones = shown(window, ZonePanel)
-    zones.pages.setCurrentIndex(1)
-    units = data(window)["sides"]["german"]["deployment"][0]["units"]
+    zones.show_starts()
+    deployment = data(window)["sides"]["german"]["deployment"][0]
     zones.starts.selectRow(zones.start_paths.index(("sides", "german", "deployment", 0)))
-    assert zones.units_box.isVisibleTo(zones) and zones.units_list.count() == 1
-    assert zones.starts.item(0, GROUP).toolTip().startswith("Squad C:")
-    choices = [zones.unit_choice.itemText(i) for i in range(zones.unit_choice.count())]
-    assert choices == ["add a unit...", "MMG #1 (main)", "PL (main)"]  # Squad C is in the list already
-    for _ in range(2):
-        assert zones.add_unit(zones.unit_choice.itemData(1))
-    assert [dict(u) for u in units] == [{"squad": "C"}, {"crew_weapon": "MMG", "number": 1}, {"commander": "PL"}]
-    window._revalidate.start(0)
-    qtbot.waitUntil(lambda: not window._revalidate.isActive())
-    assert "unit-not-placed" not in {p.code for p in window.problems}
+    assert zones.units.split.isVisibleTo(zones) and not zones.units.units.isVisibleTo(zones)
+    assert zones.units.name_units()
+    assert "group" not in deployment and list(deployment)[:2] == ["units", "zone"]
+    assert [dict(u) for u in deployment["units"]] == [
+        {"squad": "C"},
+        {"crew_weapon": "MMG", "number": 1},
+        {"commander": "PL"},
+    ]
+    assert zones.starts.item(0, GROUP).toolTip().startswith("Squad C, MMG #1, PL:")
+    zones.units.units.setCurrentRow(1)
+    assert zones.units.remove()
+    qtbot.waitUntil(lambda: "unit-not-placed" in {p.code for p in window.problems})
+    assert zones.units.choice.itemText(1) == "MMG #1 (main)"  # the side's units not in the list
+    assert zones.units.add(zones.units.choice.itemData(1))
     assert len(saved(window)["sides"]["german"]["deployment"][0]["units"]) == 3
-    zones.units_list.setCurrentRow(0)
-    assert zones.remove_unit() and dict(units[0]) == {"crew_weapon": "MMG", "number": 1}
     window.undo_stack.undo()
-    assert dict(units[0]) == {"squad": "C"}
+    assert len(deployment["units"]) == 2
     for _ in range(2):
-        zones.units_list.setCurrentRow(0)
-        assert zones.remove_unit()
-    zones.units_list.setCurrentRow(0)
-    assert not zones.remove_unit() and "one unit at least (24.1)" in zones.start_message.text()
+        window.undo_stack.undo()
+    assert deployment["group"] == "main" and "units" not in deployment
+    window.undo_stack.redo()
+    for _ in range(2):
+        zones.units.units.setCurrentRow(0)
+        assert zones.units.remove()
+    zones.units.units.setCurrentRow(0)
+    assert not zones.units.remove() and "one unit at least (24.1)" in zones.units.message.text()
+
+
+@pytest.mark.gui
+def test_a_restrictions_units_are_edited_in_the_sides_panel(window) -> None:  # type: ignore[no-untyped-def]
+    """ "May not move until Russian Player Turn 2" for some of a group's units (docs/formats.md)."""
+    sides = shown(window, SidesPanel)
+    assert sides.add_restriction()
+    sides.restrictions.selectRow(0)
+    units = sides.restriction_units
+    assert units.name_units()
+    restriction = data(window)["restrictions"][0]
+    assert len(restriction["units"]) == 3 and list(restriction)[:3] == ["side", "units", "may_not_move_before"]
+    units.units.setCurrentRow(0)
+    assert units.remove() and dict(restriction["units"][0]) == {"crew_weapon": "MMG", "number": 1}
+    window.undo_stack.undo()
+    assert len(restriction["units"]) == 3

@@ -34,13 +34,14 @@ from engine.model.counter_values import CounterValue, counter_values
 from engine.model.counters import SIDES, Clause, Counters, fielded_members
 from engine.model.scenario import UNIT_KINDS, SquadAmmo
 from engine.model.setup import side_setups
-from engine.validate.placements import Placed, describe_key, key_of, place
+from engine.validate.placements import Placed, place
 
 from ..marks import MarksBox
 from ..panel_widgets import Message
 from ..scenario_data import DataPath, Edit, block, flow, like_siblings, node, quoted, sequence
 from ..scenario_panels import ScenarioPanels, delete_pressed, panels, show_dock
 from ..setup_drag import setup_mime
+from ..unit_list import describe, placement_key
 from ..window import MainWindow
 
 ORDER = 41
@@ -83,17 +84,6 @@ STATES = ("up", "down")  # the two combat states (3.0)
 REMOVED = QColor("#9a948a")
 ASSUMED = QColor("#8a4b00")
 PROBLEM = QColor("#f6d5d0")
-
-
-def describe(unit: dict[str, Any]) -> str:
-    return describe_key(key_of(unit))
-
-
-def placement_key(unit: dict[str, Any]) -> dict[str, Any]:
-    """The keys a set-up entry names a fielded unit by (docs/formats.md, Scenario set-up)."""
-    kind = next(k for k in UNIT_KINDS if k in unit)
-    keys = {"squad": (), "commander": ("pr",), "crew_weapon": ("number",), "afv": ("number",)}[kind]
-    return {kind: unit[kind], **{k: unit[k] for k in keys if k in unit}}
 
 
 # "18", "18 pool" (both LMGs of the squad fire from one number) or "20 each" (R81); also as the file

@@ -64,8 +64,8 @@ from ..scenario_data import (
 )
 from ..scenario_panels import ScenarioPanels, panels, show_dock
 from ..tool_options import hexes_text
+from ..unit_list import UnitList, describe, placement_key
 from ..window import MainWindow, Tool
-from .oob_editor import describe, placement_key
 from .selection import set_selection
 
 ORDER = 42
@@ -199,28 +199,13 @@ class ZonePanel(QWidget):
         self.choose.textActivated.connect(self._choose_chosen)
         self.choose_label = QLabel("picked", toolTip=self.choose.toolTip())
         layout.addLayout(buttons_row(add_option, remove, self.choose_label, self.choose))
-        layout.addWidget(self._units_box())
+        self.units = UnitList(self.shared, "starts-units")  # a units: row's units
+        layout.addWidget(self.units)
         self.start_message = Message("starts-message")
         layout.addWidget(self.start_message)
         self.marks = MarksBox(self.shared, "starts-marks")
         layout.addWidget(self.marks)
         return box
-
-    def _units_box(self) -> QWidget:
-        """The units of the chosen deployment or entry that lists units, not a group (24.1)."""
-        self.units_box = QWidget(objectName="starts-units-box")
-        layout = QVBoxLayout(self.units_box)
-        layout.setContentsMargins(0, 0, 0, 0)
-        self.units_list = QListWidget(objectName="starts-units")
-        self.units_list.setMaximumHeight(66)
-        layout.addWidget(self.units_list)
-        self.unit_choice = QComboBox(objectName="starts-unit-add", toolTip="A unit of the side's order of battle")
-        self.unit_choice.activated.connect(lambda i: self.add_unit(self.unit_choice.itemData(i)))
-        remove = QPushButton("Remove unit", objectName="starts-unit-remove")
-        remove.clicked.connect(self.remove_unit)
-        layout.addLayout(buttons_row(QLabel("Units:"), self.unit_choice, remove))
-        self.units_box.hide()
-        return self.units_box
 
     def set_shown(self, shown: bool) -> None:
         """The highlights are on the map while the panel is in view (another tab hides them)."""
@@ -666,7 +651,9 @@ class ZonePanel(QWidget):
         self.choose_label.setEnabled(entry is not None)
         if entry is not None:
             self.choose.setCurrentText(str(node(self.shared.data, entry).get("choose", CHOOSE[0])))
-        self._show_units(None if path is None or path in self.unplaced or path == ("infiltration",) else path)
+        # the deployment's or entry's own units, when it names units rather than a group
+        owner = path[:4] if path is not None and path not in self.unplaced and path != ("infiltration",) else None
+        self.units.show_path(owner)
         if path is None or path in self.unplaced:
             self.marks.show_path(None)
             self.start_hexes.set_hexes([])
@@ -683,55 +670,6 @@ class ZonePanel(QWidget):
         except ValueError:  # a ZoneError, or no north indicator: zone-empty reports it
             hexes = frozenset()
         self.start_hexes.set_hexes(hexes)
-
-    def _units_path(self) -> DataPath | None:
-        """The `units:` list of the chosen row's deployment or entry; None for a group's."""
-        row = self.starts.currentRow()
-        path = self.start_paths[row] if 0 <= row < len(self.start_paths) else None
-        if path is None or path in self.unplaced or path == ("infiltration",):
-            return None
-        owner = path[:4]
-        return (*owner, "units") if "units" in node(self.shared.data, owner) else None
-
-    def _show_units(self, path: DataPath | None) -> None:
-        units_path = self._units_path() if path is not None else None
-        self.units_box.setVisible(units_path is not None)
-        if units_path is None:
-            return
-        units = [dict(u) for u in node(self.shared.data, units_path)]
-        self.units_list.clear()
-        self.units_list.addItems([describe(u) for u in units])
-        self.unit_choice.clear()
-        self.unit_choice.addItem("add a unit...", None)
-        side = str(units_path[1])
-        for group in find(self.shared.data, ("sides", side, "groups")) or []:
-            for unit in group.get("units") or []:
-                key = placement_key(unit)
-                if key not in units:
-                    self.unit_choice.addItem(f"{describe(key)} ({group.get('name')})", key)
-
-    def add_unit(self, key: dict[str, Any] | None) -> bool:
-        """A unit of the side's order of battle joins the chosen deployment's or entry's units."""
-        units_path = self._units_path()
-        if key is None or units_path is None:
-            return False
-        row = self.start_paths[self.starts.currentRow()]
-        units = node(self.shared.data, units_path)
-        edit = Edit(f"{'/'.join(map(str, units_path[1:4]))}: add {describe(key)}")
-        return self._push_start(edit.insert(units_path, None, like_siblings(key, units)), row)
-
-    def remove_unit(self) -> bool:
-        units_path, i = self._units_path(), self.units_list.currentRow()
-        if units_path is None or i < 0:
-            self.start_message.setText("Choose the unit to remove from the list under the table")
-            return False
-        units = node(self.shared.data, units_path)
-        if len(units) == 1:
-            self.start_message.setText("A deployment or entry names one unit at least (24.1): remove the row instead")
-            return False
-        row = self.start_paths[self.starts.currentRow()]
-        edit = Edit(f"{'/'.join(map(str, units_path[1:4]))}: remove {describe(dict(units[i]))}")
-        return self._push_start(edit.remove(units_path, i), row)
 
     # -- problems -------------------------------------------------------------------------------
     def select_unplaced(self, problem: Problem) -> bool:
