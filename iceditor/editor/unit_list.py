@@ -46,6 +46,7 @@ class UnitList(QWidget):
         self.units.setMaximumHeight(66)
         layout.addWidget(self.units)
         self.choice = QComboBox(objectName=f"{name}-add", toolTip="A unit of the side's order of battle")
+        self.choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # filled once shown
         self.choice.activated.connect(lambda i: self.add(self.choice.itemData(i)))
         remove = QPushButton("Remove unit", objectName=f"{name}-remove")
         remove.clicked.connect(self.remove)
