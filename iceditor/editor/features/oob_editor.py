@@ -205,10 +205,8 @@ class OobPanel(QWidget):
         self.tree.currentItemChanged.connect(lambda item: self.marks.show_path(self.selected_path() or None))
         shared.rejected.connect(self.message.setText)
         self.items: dict[DataPath, QTreeWidgetItem] = {}
+        self.sized = False  # the columns fitted to a scenario's units (not to an empty tree: a map opened first)
         self.refresh()
-        for column in range(len(HEADERS)):
-            self.tree.resizeColumnToContents(column)
-        self.tree.setColumnWidth(UNIT, max(self.tree.columnWidth(UNIT), 150))
 
     def _menu_button(self, bar: QToolBar, text: str, tip: str) -> QMenu:
         menu = QMenu(text, self)
@@ -249,6 +247,11 @@ class OobPanel(QWidget):
         if selected in self.items:
             self.tree.setCurrentItem(self.items[selected])
         self.tree.blockSignals(False)
+        if not self.sized and len(self.items) > 2:
+            self.sized = True
+            for column in range(len(HEADERS)):
+                self.tree.resizeColumnToContents(column)
+            self.tree.setColumnWidth(UNIT, max(self.tree.columnWidth(UNIT), 150))
         self.show_problems()
 
     def _item(self, parent: QTreeWidgetItem, path: DataPath, text: str) -> QTreeWidgetItem:
