@@ -8,12 +8,13 @@ the front as a user would and saves the window."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication, QScrollArea
+from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
 
 REPO = Path(__file__).resolve().parents[1]
 IMAGES = REPO / "docs" / "images"
@@ -22,6 +23,7 @@ IMAGES = REPO / "docs" / "images"
 def main() -> None:
     from iceditor.editor.document import open_document
     from iceditor.editor.features.sides_panel import SidesPanel
+    from iceditor.editor.features.source_panel import SourcePanel
     from iceditor.editor.features.zone_editor import ZonePanel
     from iceditor.editor.scenario_panels import show_dock
     from iceditor.editor.window import MainWindow
@@ -30,6 +32,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp())
     shutil.copytree(REPO / "scenarios", folder / "scenarios")
     shutil.copytree(REPO / "maps", folder / "maps")
+    os.chdir(folder)  # the files named as a user in their folder sees them: scenarios/..., maps/...
 
     def window_on(name: str) -> MainWindow:
         window = MainWindow(open_document(folder / "scenarios" / name))
@@ -38,6 +41,15 @@ def main() -> None:
         for _ in range(5):
             app.processEvents()
         return window
+
+    def scroll_to(widget: QWidget) -> None:
+        """The dock scrolled down to `widget`, as a user would."""
+        area = widget.parentWidget()
+        while area is not None and not isinstance(area, QScrollArea):
+            area = area.parentWidget()
+        if area is not None:
+            area.ensureWidgetVisible(widget)
+            app.processEvents()
 
     def settle(window: MainWindow) -> None:
         for _ in range(50):
@@ -55,12 +67,7 @@ def main() -> None:
     zones.marks.open()
     window.view.centre_on(window.document.board.hex("4310"))
     settle(window)
-    area = zones.parentWidget()
-    while area is not None and not isinstance(area, QScrollArea):
-        area = area.parentWidget()
-    if area is not None:  # the dock scrolled down to the marks, as a user would
-        area.ensureWidgetVisible(zones.marks.fields["printed"])
-        app.processEvents()
+    scroll_to(zones.marks.fields["printed"])
     zones.window.grab().save(str(IMAGES / "editor-s1-deployments.png"))
     # a group with no deployment: its row in red, the problem that leads there
     zones.remove_start()
@@ -76,6 +83,13 @@ def main() -> None:
     show_dock(sides)
     settle(window)
     window.grab().save(str(IMAGES / "editor-s1-sides.png"))
+    # the Source page scrolled to the assertions, the LOS fact from Hill K chosen
+    source = window.findChild(SourcePanel)
+    show_dock(source)
+    source.assertions.table.selectRow(1)
+    settle(window)
+    scroll_to(source.assertions.message)
+    window.grab().save(str(IMAGES / "editor-s1-assertions.png"))
     window.hide()  # not closed: it would ask whether to save the edit
 
 

@@ -148,3 +148,6 @@ def test_a_window_opened_on_a_map_gives_a_scenario_opened_next_room(qtbot, works
     window.set_document(open_document(next((workspace / "scenarios").glob("s6-*.yaml"))))
     tree = window.findChild(OobPanel).findChild(QTreeWidget)
     qtbot.waitUntil(lambda: tree.viewport().height() >= 4 * tree.fontMetrics().lineSpacing())
+    squad = tree.topLevelItem(0).child(0).child(0)  # the columns fit the units, not the map's empty tree
+    cell = tree.visualRect(tree.indexFromItem(squad, 0))  # after its indentation
+    assert cell.width() >= tree.fontMetrics().horizontalAdvance(squad.text(0))

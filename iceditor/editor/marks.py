@@ -1,6 +1,7 @@
 """The marks of one item of a scenario (docs/formats.md, "Keeping the printed text" and "Your own
-scenarios"): its `printed` text, `printed_as`, `note`, `ruling`, its `assumed:` reason and its
-`correction:` of a misprint, each offered only where the schema takes it (keys_at). A panel shows
+scenarios"): its `printed` text, `printed_as`, `note`, `ruling`, its `assumed:` reason, its
+`correction:` of a misprint and the printed `erratum:` applied to it (the words it changes, comma
+separated), each offered only where the schema takes it (keys_at). A panel shows
 the box under its list and gives it the path of the row chosen; every field is one undo step.
 """
 
@@ -13,7 +14,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLineEdit, QVBo
 from engine.model.schema import keys_at
 
 from .panel_widgets import Message
-from .scenario_data import DataPath, Edit, block, find
+from .scenario_data import DataPath, Edit, block, find, quoted, sequence
 from .scenario_panels import ScenarioPanels
 
 # The marks, in the order the files write them, with what each says.
@@ -30,7 +31,18 @@ CORRECTION = {
     "why": "why they read so",
     "ruling": "the ruling (R16), if any",
 }
-NEEDED = ("printed", "reads", "why")  # schema: a correction's required keys
+ERRATUM = {
+    "printed": "the erratum as printed (Terrain Clarifications and Errata)",
+    "was": "the words it changes, comma separated: 5115, 5127",
+    "now": "what they now read, comma separated: 5015, 5027",
+}
+LISTS = ("was", "now")  # an erratum's lists of words
+# schema: a correction's and an erratum's fields, all of which each requires but a ruling
+COMPOUNDS: dict[str, dict[str, str]] = {"correction": CORRECTION, "erratum": ERRATUM}
+NEEDS = {
+    "correction": "A correction says what was printed, how it reads and why",
+    "erratum": "An erratum gives its printed text, the words it changes and what they now read",
+}
 
 
 class MarksBox(QGroupBox):
@@ -60,12 +72,15 @@ class MarksBox(QGroupBox):
             field.editingFinished.connect(lambda k=key: self._mark_edited(k))
             self.fields[key] = field
             self.form.addRow(key.replace("_", " ").capitalize(), field)
-        self.correction: dict[str, QLineEdit] = {}
-        for key, meaning in CORRECTION.items():
-            field = QLineEdit(objectName=f"{name}-correction-{key}", toolTip=meaning, placeholderText=meaning)
-            field.editingFinished.connect(self._correction_edited)
-            self.correction[key] = field
-            self.form.addRow(f"Correction: {key}", field)
+        self.compounds: dict[str, dict[str, QLineEdit]] = {}
+        for compound, keys in COMPOUNDS.items():
+            self.compounds[compound] = {}
+            for key, meaning in keys.items():
+                field = QLineEdit(objectName=f"{name}-{compound}-{key}", toolTip=meaning, placeholderText=meaning)
+                field.editingFinished.connect(lambda c=compound: self._compound_edited(c))
+                self.compounds[compound][key] = field
+                self.form.addRow(f"{compound.capitalize()}: {key}", field)
+        self.correction, self.erratum = self.compounds["correction"], self.compounds["erratum"]
         self.message = Message(f"{name}-message")
         self.form.addRow(self.message)
         self.toggled.connect(self.body.setVisible)
@@ -117,9 +132,11 @@ class MarksBox(QGroupBox):
         allowed = keys_at("scenario", self.path) if item is not None and self.path is not None else frozenset()
         for key, field in self.fields.items():
             self._show(field, key in allowed and not isinstance((item or {}).get(key), dict), (item or {}).get(key))
-        correction = (item or {}).get("correction")
-        for key, field in self.correction.items():
-            self._show(field, "correction" in allowed, (correction or {}).get(key))
+        for compound, fields in self.compounds.items():
+            value = (item or {}).get(compound) or {}
+            for key, field in fields.items():
+                shown = value.get(key)
+                self._show(field, compound in allowed, ", ".join(map(str, shown)) if key in LISTS and shown else shown)
         self.setEnabled(item is not None)
 
     def _show(self, field: QLineEdit, shown: bool, value: Any) -> None:
@@ -144,26 +161,29 @@ class MarksBox(QGroupBox):
         else:
             self._push(Edit(f"{what}: {key}").set(self.path, key, text))
 
-    def _correction_edited(self) -> None:
+    def _compound_edited(self, compound: str) -> None:
+        """A correction or an erratum: written once every field it requires is typed (the typed
+        fields stay meanwhile); all cleared removes it."""
         item = self.item()
         if item is None or self.path is None:
             return
-        typed = {k: f.text().strip() for k, f in self.correction.items()}
-        old = {k: str(v) for k, v in (item.get("correction") or {}).items()}
-        if {k: v for k, v in typed.items() if v} == old:
+        typed = {k: f.text().strip() for k, f in self.compounds[compound].items()}
+        value: dict[str, Any] = {k: v for k, v in typed.items() if v}
+        for key in LISTS if compound == "erratum" else ():
+            if key in value:
+                value[key] = sequence([quoted(w.strip()) for w in value[key].split(",") if w.strip()], flow_style=True)
+        old = item.get(compound) or {}
+        if value == {k: list(v) if isinstance(v, list) else str(v) for k, v in old.items()}:
             return
         what = "/".join(str(p) for p in self.path)
-        if not any(typed.values()):
-            self._push(Edit(f"{what}: no correction").remove(self.path, "correction"))
+        if not value:
+            self._push(Edit(f"{what}: no {compound}").remove(self.path, compound))
             return
-        missing = [k for k in NEEDED if not typed[k]]
-        if missing:  # the fields typed stay: the user fills in the rest
-            self.message.setText(
-                f"A correction says what was printed, how it reads and why: give {', '.join(missing)} too"
-            )
+        missing = [k for k in COMPOUNDS[compound] if k != "ruling" and not value.get(k)]
+        if missing:
+            self.message.setText(f"{NEEDS[compound]}: give {', '.join(missing)} too")
             return
-        value = block((k, v) for k, v in typed.items() if v)
-        self._push(Edit(f"{what}: correction").set(self.path, "correction", value))
+        self._push(Edit(f"{what}: {compound}").set(self.path, compound, block(value.items())))
 
     def _push(self, edit: Edit) -> None:
         self.message.clear()

@@ -246,11 +246,14 @@ def panels(window: MainWindow) -> ScenarioPanels:
 
 def show_dock(widget: QWidget) -> None:
     """Bring the dock holding `widget` to the front (a problem chose one of its fields)."""
-    child, parent = widget, widget.parentWidget()
+    parent = widget.parentWidget()
     while parent is not None and not isinstance(parent, QDockWidget):
-        if isinstance(parent, QTabWidget) and parent.indexOf(child) >= 0:  # a page of a dock (add_page)
-            parent.setCurrentWidget(child)
-        child, parent = parent, parent.parentWidget()
+        if isinstance(parent, QTabWidget):  # a page of a dock (add_page): its pages are the tab stack's children
+            pages = (parent.widget(i) for i in range(parent.count()))
+            page = next((p for p in pages if p is widget or p.isAncestorOf(widget)), None)
+            if page is not None:
+                parent.setCurrentWidget(page)
+        parent = parent.parentWidget()
     if parent is not None:
         parent.show()
         parent.raise_()

@@ -2,9 +2,10 @@
 
 A squad lists its men with the ones its "less"/"only" clause removes struck out; every counter
 shows its values from counters/counters.yaml, an assumed one marked `*` with the reason in its
-tooltip. Double-click a group's name, a unit's ammo or its clause to edit them ("less LMG PR8,
-R PR9"; "only MP PR10, LMG PR9 (10)": a kept unit's own ammo in brackets). Units and squad
-members are dragged from here onto the map to place them in the test set-up.
+tooltip. Double-click a group's name, a unit's ammo, its clause, a squad's printed unit count or a
+unit's state to edit them ("less LMG PR8, R PR9"; "only MP PR10, LMG PR9 (10)": a kept unit's own
+ammo in brackets; "3"; "down"). Units and squad members are dragged from here onto the map to place
+them in the test set-up.
 """
 
 from __future__ import annotations
@@ -33,13 +34,14 @@ from engine.model.counter_values import CounterValue, counter_values
 from engine.model.counters import SIDES, Clause, Counters, fielded_members
 from engine.model.scenario import UNIT_KINDS, SquadAmmo
 from engine.model.setup import side_setups
-from engine.validate.placements import Placed, describe_key, key_of, place
+from engine.validate.placements import Placed, place
 
 from ..marks import MarksBox
 from ..panel_widgets import Message
 from ..scenario_data import DataPath, Edit, block, flow, like_siblings, node, quoted, sequence
 from ..scenario_panels import ScenarioPanels, delete_pressed, panels, show_dock
 from ..setup_drag import setup_mime
+from ..unit_list import describe, placement_key
 from ..window import MainWindow
 
 ORDER = 41
@@ -76,22 +78,12 @@ NAMES = {
     "facing": "Faces a hexside (8.7)",
     "turret": "Turret (10.23)",
 }
-UNIT, AMMO, CLAUSE, PLACED = range(4)
-HEADERS = ("Unit", "Ammo", "Less / only", "Set-up", *(v[0] for v in VALUES))
+UNIT, AMMO, CLAUSE, PLACED, COUNT, STATE = range(6)
+HEADERS = ("Unit", "Ammo", "Less / only", "Set-up", "Count", "State", *(v[0] for v in VALUES))
+STATES = ("up", "down")  # the two combat states (3.0)
 REMOVED = QColor("#9a948a")
 ASSUMED = QColor("#8a4b00")
 PROBLEM = QColor("#f6d5d0")
-
-
-def describe(unit: dict[str, Any]) -> str:
-    return describe_key(key_of(unit))
-
-
-def placement_key(unit: dict[str, Any]) -> dict[str, Any]:
-    """The keys a set-up entry names a fielded unit by (docs/formats.md, Scenario set-up)."""
-    kind = next(k for k in UNIT_KINDS if k in unit)
-    keys = {"squad": (), "commander": ("pr",), "crew_weapon": ("number",), "afv": ("number",)}[kind]
-    return {kind: unit[kind], **{k: unit[k] for k in keys if k in unit}}
 
 
 # "18", "18 pool" (both LMGs of the squad fire from one number) or "20 each" (R81); also as the file
@@ -185,8 +177,10 @@ class OobPanel(QWidget):
         self.tree.setColumnCount(len(HEADERS))
         self.tree.setHeaderLabels(HEADERS)
         for i, (_, _, meaning) in enumerate(VALUES):
-            self.tree.headerItem().setToolTip(PLACED + 1 + i, f"{meaning}; * assumed, not printed")
+            self.tree.headerItem().setToolTip(STATE + 1 + i, f"{meaning}; * assumed, not printed")
         self.tree.headerItem().setToolTip(PLACED, "the hexes the test set-up places it in")
+        self.tree.headerItem().setToolTip(COUNT, 'a squad\'s printed unit count ("3 units", 24.1), checked')
+        self.tree.headerItem().setToolTip(STATE, "up or down (3.0): the state a test set-up places it in")
         self.tree.setDragEnabled(True)
         self.tree.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
         self.tree.setEditTriggers(
@@ -211,10 +205,8 @@ class OobPanel(QWidget):
         self.tree.currentItemChanged.connect(lambda item: self.marks.show_path(self.selected_path() or None))
         shared.rejected.connect(self.message.setText)
         self.items: dict[DataPath, QTreeWidgetItem] = {}
+        self.sized = False  # the columns fitted to a scenario's units (not to an empty tree: a map opened first)
         self.refresh()
-        for column in range(len(HEADERS)):
-            self.tree.resizeColumnToContents(column)
-        self.tree.setColumnWidth(UNIT, max(self.tree.columnWidth(UNIT), 150))
 
     def _menu_button(self, bar: QToolBar, text: str, tip: str) -> QMenu:
         menu = QMenu(text, self)
@@ -255,6 +247,11 @@ class OobPanel(QWidget):
         if selected in self.items:
             self.tree.setCurrentItem(self.items[selected])
         self.tree.blockSignals(False)
+        if not self.sized and len(self.items) > 2:
+            self.sized = True
+            for column in range(len(HEADERS)):
+                self.tree.resizeColumnToContents(column)
+            self.tree.setColumnWidth(UNIT, max(self.tree.columnWidth(UNIT), 150))
         self.show_problems()
 
     def _item(self, parent: QTreeWidgetItem, path: DataPath, text: str) -> QTreeWidgetItem:
@@ -279,6 +276,8 @@ class OobPanel(QWidget):
         item.setData(0, DRAG, (side, placement_key(unit)))
         item.setText(AMMO, ammo_text(unit))
         item.setText(CLAUSE, clause_text(unit))
+        item.setText(COUNT, str(unit.get("count", "")))
+        item.setText(STATE, str(unit.get("state", "")))
         item.setToolTip(UNIT, "\n".join(str(unit[k]) for k in ("printed_as", "note") if k in unit) or "")
         mine = [p for p in placed if p.ref.path == path]
         item.setText(PLACED, ", ".join(dict.fromkeys(p.placement.hex for p in mine)))
@@ -430,6 +429,10 @@ class OobPanel(QWidget):
             edit = self._ammo_edit(path, text)
         elif len(path) == 6 and column == CLAUSE:
             edit = self._clause_edit(path, text)
+        elif len(path) == 6 and column == COUNT:
+            edit = self._count_edit(path, text)
+        elif len(path) == 6 and column == STATE:
+            edit = self._state_edit(path, text.lower())
         else:
             edit = Edit("")
         # After the item's signal returns: the edit rebuilds the tree, and with it the item.
@@ -478,6 +481,36 @@ class OobPanel(QWidget):
             edit.set(path, key, sequence(entries, flow_style=True))
         return edit
 
+    def _count_edit(self, path: DataPath, text: str) -> Edit:
+        """A squad's printed unit count ("3 units"): squad-clause checks it against its clause (24.1)."""
+        unit = self._at(path)
+        if text == str(unit.get("count", "")):
+            return Edit("")
+        if not text:
+            return Edit(f"{describe(unit)}: no count").remove(path, "count")
+        if "squad" not in unit:
+            self.refuse(f"Count of {describe(unit)}: only a squad states a unit count (24.1)")
+        elif not text.isdigit() or not 1 <= int(text) <= 999:
+            self.refuse(f"Count of {describe(unit)}: the printed unit count is a number 1-999 (24.1), not {text!r}")
+        else:
+            after = next(k for k in ("only", "less", "ammo", "squad") if k in unit)
+            return Edit(f"Count of {describe(unit)}: {text}").set(path, "count", int(text), after=after)
+        return Edit("")
+
+    def _state_edit(self, path: DataPath, text: str) -> Edit:
+        """The unit's combat state, UP or DOWN (3.0): where a test set-up places it, unless the
+        set-up entry says otherwise."""
+        unit = self._at(path)
+        if text == str(unit.get("state", "")):
+            return Edit("")
+        if not text:
+            return Edit(f"{describe(unit)}: no state").remove(path, "state")
+        if text not in STATES:
+            self.refuse(f"State of {describe(unit)}: a unit is up or down (3.0), not {text!r}")
+            return Edit("")
+        before = next((k for k in ("note", "assumed") if k in unit), None)
+        return Edit(f"{describe(unit)}: {text}").set(path, "state", text, before=before)
+
     def refuse(self, why: str) -> None:
         """Text a cell does not take: the reason beside the tree, and in the status bar."""
         self.message.setText(why)
@@ -517,7 +550,7 @@ def _show_values(item: QTreeWidgetItem, values: dict[str, CounterValue]) -> None
         shown = [values[k] for k in keys if k in values]
         if not shown:
             continue
-        column = PLACED + 1 + i
+        column = STATE + 1 + i
         item.setText(column, "/".join(_value_text(v) for v in shown))
         item.setToolTip(
             column,

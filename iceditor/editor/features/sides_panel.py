@@ -33,6 +33,7 @@ from ..panel_widgets import row as _row
 from ..panel_widgets import table as _table
 from ..scenario_data import DataPath, Edit, block, find, flow, like_siblings, sequence
 from ..scenario_panels import ScenarioPanels, panels, show_dock
+from ..unit_list import UnitList
 from ..window import MainWindow
 
 ORDER = 45
@@ -100,7 +101,7 @@ class SidesPanel(QWidget):
         layout = QVBoxLayout(box)
         layout.addWidget(QLabel("Units that may not move before a Player Turn"))
         self.restrictions = _table(["Side", "Group", "Not before", "Turn"], "sides-restrictions")
-        self.restrictions.currentCellChanged.connect(lambda row, *_: self._chosen(self.restriction_paths, row))
+        self.restrictions.currentCellChanged.connect(lambda row, *_: self._restriction_chosen(row))
         layout.addWidget(self.restrictions)
         add = QPushButton(
             "Add", objectName="sides-add-restriction", toolTip="The side's first group may not move before turn 2"
@@ -109,6 +110,8 @@ class SidesPanel(QWidget):
         remove = QPushButton("Remove", objectName="sides-remove-restriction", toolTip="Remove the chosen restriction")
         remove.clicked.connect(self.remove_restriction)
         layout.addLayout(_row(add, remove))
+        self.restriction_units = UnitList(self.shared, "sides-restriction-units")  # the chosen one's units
+        layout.addWidget(self.restriction_units)
         self.infiltration = QCheckBox("Russian infiltration (24.3) in", objectName="sides-infiltration")
         self.infiltration.toggled.connect(self._infiltration_toggled)
         self.infiltration_zone = QComboBox(objectName="sides-infiltration-zone")
@@ -268,6 +271,12 @@ class SidesPanel(QWidget):
         if "mines" in self.side_data():
             choices.append(("its mines", (*self.side_path(), "mines")))
         self.marks.show_choices(choices)
+
+    def _restriction_chosen(self, row: int) -> None:
+        self._chosen(self.restriction_paths, row)
+        self.restriction_units.show_path(
+            self.restriction_paths[row] if 0 <= row < len(self.restriction_paths) else None
+        )
 
     def _chosen(self, paths: list[DataPath], row: int) -> None:
         if 0 <= row < len(paths):

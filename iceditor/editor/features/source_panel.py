@@ -1,8 +1,8 @@
 """Where a scenario comes from (docs/formats.md, "Your own scenarios"): its background, the rule
 that prints it and the printed header lines, whether the printed errata apply, `source:` (the
-publication, author, issue... of a scenario that is not the rulebook's) and the `assumed:` marks
-of its top-level fields (what the source does not give, and why: counted as assumed values).
-Every field is one undo step.
+publication, author, issue... of a scenario that is not the rulebook's), the `assumed:` marks
+of its top-level fields (what the source does not give, and why: counted as assumed values) and
+its `assertions:` (the facts its design relies on, assertions_box). Every field is one undo step.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from engine.model.schema import keys_at
 
+from ..assertions_box import AssertionsBox
 from ..marks import MarksBox
 from ..panel_widgets import Message, fit_rows, row, table
 from ..scenario_data import DataPath, Edit, block, find
@@ -87,6 +88,8 @@ class SourcePanel(QWidget):
         layout.addWidget(self._assumed_box())
         self.north_marks = MarksBox(shared, "source-north-marks", "Marks of the NORTH indicator")
         layout.addWidget(self.north_marks)
+        self.assertions = AssertionsBox(shared)
+        layout.addWidget(self.assertions)
         self.message = Message("source-message")
         layout.addWidget(self.message)
         layout.addStretch()
@@ -143,6 +146,7 @@ class SourcePanel(QWidget):
             self.assumed.setCellWidget(i, 0, QLabel(str(key)))
             self.assumed.setCellWidget(i, 1, QLabel(str(reason), toolTip=str(reason)))
         fit_rows(self.assumed)
+        self.assertions.refresh()
 
     # -- editing ------------------------------------------------------------------------------------
     def apply_background(self) -> bool:
@@ -239,9 +243,12 @@ class SourcePanel(QWidget):
     # -- problems -------------------------------------------------------------------------------------
     def select(self, path: DataPath) -> bool:
         fields = {"background": self.background, "rule": self.rule, "errata": self.errata}
-        if not path or path[0] not in (*fields, "source", "assumed", "printed"):
+        if not path or path[0] not in (*fields, "source", "assumed", "printed", "assertions"):
             return False
         show_dock(self)
+        if path[0] == "assertions" and len(path) > 1 and isinstance(path[1], int):
+            self.assertions.table.selectRow(path[1])
+            self.assertions.table.setFocus()
         if path[0] in fields:
             fields[str(path[0])].setFocus()
         elif path[0] == "source":

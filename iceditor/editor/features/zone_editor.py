@@ -4,8 +4,10 @@ Apply (Ctrl+Return) makes the edit one undo step. A map edge is picked on the ma
 edge tool (D): a click on an edge hex adds that edge to the zone's expression (or takes it out).
 Below, where each group starts: its deployment zones, its entry options (zone, turn, phase,
 24.1) and the infiltration zone (24.3), added, removed and edited there, the chosen row's hexes
-shown on the map (entry zones lie on map edges). A group or unit with no deployment and no entry
-(`unit-not-placed`) has a row of its own: choosing its zone deploys it there.
+shown on the map (entry zones lie on map edges); a deployment or entry of a list of units (`units:`
+rather than a group) has its units listed under the table, added from the side's order of battle
+and removed there. A group or unit with no deployment and no entry (`unit-not-placed`) has a row
+of its own: choosing its zone deploys it there.
 """
 
 from __future__ import annotations
@@ -62,8 +64,8 @@ from ..scenario_data import (
 )
 from ..scenario_panels import ScenarioPanels, panels, show_dock
 from ..tool_options import hexes_text
+from ..unit_list import UnitList, describe, placement_key
 from ..window import MainWindow, Tool
-from .oob_editor import describe, placement_key
 from .selection import set_selection
 
 ORDER = 42
@@ -145,6 +147,9 @@ class ZonePanel(QWidget):
         buttons.addWidget(self.apply_button)
         buttons.addWidget(revert)
         layout.addLayout(buttons)
+        # the zone's own marks (its printed text, erratum...): the other page's box follows its rows
+        self.zone_marks = MarksBox(self.shared, "zone-marks")
+        layout.addWidget(self.zone_marks)
         QShortcut(QKeySequence("Ctrl+Return"), self.editor, self.apply)
         return box
 
@@ -194,6 +199,8 @@ class ZonePanel(QWidget):
         self.choose.textActivated.connect(self._choose_chosen)
         self.choose_label = QLabel("picked", toolTip=self.choose.toolTip())
         layout.addLayout(buttons_row(add_option, remove, self.choose_label, self.choose))
+        self.units = UnitList(self.shared, "starts-units")  # a units: row's units
+        layout.addWidget(self.units)
         self.start_message = Message("starts-message")
         layout.addWidget(self.start_message)
         self.marks = MarksBox(self.shared, "starts-marks")
@@ -258,7 +265,7 @@ class ZonePanel(QWidget):
         self.name, self.loaded = name, text
         self.printed.setText(str(zone.get("printed", "")) if zone is not None else "")
         if name is not None:
-            self.marks.show_path(("zones", name))
+            self.zone_marks.show_path(("zones", name))
         self.preview()
 
     def _preview_timer_start(self) -> None:
@@ -404,7 +411,10 @@ class ZonePanel(QWidget):
             groups = [str(g.get("name")) for g in self.shared.data["sides"][side].get("groups") or []]
             self._combo(row, GROUP, groups, str(who["group"]), lambda v, p=owner: self._set(p, "group", v))
         else:
-            self.starts.setItem(row, GROUP, _fixed(f"{len(who.get('units') or [])} units"))
+            units = [describe(dict(u)) for u in who.get("units") or []]
+            item = _fixed(f"{len(units)} units")
+            item.setToolTip(", ".join(units) + ": listed under the table when the row is chosen")
+            self.starts.setItem(row, GROUP, item)
         zone = where.get("zone")
         names = [str(n) for n in self.zones()]
         if isinstance(zone, str):
@@ -641,6 +651,9 @@ class ZonePanel(QWidget):
         self.choose_label.setEnabled(entry is not None)
         if entry is not None:
             self.choose.setCurrentText(str(node(self.shared.data, entry).get("choose", CHOOSE[0])))
+        # the deployment's or entry's own units, when it names units rather than a group
+        owner = path[:4] if path is not None and path not in self.unplaced and path != ("infiltration",) else None
+        self.units.show_path(owner)
         if path is None or path in self.unplaced:
             self.marks.show_path(None)
             self.start_hexes.set_hexes([])

@@ -1,0 +1,146 @@
+"""The units an instruction names when it names units rather than a group (`units: [{squad: C},
+{commander: PL}]`, docs/formats.md): a deployment's, an entry's (24.1) or a movement restriction's.
+A panel shows the list under its table for the row chosen; units are added from the side's order
+of battle and removed, each change one undo step. The last unit stays: the instruction names one
+at least (the schema's `minItems: 1`), and is removed as a whole in its panel instead. An
+instruction that names a group can name its units instead (all of them, to be removed from).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QComboBox, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
+
+from engine.model.counters import SIDES
+from engine.model.scenario import UNIT_KINDS
+from engine.validate.placements import describe_key, key_of
+
+from .panel_widgets import Message, row
+from .scenario_data import DataPath, Edit, find, flow, like_siblings, node, sequence
+from .scenario_panels import ScenarioPanels
+
+
+def placement_key(unit: Any) -> dict[str, Any]:
+    """The keys an instruction or a set-up entry names a fielded unit by (docs/formats.md,
+    Scenario set-up): `{squad: C}`, `{commander: PL, pr: 10}`, `{crew_weapon: MMG, number: 1}`."""
+    kind = next(k for k in UNIT_KINDS if k in unit)
+    keys = {"squad": (), "commander": ("pr",), "crew_weapon": ("number",), "afv": ("number",)}[kind]
+    return {kind: unit[kind], **{k: unit[k] for k in keys if k in unit}}
+
+
+def describe(unit: Any) -> str:
+    return describe_key(key_of(unit))
+
+
+class UnitList(QWidget):
+    """The `units:` of the instruction at `path` (see the module's docstring)."""
+
+    def __init__(self, shared: ScenarioPanels, name: str) -> None:
+        super().__init__(objectName=name)
+        self.shared = shared
+        self.path: DataPath | None = None  # the instruction's
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.units = QListWidget(objectName=f"{name}-list")
+        self.units.setMaximumHeight(66)
+        layout.addWidget(self.units)
+        self.choice = QComboBox(objectName=f"{name}-add", toolTip="A unit of the side's order of battle")
+        self.choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # filled once shown
+        self.choice.activated.connect(lambda i: self.add(self.choice.itemData(i)))
+        remove = QPushButton("Remove unit", objectName=f"{name}-remove")
+        remove.clicked.connect(self.remove)
+        self.units_row = row(QLabel("Units:"), self.choice, remove)
+        layout.addLayout(self.units_row)
+        self.split = QPushButton("Name units instead of the group", objectName=f"{name}-split")
+        self.split.setToolTip("The instruction lists the group's units, to remove those it does not apply to")
+        self.split.clicked.connect(self.name_units)
+        layout.addWidget(self.split)
+        self.message = Message(f"{name}-message")
+        layout.addWidget(self.message)
+        shared.data_changed.connect(self.refresh)
+        self.show_path(None)
+
+    def show_path(self, path: DataPath | None) -> None:
+        """Edit the units of the instruction at `path` (None: no row chosen)."""
+        self.path = path
+        self.message.clear()
+        self.refresh()
+
+    @property
+    def side(self) -> str:
+        """Whose units: the side the instruction is under, or a restriction's `side`."""
+        if self.path is not None and self.path[0] == "sides":
+            return str(self.path[1])
+        return str((self.owner() or {}).get("side", SIDES[0]))
+
+    def listed(self) -> Any:
+        owner = self.owner()
+        return owner.get("units") if owner is not None else None
+
+    def owner(self) -> Any:
+        if self.path is None or not self.shared.active:
+            return None
+        found = find(self.shared.data, self.path)
+        return found if isinstance(found, dict) else None
+
+    def refresh(self) -> None:
+        owner, units = self.owner(), self.listed()
+        self.setVisible(owner is not None and ("units" in owner or "group" in owner))
+        for widget in (self.units, *(self.units_row.itemAt(i).widget() for i in range(3))):
+            widget.setVisible(units is not None)
+        self.split.setVisible(units is None)
+        if units is None:
+            return
+        keys = [placement_key(u) for u in units]
+        self.units.clear()
+        self.units.addItems([describe(k) for k in keys])
+        self.choice.clear()
+        self.choice.addItem("add a unit...", None)
+        for group in find(self.shared.data, ("sides", self.side, "groups")) or []:
+            for unit in group.get("units") or []:
+                key = placement_key(unit)
+                if key not in keys:
+                    self.choice.addItem(f"{describe(key)} ({group.get('name')})", key)
+
+    def add(self, key: dict[str, Any] | None) -> bool:
+        units = self.listed()
+        if key is None or units is None or self.path is None:
+            return False
+        path = (*self.path, "units")
+        edit = Edit(f"{'/'.join(map(str, self.path))}: add {describe(key)}")
+        return self._push(edit.insert(path, None, like_siblings(key, units)))
+
+    def remove(self) -> bool:
+        units, i = self.listed(), self.units.currentRow()
+        if units is None or self.path is None or not 0 <= i < len(units):
+            self.message.setText("Choose the unit to remove from the list")
+            return False
+        if len(units) == 1:
+            self.message.setText("The instruction names one unit at least (24.1): remove its row instead")
+            return False
+        edit = Edit(f"{'/'.join(map(str, self.path))}: remove {describe(node(units, (i,)))}")
+        return self._push(edit.remove((*self.path, "units"), i))
+
+    def name_units(self) -> bool:
+        """`group: main` becomes `units: [...]`, every unit of the group, where the group was named."""
+        owner = self.owner()
+        if owner is None or self.path is None or "group" not in owner:
+            return False
+        groups = find(self.shared.data, ("sides", self.side, "groups")) or []
+        group = next((g for g in groups if str(g.get("name")) == str(owner["group"])), None)
+        if group is None or not group.get("units"):
+            self.message.setText(f"The {self.side} side has no group {owner['group']!r} to take the units of")
+            return False
+        units = sequence([flow(**placement_key(u)) for u in group["units"]], flow_style=True)
+        keys = list(owner)
+        after = keys[keys.index("group") + 1] if keys[-1] != "group" else None
+        edit = Edit(f"{'/'.join(map(str, self.path))}: the units of {owner['group']}")
+        return self._push(edit.remove(self.path, "group").set(self.path, "units", units, before=after))
+
+    def _push(self, edit: Edit) -> bool:
+        self.message.clear()
+        if self.shared.push(edit):
+            return True
+        self.message.setText(self.shared.window.statusBar().currentMessage())
+        return False
