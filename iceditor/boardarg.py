@@ -64,6 +64,14 @@ def load_scenario_arg(path: Path) -> tuple[Scenario, Board]:
         return scenario, scenario.load_board()
 
 
+def scenario_inputs(scenario: Scenario, board: Board) -> list[Path]:
+    """The files a scenario's game reads: the scenario, its maps and its errata (none is written over)."""
+    files = [scenario.file, *(sheet.file for sheet in board.maps)]
+    if board.errata is not None:
+        files.append(board.errata.file)
+    return [Path(f) for f in files if f != "<memory>"]
+
+
 def hex_arg(board: Board, label: str, path: Path) -> Hex:
     """A hex label given on the command line, on the board or BadInput naming it."""
     try:

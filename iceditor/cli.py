@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from engine.file_writing import WriteRefused
 from engine.model.map_folders import folders_allowed
 from engine.model.source import SourceDocument, SourceError
 from engine.problems import Problem, Severity, by_severity, count_errors
@@ -140,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with folders_allowed(args.allow_dir):
             return _run(args)
-    except BadInput as exc:
+    except (BadInput, WriteRefused) as exc:  # WriteRefused: an output that is not written, and why
         print(exc, file=sys.stderr)
         return EXIT_UNREADABLE
     except BrokenPipeError:

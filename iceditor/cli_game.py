@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.batch.games import side_players
-from engine.file_writing import atomic_write
+from engine.file_writing import atomic_write, refuse_inputs
 from engine.game import ScenarioNotPlayable, new_game
 from engine.game.log import Log, LogError, log_text, read_log, replay
 from engine.game.match import play_out
@@ -24,7 +24,7 @@ from engine.model.source import SourceError, read_text
 from engine.players import PLAYERS
 from engine.resources import given_or_bundled
 
-from .boardarg import SCENARIO_HELP, BadInput, file_arg, load_scenario_arg
+from .boardarg import SCENARIO_HELP, BadInput, file_arg, load_scenario_arg, scenario_inputs
 from .editor.play.session import HUMAN
 from .output import print_json
 
@@ -63,7 +63,9 @@ def run(args: argparse.Namespace) -> int | None:
 
 
 def _play(args: argparse.Namespace) -> int:
-    scenario, _ = load_scenario_arg(args.scenario)
+    scenario, board = load_scenario_arg(args.scenario)
+    if args.log is not None:  # before the game: a log over its own scenario would destroy it
+        refuse_inputs(args.log, scenario_inputs(scenario, board), "a file this game reads")
     names = [n.strip() for n in args.players.split(",")]
     if len(names) != len(SIDES):
         raise BadInput(f"iceditor play: error: --players names {len(SIDES)} players, german then russian")
