@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +21,11 @@ from engine.game.log import Log, LogError, log_text, read_log, replay
 from engine.game.match import play_out
 from engine.game.state import GameState
 from engine.model.counters import SIDES
+from engine.model.map_folders import MapPathError, allowed_file
 from engine.model.source import SourceError, read_text
 from engine.players import PLAYERS
-from engine.resources import given_or_bundled
+from engine.resources import bundled_file
+from engine.terminal_text import shown
 
 from .boardarg import SCENARIO_HELP, BadInput, file_arg, load_scenario_arg, scenario_inputs
 from .editor.play.session import HUMAN
@@ -48,7 +51,13 @@ def add_parsers(commands: Any) -> None:
         "them again from the seed and checks every roll and state the log records.",
     )
     again.add_argument("log", type=Path, metavar="LOG")
-    again.add_argument("--verify", action="store_true", help="roll the dice again from the seed and compare")
+    again.add_argument(
+        "--verify",
+        action="store_true",
+        help="roll the dice again from the seed and compare every roll, event, state and the result; "
+        "exit 1 if the log records no result (a game not over, or a log cut short)",
+    )
+    again.add_argument("--partial", action="store_true", help="with --verify: a game not over verifies too (exit 0)")
     again.add_argument("--at", type=int, metavar="N", help="the state after action N (0: the start)")
     again.add_argument("--each", choices=("phase",), help="one state per line at the end of every phase")
     again.add_argument("--format", choices=("text", "json"), default="text")
@@ -116,6 +125,14 @@ def _replay(args: argparse.Namespace) -> int:
     game, log = replayed(args.log, verify=args.verify, upto=args.at, each=each if args.each else None)
     if args.at is not None and args.at > len(log.entries) - 1:
         raise BadInput(f"iceditor replay: error: --at {args.at}: the log has {len(log.entries) - 1} actions")
+    if args.verify and game.result is None and not args.partial:  # a log cut at a line verifies as a shorter game
+        cut = "" if log.snapshot is not None else " and it has no snapshot line: it may be cut short"
+        print(
+            f"{args.log}:{len(log.entries) + 1 + (log.snapshot is not None)}: error: the game is not over "
+            f"(the log records no result){cut}; --partial verifies a game in progress",
+            file=sys.stderr,
+        )
+        return 1
     if args.each:
         print("\n".join(shown))
     elif args.format == "json":
@@ -134,7 +151,7 @@ def replayed(path: Path, **how: Any) -> tuple[GameState, Log]:
         raise BadInput(f"{path}: error: {exc.message}") from None
     except LogError as exc:
         raise BadInput(f"{path}:{exc.line}: error: {exc}") from None
-    scenario, _ = load_scenario_arg(scenario_of(path, str(log.header["scenario"])))
+    scenario, _ = load_scenario_arg(scenario_of(path, log.header["scenario"]))
     try:
         return replay(log, scenario, **how), log
     except LogError as exc:
@@ -143,12 +160,25 @@ def replayed(path: Path, **how: Any) -> tuple[GameState, Log]:
         raise BadInput(str(exc)) from None
 
 
-def scenario_of(log_path: Path, named: str) -> Path:
-    """The log's scenario: as named (from here), beside the log, or a bundled one."""
-    for candidate in (Path(named), log_path.parent / named, given_or_bundled(Path(named).stem)):
-        if candidate.is_file():
-            return candidate
-    raise BadInput(f"{log_path}:1: error: the log's scenario {named} is not here, beside the log, nor bundled")
+def scenario_of(log_path: Path, named: object) -> Path:
+    """The log's scenario, by the rules of a scenario's maps (engine/model/map_folders.py): a bundled
+    name, or a file in the log's folder (as named, or its name beside the log) or a folder of
+    --allow-dir; never any other path (the hash is checked only once it is read)."""
+    if not isinstance(named, str) or not named or "\0" in named:
+        raise BadInput(f"{log_path}:1: error: the header's scenario is a file name, not {shown(json.dumps(named))}")
+    folder = log_path.parent
+    for candidate in (folder / named, folder / Path(named).name, bundled_file(named, "scenarios"), Path(named)):
+        try:
+            if candidate is not None and candidate.is_file():
+                return allowed_file(candidate, folder, f"the log's scenario {shown(named)}")
+        except MapPathError as exc:
+            raise BadInput(f"{log_path}:1: error: {exc}") from None
+        except OSError:  # a name too long for the system: not one of ours
+            continue
+    raise BadInput(
+        f"{log_path}:1: error: the log's scenario {shown(named)} is not bundled nor in the log's folder "
+        "(allow another folder with --allow-dir)"
+    )
 
 
 def _state_line(game: GameState, output: str) -> str:
