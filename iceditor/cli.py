@@ -239,11 +239,18 @@ def _zone(path: Path, name: str | None, output: str) -> int:
     """The zones that resolve, listed; each that does not, reported as zone-empty reports it (exit 1)."""
     from engine.geometry.zones import ZoneError, resolve_named
     from engine.model.mapsheet import LoadError
-    from engine.model.scenario import load_scenario
+    from engine.model.scenario import scenario_from_document
+    from engine.model.schema import schema_name
+    from engine.model.source import load_yaml
     from engine.validate.checks.zone_resolves import CHECK as ZONE_EMPTY
 
+    from .boardarg import not_a_scenario
+
     try:
-        scenario = load_scenario(path)
+        doc = load_yaml(path)
+        if schema_name(doc) != "scenario":
+            raise BadInput(not_a_scenario(path, doc))
+        scenario = scenario_from_document(doc)
         board = scenario.load_board()
         ctx = scenario.zone_context(board)
     except SourceError as exc:

@@ -109,7 +109,7 @@ def _play(args: argparse.Namespace) -> int:
     else:
         winner = result.get("winner")
         print(
-            f"{scenario.title}, seed {args.seed}: {'a draw' if winner == 'draw' else f'{winner} victory'} "
+            f"{shown(scenario.title)}, seed {args.seed}: {'a draw' if winner == 'draw' else f'{winner} victory'} "
             f"after {len(game.log) - 1} actions ({result.get('by')})" + (f"; log: {args.log}" if args.log else "")
         )
     return 0
@@ -194,7 +194,7 @@ def _state_line(game: GameState, output: str) -> str:
 
 def _state_text(game: GameState, *, verified: bool, actions: int) -> str:
     lines = [
-        f"{game.scenario.title}: turn {game.turn}, {game.phase} phase, {game.phasing or '-'} phasing, "
+        f"{shown(game.scenario.title)}: turn {game.turn}, {game.phase} phase, {game.phasing or '-'} phasing, "
         f"{game.to_act or 'no one'} to act" + (" (every roll and state checked)" if verified else ""),
     ]
     for unit in game.units.values():
