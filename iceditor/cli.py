@@ -18,7 +18,7 @@ from engine.file_writing import WriteRefused
 from engine.model.map_folders import folders_allowed
 from engine.model.source import SourceDocument, SourceError
 from engine.problems import Problem, Severity, by_severity, count_errors
-from engine.resources import given_or_bundled
+from engine.resources import given_or_bundled, is_bundled, shown_name
 
 from . import (
     cli_editor,
@@ -50,6 +50,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="iceditor", description="Iron Cross scenario and map editor")
+    parser.add_argument("--version", action="version", version=f"iceditor {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     validate = commands.add_parser(
         "validate",
@@ -174,7 +175,7 @@ def _validate(args: argparse.Namespace) -> int:
 
     known = {c.id for c in all_checks()}
     select, ignore = _codes(args.select, known), _codes(args.ignore, known)
-    paths = args.files or [_shown(p) for p in bundled_files()]
+    paths = args.files or bundled_files()
     problems: list[Problem] = []
     unreadable = False
     for path in paths:
@@ -193,6 +194,7 @@ def _validate(args: argparse.Namespace) -> int:
             continue
         problems += validate_document(doc)
     problems = [p for p in problems if (not select or p.code in select) and p.code not in ignore]
+    problems = [replace(p, file=shown_name(p.file)) if p.file and is_bundled(Path(p.file)) else p for p in problems]
     if args.strict:
         problems = [replace(p, severity=Severity.ERROR) if p.severity is Severity.WARNING else p for p in problems]
     _print(by_severity(problems), args.format, len(paths))
@@ -420,14 +422,6 @@ def _version() -> str:
         return version("iceditor")
     except PackageNotFoundError:
         return "0+unknown"
-
-
-def _shown(path: Path) -> Path:
-    """A bundled file as the user would name it: relative to the current folder when inside it."""
-    try:
-        return path.relative_to(Path.cwd())
-    except ValueError:
-        return path
 
 
 def _print(problems: list[Problem], output: str, n_files: int) -> None:
