@@ -21,6 +21,7 @@ import stat
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import IO, Any
 
 from engine.terminal_text import PATH_LIMIT, shown
 
@@ -52,8 +53,8 @@ def refuse_inputs(path: Path, inputs: Iterable[Path | str], what: str = "an inpu
             raise WriteRefused(path, f"not written: it is {what} ({shown(given, PATH_LIMIT)})")
 
 
-def atomic_write(path: Path, text: str, newline: str = "\n") -> Path:
-    """Write `text` (UTF-8, each `\\n` written as `newline`) to `path` atomically; the file written
+def atomic_write(path: Path, text: str | bytes, newline: str = "\n") -> Path:
+    """Write `text` (UTF-8, each `\\n` written as `newline`; bytes as they are) to `path` atomically; the file written
     (a link's target). A character device or FIFO is written in place; WriteRefused for a path
     that cannot be written, or is no file to replace (a folder, a socket, a block device)."""
     target = Path(os.path.realpath(path))
@@ -76,7 +77,13 @@ def _refused(path: Path, exc: OSError) -> WriteRefused:
     return WriteRefused(path, f"cannot be written: {exc.strerror or exc}", exc.errno)
 
 
-def _write_in_place(path: Path, target: Path, kept: os.stat_result, text: str, newline: str) -> Path:
+def _opened(fd: int, text: str | bytes, newline: str) -> IO[Any]:
+    if isinstance(text, bytes):
+        return os.fdopen(fd, "wb")
+    return os.fdopen(fd, "w", encoding="utf-8", newline=newline)
+
+
+def _write_in_place(path: Path, target: Path, kept: os.stat_result, text: str | bytes, newline: str) -> Path:
     """A device or a FIFO, written as it is (never renamed over: the node stays); the others refused."""
     if stat.S_ISDIR(kept.st_mode):
         raise WriteRefused(path, "is a folder: name a file to write")
@@ -89,21 +96,21 @@ def _write_in_place(path: Path, target: Path, kept: os.stat_result, text: str, n
         raise WriteRefused(path, f"cannot be written{reader}: {exc.strerror or exc}", exc.errno) from None
     try:
         os.set_blocking(fd, True)
-        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as out:
+        with _opened(fd, text, newline) as out:
             out.write(text)
     except OSError as exc:  # /dev/full: ENOSPC
         raise _refused(path, exc) from None
     return target
 
 
-def _replace(target: Path, kept: os.stat_result | None, text: str, newline: str) -> Path:
+def _replace(target: Path, kept: os.stat_result | None, text: str | bytes, newline: str) -> Path:
     remove_stale_temps(target)
     temp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     # created like any new file (the umask applies), then given the mode of the file it replaces
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     _writing.add(temp)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as out:
+        with _opened(fd, text, newline) as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())

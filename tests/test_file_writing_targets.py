@@ -101,3 +101,38 @@ def test_play_refuses_a_log_that_is_a_folder_with_exit_2(tmp_path: Path, capsys:
     scenario = _duel(tmp_path)
     assert main(["play", str(scenario), "--log", str(tmp_path)]) == 2
     assert capsys.readouterr().err == f"{tmp_path}: error: is a folder: name a file to write\n"
+
+
+def test_render_writes_by_the_rules_of_every_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`render --out` (and `snapshot --out`, below) write as every save does: a folder,
+    a FIFO and a link to the file drawn are refused with words and exit 2; a new file is written."""
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    scenario = _duel(tmp_path)
+    kept = scenario.read_text()
+    (tmp_path / "folder.png").mkdir()
+    os.mkfifo(tmp_path / "fifo.png")
+    (tmp_path / "link.png").symlink_to(scenario)
+    refusals = {
+        "folder.png": "is a folder: name a file to write",
+        "fifo.png": "a FIFO no program is reading",
+        "link.png": "not written: it is the file drawn",
+    }
+    for out, words in refusals.items():
+        assert main(["render", str(scenario), "--dpi", "50", "--out", str(tmp_path / out)]) == 2
+        assert words in capsys.readouterr().err
+    assert scenario.read_text() == kept
+    assert main(["render", str(scenario), "--dpi", "50", "--out", str(tmp_path / "map.svg")]) == 0
+    assert (tmp_path / "map.svg").read_text(encoding="utf-8").startswith("<?xml")
+
+
+def test_a_games_snapshot_writes_by_the_same_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    scenario = _duel(tmp_path)
+    (tmp_path / "folder.png").mkdir()
+    log = tmp_path / "game.jsonl"
+    assert main(["play", str(scenario), "--log", str(log)]) == 0
+    assert main(["snapshot", str(log), "--out", str(tmp_path / "folder.png")]) == 2
+    assert main(["snapshot", str(log), "--out", str(tmp_path / "game.png")]) == 0
+    assert (tmp_path / "game.png").read_bytes()[:4] == b"\x89PNG"
