@@ -326,9 +326,10 @@ FUZZ_SOURCES = [
 
 
 def test_seeded_mutants_never_end_in_an_internal_error(tmp_path: Path) -> None:
-    """300 mutants of the bundled files (benchmarks/fuzz_validate.py runs 10,000 of every file)."""
+    """300 mutants of the bundled files (benchmarks/fuzz_validate.py runs 25,000 of every file; the
+    value-count bombs, half a second each, there and in test_a_value_count_bomb_is_refused_quickly)."""
     seen = set()
-    for mutant in mutants(FUZZ_SOURCES, 300, seed=20261201):
+    for mutant in mutants(FUZZ_SOURCES, 300, seed=20261201, leave_out=("values",)):
         outcome = validate_mutant(mutant, tmp_path)
         seen.add(outcome.status)
         assert outcome.status in (0, 1, 2), (mutant.source.name, mutant.mutation, outcome.output[-500:])

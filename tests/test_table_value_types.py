@@ -14,7 +14,12 @@ TABLES = Path(__file__).resolve().parent.parent / "tables"
 
 CASES = [
     # (table, the text replaced, its replacement, what the message says)
-    ("combat", "per_man: {value: 1,", 'per_man: {value: "hello",', "'hello' is not of type 'integer'"),
+    (
+        "combat",
+        "per_man: {value: 1,",
+        'per_man: {value: "hello",',
+        "'hello' is not one of ['unlimited', 'normal', 'initial_range']",
+    ),
     ("combat", "points: {value: [1, 2, 3],", "points: {value: [1, -10^400, 3],", "'-10^400' is not of type 'integer'"),
     ("combat", "points: {value: [1, 2, 3],", "points: {value: [1, 4],", "4 is out of range: at most 3 (18.0)"),
     (
