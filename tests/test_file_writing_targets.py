@@ -136,3 +136,11 @@ def test_a_games_snapshot_writes_by_the_same_rules(tmp_path: Path, monkeypatch: 
     assert main(["snapshot", str(log), "--out", str(tmp_path / "folder.png")]) == 2
     assert main(["snapshot", str(log), "--out", str(tmp_path / "game.png")]) == 0
     assert (tmp_path / "game.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_playtest_out_that_is_a_file_is_refused_and_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    scenario = _duel(tmp_path)
+    kept = scenario.read_text()
+    assert main(["playtest", str(scenario), "--games", "1", "--no-progress", "--out", str(scenario)]) == 2
+    assert "error: cannot be written: Not a directory" in capsys.readouterr().err
+    assert scenario.read_text() == kept
