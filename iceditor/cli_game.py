@@ -162,15 +162,21 @@ def replayed(path: Path, **how: Any) -> tuple[GameState, Log]:
 
 def scenario_of(log_path: Path, named: object) -> Path:
     """The log's scenario, by the rules of a scenario's maps (engine/model/map_folders.py): a bundled
-    name, or a file in the log's folder (as named, or its name beside the log) or a folder of
-    --allow-dir; never any other path (the hash is checked only once it is read)."""
+    name, or a file in the log's folder or the one above it (a batch's DIR/scenario.yaml for its
+    DIR/games/KEY.jsonl), as named or its name beside the log, or in a folder of --allow-dir; never
+    any other path (the hash is checked only once it is read)."""
     if not isinstance(named, str) or not named or "\0" in named:
         raise BadInput(f"{log_path}:1: error: the header's scenario is a file name, not {shown(json.dumps(named))}")
-    folder = log_path.parent
-    for candidate in (folder / named, folder / Path(named).name, bundled_file(named, "scenarios"), Path(named)):
+    folder = log_path.absolute().parent
+    name = Path(named).name
+    nearby = (folder / named, folder / name, folder.parent / name)
+    for candidate in (*nearby, bundled_file(named, "scenarios"), Path(named)):
         try:
-            if candidate is not None and candidate.is_file():
-                return allowed_file(candidate, folder, f"the log's scenario {shown(named)}")
+            if candidate is None or not candidate.is_file():
+                continue
+            if candidate.resolve().is_relative_to(folder.resolve().parent):  # a batch's DIR for DIR/games/KEY.jsonl
+                return candidate
+            return allowed_file(candidate, folder, f"the log's scenario {shown(named)}")
         except MapPathError as exc:
             raise BadInput(f"{log_path}:1: error: {exc}") from None
         except OSError:  # a name too long for the system: not one of ours

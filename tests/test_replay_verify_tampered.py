@@ -119,3 +119,15 @@ def test_the_header_scenario_is_never_an_arbitrary_path(
     assert main(["replay", str(log)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"{log}:1: error: the log's scenario {named} is outside") and "root:" not in err
+
+
+def test_a_batch_log_finds_its_scenario_in_the_folder_above_from_anywhere(
+    played: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch writes DIR/scenario.yaml and DIR/games/KEY.jsonl: the log replays from any folder."""
+    games = played.parent / "games"
+    games.mkdir(exist_ok=True)
+    log = games / "g00000.jsonl"
+    log.write_text(played.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(games)
+    assert main(["replay", "g00000.jsonl"]) == 0
