@@ -1,6 +1,6 @@
 """`iceditor validate` on mutated copies of every bundled file: how each ends, and how long it takes.
 
-    python benchmarks/fuzz_validate.py [--count 10000] [--seed 1] [--timeout 20] [--memory-mb 2048]
+    python benchmarks/fuzz_validate.py [--count 25000] [--seed 1] [--timeout 20] [--memory-mb 2048]
 
 Prints one JSON object: the outcome counts (exit 0, 1, 2; `internal` for exit 3 or a traceback,
 `timeout` past --timeout seconds), the time per mutant (median, p99, worst) beside the naive
@@ -65,7 +65,7 @@ def _summary(times: list[float]) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=10_000)
+    parser.add_argument("--count", type=int, default=25_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=int, default=20, help="seconds a mutant may take")
     parser.add_argument("--memory-mb", type=int, default=2048, help="address-space limit of the process")

@@ -5,6 +5,10 @@ renamed over it: the file is either as it was or as saved. The file keeps its mo
 where allowed), and a symbolic link stays a link: its target is written. A write cut short by a
 kill leaves its temporary file behind; the next write beside it, or the next open, removes the
 stale ones of our own pattern: those of a process that is gone, or older than any write takes.
+
+Only a regular file is replaced (or a new one created): a character device such as /dev/null or a
+FIFO is written in place, as a shell's `>` would; a folder, a socket or a block device is refused
+with words (WriteRefused), as is a path that is an input of the same command (`refuse_inputs`).
 """
 
 from __future__ import annotations
@@ -15,7 +19,11 @@ import re
 import secrets
 import stat
 import time
+from collections.abc import Iterable
 from pathlib import Path
+from typing import IO, Any
+
+from engine.terminal_text import PATH_LIMIT, shown
 
 # A write takes well under a second: a temporary file untouched this long is no live write
 # (it also covers a pid reused since, and files of versions that did not name their pid).
@@ -24,22 +32,85 @@ STALE_SECONDS = 600.0
 _writing: set[Path] = set()  # this process's temporary files being written right now
 
 
-def atomic_write(path: Path, text: str, newline: str = "\n") -> Path:
-    """Write `text` (UTF-8, each `\\n` written as `newline`) to `path` atomically; the file written
-    (a link's target)."""
+class WriteRefused(OSError):
+    """A path that is not written: `str()` is `PATH: error: REASON`; `strerror` the reason alone
+    (as an OSError's, for the editor's messages), `errno` the system's where it gave one."""
+
+    def __init__(self, path: Path | str, reason: str, errno: int | None = None) -> None:
+        super().__init__(f"{shown(path, PATH_LIMIT)}: error: {reason}")
+        self.strerror, self.errno, self.filename = reason, errno, str(path)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def refuse_inputs(path: Path, inputs: Iterable[Path | str], what: str = "an input of this command") -> None:
+    """WriteRefused if `path` is one of `inputs`, however either is spelled (links, `./`, `..`):
+    writing a game's log over its own scenario would destroy it."""
+    target = os.path.realpath(path)
+    for given in inputs:
+        if os.path.realpath(given) == target:
+            raise WriteRefused(path, f"not written: it is {what} ({shown(given, PATH_LIMIT)})")
+
+
+def atomic_write(path: Path, text: str | bytes, newline: str = "\n") -> Path:
+    """Write `text` (UTF-8, each `\\n` written as `newline`; bytes as they are) to `path` atomically; the file written
+    (a link's target). A character device or FIFO is written in place; WriteRefused for a path
+    that cannot be written, or is no file to replace (a folder, a socket, a block device)."""
     target = Path(os.path.realpath(path))
-    target.parent.mkdir(parents=True, exist_ok=True)
-    remove_stale_temps(target)
     try:
         kept: os.stat_result | None = target.stat()
     except FileNotFoundError:
         kept = None
+    except OSError as exc:
+        raise _refused(path, exc) from None
+    if kept is not None and not stat.S_ISREG(kept.st_mode):
+        return _write_in_place(path, target, kept, text, newline)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return _replace(target, kept, text, newline)
+    except OSError as exc:
+        raise _refused(path, exc) from None
+
+
+def _refused(path: Path, exc: OSError) -> WriteRefused:
+    return WriteRefused(path, f"cannot be written: {exc.strerror or exc}", exc.errno)
+
+
+def _opened(fd: int, text: str | bytes, newline: str) -> IO[Any]:
+    if isinstance(text, bytes):
+        return os.fdopen(fd, "wb")
+    return os.fdopen(fd, "w", encoding="utf-8", newline=newline)
+
+
+def _write_in_place(path: Path, target: Path, kept: os.stat_result, text: str | bytes, newline: str) -> Path:
+    """A device or a FIFO, written as it is (never renamed over: the node stays); the others refused."""
+    if stat.S_ISDIR(kept.st_mode):
+        raise WriteRefused(path, "is a folder: name a file to write")
+    if not (stat.S_ISCHR(kept.st_mode) or stat.S_ISFIFO(kept.st_mode)):
+        raise WriteRefused(path, "is not a regular file (a socket or a block device): not written")
+    try:  # non-blocking: a FIFO no one reads is refused (ENXIO) rather than waited on for ever
+        fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        reader = " (a FIFO no program is reading)" if stat.S_ISFIFO(kept.st_mode) else ""
+        raise WriteRefused(path, f"cannot be written{reader}: {exc.strerror or exc}", exc.errno) from None
+    try:
+        os.set_blocking(fd, True)
+        with _opened(fd, text, newline) as out:
+            out.write(text)
+    except OSError as exc:  # /dev/full: ENOSPC
+        raise _refused(path, exc) from None
+    return target
+
+
+def _replace(target: Path, kept: os.stat_result | None, text: str | bytes, newline: str) -> Path:
+    remove_stale_temps(target)
     temp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     # created like any new file (the umask applies), then given the mode of the file it replaces
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     _writing.add(temp)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as out:
+        with _opened(fd, text, newline) as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())

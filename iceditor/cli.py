@@ -14,10 +14,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from engine.file_writing import WriteRefused
 from engine.model.map_folders import folders_allowed
 from engine.model.source import SourceDocument, SourceError
 from engine.problems import Problem, Severity, by_severity, count_errors
-from engine.resources import given_or_bundled
+from engine.resources import given_or_bundled, is_bundled, shown_name
 
 from . import (
     cli_editor,
@@ -49,6 +50,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="iceditor", description="Iron Cross scenario and map editor")
+    parser.add_argument("--version", action="version", version=f"iceditor {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     validate = commands.add_parser(
         "validate",
@@ -140,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with folders_allowed(args.allow_dir):
             return _run(args)
-    except BadInput as exc:
+    except (BadInput, WriteRefused) as exc:  # WriteRefused: an output that is not written, and why
         print(exc, file=sys.stderr)
         return EXIT_UNREADABLE
     except BrokenPipeError:
@@ -173,7 +175,7 @@ def _validate(args: argparse.Namespace) -> int:
 
     known = {c.id for c in all_checks()}
     select, ignore = _codes(args.select, known), _codes(args.ignore, known)
-    paths = args.files or [_shown(p) for p in bundled_files()]
+    paths = args.files or bundled_files()
     problems: list[Problem] = []
     unreadable = False
     for path in paths:
@@ -192,6 +194,7 @@ def _validate(args: argparse.Namespace) -> int:
             continue
         problems += validate_document(doc)
     problems = [p for p in problems if (not select or p.code in select) and p.code not in ignore]
+    problems = [replace(p, file=shown_name(p.file)) if p.file and is_bundled(Path(p.file)) else p for p in problems]
     if args.strict:
         problems = [replace(p, severity=Severity.ERROR) if p.severity is Severity.WARNING else p for p in problems]
     _print(by_severity(problems), args.format, len(paths))
@@ -238,11 +241,18 @@ def _zone(path: Path, name: str | None, output: str) -> int:
     """The zones that resolve, listed; each that does not, reported as zone-empty reports it (exit 1)."""
     from engine.geometry.zones import ZoneError, resolve_named
     from engine.model.mapsheet import LoadError
-    from engine.model.scenario import load_scenario
+    from engine.model.scenario import scenario_from_document
+    from engine.model.schema import schema_name
+    from engine.model.source import load_yaml
     from engine.validate.checks.zone_resolves import CHECK as ZONE_EMPTY
 
+    from .boardarg import not_a_scenario
+
     try:
-        scenario = load_scenario(path)
+        doc = load_yaml(path)
+        if schema_name(doc) != "scenario":
+            raise BadInput(not_a_scenario(path, doc))
+        scenario = scenario_from_document(doc)
         board = scenario.load_board()
         ctx = scenario.zone_context(board)
     except SourceError as exc:
@@ -412,14 +422,6 @@ def _version() -> str:
         return version("iceditor")
     except PackageNotFoundError:
         return "0+unknown"
-
-
-def _shown(path: Path) -> Path:
-    """A bundled file as the user would name it: relative to the current folder when inside it."""
-    try:
-        return path.relative_to(Path.cwd())
-    except ValueError:
-        return path
 
 
 def _print(problems: list[Problem], output: str, n_files: int) -> None:

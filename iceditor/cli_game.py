@@ -10,21 +10,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 from engine.batch.games import side_players
-from engine.file_writing import atomic_write
+from engine.file_writing import atomic_write, refuse_inputs
 from engine.game import ScenarioNotPlayable, new_game
 from engine.game.log import Log, LogError, log_text, read_log, replay
 from engine.game.match import play_out
 from engine.game.state import GameState
 from engine.model.counters import SIDES
+from engine.model.map_folders import MapPathError, allowed_file
 from engine.model.source import SourceError, read_text
 from engine.players import PLAYERS
-from engine.resources import given_or_bundled
+from engine.resources import bundled_file
+from engine.terminal_text import shown
 
-from .boardarg import SCENARIO_HELP, BadInput, file_arg, load_scenario_arg
+from .boardarg import SCENARIO_HELP, BadInput, file_arg, load_scenario_arg, scenario_inputs
 from .editor.play.session import HUMAN
 from .output import print_json
 
@@ -48,7 +51,13 @@ def add_parsers(commands: Any) -> None:
         "them again from the seed and checks every roll and state the log records.",
     )
     again.add_argument("log", type=Path, metavar="LOG")
-    again.add_argument("--verify", action="store_true", help="roll the dice again from the seed and compare")
+    again.add_argument(
+        "--verify",
+        action="store_true",
+        help="roll the dice again from the seed and compare every roll, event, state and the result; "
+        "exit 1 if the log records no result (a game not over, or a log cut short)",
+    )
+    again.add_argument("--partial", action="store_true", help="with --verify: a game not over verifies too (exit 0)")
     again.add_argument("--at", type=int, metavar="N", help="the state after action N (0: the start)")
     again.add_argument("--each", choices=("phase",), help="one state per line at the end of every phase")
     again.add_argument("--format", choices=("text", "json"), default="text")
@@ -63,7 +72,9 @@ def run(args: argparse.Namespace) -> int | None:
 
 
 def _play(args: argparse.Namespace) -> int:
-    scenario, _ = load_scenario_arg(args.scenario)
+    scenario, board = load_scenario_arg(args.scenario)
+    if args.log is not None:  # before the game: a log over its own scenario would destroy it
+        refuse_inputs(args.log, scenario_inputs(scenario, board), "a file this game reads")
     names = [n.strip() for n in args.players.split(",")]
     if len(names) != len(SIDES):
         raise BadInput(f"iceditor play: error: --players names {len(SIDES)} players, german then russian")
@@ -98,7 +109,7 @@ def _play(args: argparse.Namespace) -> int:
     else:
         winner = result.get("winner")
         print(
-            f"{scenario.title}, seed {args.seed}: {'a draw' if winner == 'draw' else f'{winner} victory'} "
+            f"{shown(scenario.title)}, seed {args.seed}: {'a draw' if winner == 'draw' else f'{winner} victory'} "
             f"after {len(game.log) - 1} actions ({result.get('by')})" + (f"; log: {args.log}" if args.log else "")
         )
     return 0
@@ -114,6 +125,14 @@ def _replay(args: argparse.Namespace) -> int:
     game, log = replayed(args.log, verify=args.verify, upto=args.at, each=each if args.each else None)
     if args.at is not None and args.at > len(log.entries) - 1:
         raise BadInput(f"iceditor replay: error: --at {args.at}: the log has {len(log.entries) - 1} actions")
+    if args.verify and game.result is None and not args.partial:  # a log cut at a line verifies as a shorter game
+        cut = "" if log.snapshot is not None else " and it has no snapshot line: it may be cut short"
+        print(
+            f"{args.log}:{len(log.entries) + 1 + (log.snapshot is not None)}: error: the game is not over "
+            f"(the log records no result){cut}; --partial verifies a game in progress",
+            file=sys.stderr,
+        )
+        return 1
     if args.each:
         print("\n".join(shown))
     elif args.format == "json":
@@ -132,7 +151,7 @@ def replayed(path: Path, **how: Any) -> tuple[GameState, Log]:
         raise BadInput(f"{path}: error: {exc.message}") from None
     except LogError as exc:
         raise BadInput(f"{path}:{exc.line}: error: {exc}") from None
-    scenario, _ = load_scenario_arg(scenario_of(path, str(log.header["scenario"])))
+    scenario, _ = load_scenario_arg(scenario_of(path, log.header["scenario"]))
     try:
         return replay(log, scenario, **how), log
     except LogError as exc:
@@ -141,12 +160,31 @@ def replayed(path: Path, **how: Any) -> tuple[GameState, Log]:
         raise BadInput(str(exc)) from None
 
 
-def scenario_of(log_path: Path, named: str) -> Path:
-    """The log's scenario: as named (from here), beside the log, or a bundled one."""
-    for candidate in (Path(named), log_path.parent / named, given_or_bundled(Path(named).stem)):
-        if candidate.is_file():
-            return candidate
-    raise BadInput(f"{log_path}:1: error: the log's scenario {named} is not here, beside the log, nor bundled")
+def scenario_of(log_path: Path, named: object) -> Path:
+    """The log's scenario, by the rules of a scenario's maps (engine/model/map_folders.py): a bundled
+    name, or a file in the log's folder or the one above it (a batch's DIR/scenario.yaml for its
+    DIR/games/KEY.jsonl), as named or its name beside the log, or in a folder of --allow-dir; never
+    any other path (the hash is checked only once it is read)."""
+    if not isinstance(named, str) or not named or "\0" in named:
+        raise BadInput(f"{log_path}:1: error: the header's scenario is a file name, not {shown(json.dumps(named))}")
+    folder = log_path.absolute().parent
+    name = Path(named).name
+    nearby = (folder / named, folder / name, folder.parent / name)
+    for candidate in (*nearby, bundled_file(named, "scenarios"), Path(named)):
+        try:
+            if candidate is None or not candidate.is_file():
+                continue
+            if candidate.resolve().is_relative_to(folder.resolve().parent):  # a batch's DIR for DIR/games/KEY.jsonl
+                return candidate
+            return allowed_file(candidate, folder, f"the log's scenario {shown(named)}")
+        except MapPathError as exc:
+            raise BadInput(f"{log_path}:1: error: {exc}") from None
+        except OSError:  # a name too long for the system: not one of ours
+            continue
+    raise BadInput(
+        f"{log_path}:1: error: the log's scenario {shown(named)} is not bundled nor in the log's folder "
+        "(allow another folder with --allow-dir)"
+    )
 
 
 def _state_line(game: GameState, output: str) -> str:
@@ -162,7 +200,7 @@ def _state_line(game: GameState, output: str) -> str:
 
 def _state_text(game: GameState, *, verified: bool, actions: int) -> str:
     lines = [
-        f"{game.scenario.title}: turn {game.turn}, {game.phase} phase, {game.phasing or '-'} phasing, "
+        f"{shown(game.scenario.title)}: turn {game.turn}, {game.phase} phase, {game.phasing or '-'} phasing, "
         f"{game.to_act or 'no one'} to act" + (" (every roll and state checked)" if verified else ""),
     ]
     for unit in game.units.values():

@@ -19,8 +19,8 @@ from engine.model.counters import SIDES
 
 from .boardarg import BadInput, hex_arg
 from .cli_game import replayed
-from .cli_snapshot import start_application, use_offscreen_without_display
-from .output import command_error, file_error
+from .cli_snapshot import save_png, start_application, use_offscreen_without_display
+from .output import command_error
 
 CAPTION_PX = 15  # the caption's letters, in pixels
 
@@ -92,8 +92,7 @@ def snapshot_game(args: argparse.Namespace) -> int:
     painter.setPen(QColor("#111111"))
     painter.drawText(QRectF(6, 5, width - 12, top - 5), wrap, text)
     painter.end()
-    if not image.save(str(args.out)):
-        raise BadInput(file_error(args.out, "cannot write the picture"))
+    save_png(image, args.out, [args.file])
     print(f"{args.out}: {width}x{height} px, {text}")
     return 0
 

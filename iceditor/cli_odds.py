@@ -33,7 +33,7 @@ def add_parsers(commands: Any) -> None:
         help="the exact chances of a fire combat's results (AP 11.4, AT 12.3)",
         description="The exact chance of each result of one fire combat roll, by enumerating the dice.",
     )
-    kinds = odds.add_subparsers(dest="odds_command", metavar="KIND", required=True)
+    kinds = odds.add_subparsers(dest="odds_command", metavar="KIND")
     _add_ap(kinds)
     _add_at(kinds)
     _add_fire(kinds)
@@ -94,6 +94,8 @@ def _file(text: str) -> Path:
 def run(args: argparse.Namespace) -> int | None:
     if args.command != "odds":
         return None
+    if args.odds_command is None:  # `iceditor odds` alone: what it answers
+        raise BadInput(command_error("odds", f"name a KIND: {', '.join(RUNNERS)} (iceditor odds KIND --help)"))
     return RUNNERS[args.odds_command](args)
 
 
@@ -132,7 +134,8 @@ def _at(args: argparse.Namespace) -> int:
         if factor < 0:
             raise BadInput(command_error("odds at", f"{option} {factor}: a factor is 0 or more"))
     if args.format == "json":
-        print_json({"p_destroyed": at_probability(args.factor, args.armor, dice, args.higher)})
+        inputs = {"factor": args.factor, "armor": args.armor, "dice": dice, "higher": args.higher}
+        print_json({**inputs, "p_destroyed": at_probability(args.factor, args.armor, dice, args.higher)})
         return 0
     chance = at_chance(args.factor, args.armor, dice, args.higher)
     higher = " + 1 (higher, 12.31)" if args.higher else ""

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.file_writing import atomic_write, refuse_inputs
 from engine.geometry.movement import MovementError, Mover, UnitClass, allowance
 from engine.hexgrid import Hex
 
@@ -184,12 +185,24 @@ def _snapshot(args: argparse.Namespace) -> int:
     _frame(window, framed, exact=bool(args.frame))
     app.processEvents()
     picture = window.grab()
-    if not picture.save(str(args.out)):
-        raise BadInput(file_error(args.out, "cannot write the picture"))
+    save_png(picture, args.out, [args.file])
     window.deleteLater()
     app.processEvents()
     print(f"{args.out}: {picture.width()}x{picture.height()} px, the editor window with {args.file}")
     return 0
+
+
+def save_png(picture: Any, out: Path, inputs: list[Path]) -> None:
+    """A QImage or QPixmap written as PNG by the rules of every save (engine/file_writing.py): atomic,
+    a device written in place, a folder or an input of the command refused with words."""
+    from PySide6.QtCore import QBuffer, QIODevice
+
+    refuse_inputs(out, inputs, "the file drawn")
+    data = QBuffer()
+    data.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not picture.save(data, "PNG"):
+        raise BadInput(file_error(out, "cannot write the picture"))
+    atomic_write(out, bytes(data.data().data()))
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -292,7 +305,7 @@ def _render(args: argparse.Namespace) -> int:
     if not (50 <= args.dpi <= 1200) or not (5.0 <= args.hex_mm <= 60.0):
         raise BadInput(command_error("render", "--dpi 50-1200 and --hex-mm 5-60"))
     use_offscreen_without_display()
-    from PySide6.QtCore import QRectF, QSize
+    from PySide6.QtCore import QBuffer, QRectF, QSize
     from PySide6.QtGui import QColor, QImage, QPainter
 
     from .editor.mapview import HEX_SIZE
@@ -309,7 +322,8 @@ def _render(args: argparse.Namespace) -> int:
         # 96 units per inch, as on screen: the labels keep their size relative to the hexes
         width, height = round(width_mm / 25.4 * 96), round(height_mm / 25.4 * 96)
         generator = QSvgGenerator()
-        generator.setFileName(str(args.out))
+        svg = QBuffer()  # written to the file as any save is (engine/file_writing.py), not by Qt
+        generator.setOutputDevice(svg)
         generator.setResolution(96)
         generator.setSize(QSize(width, height))
         generator.setViewBox(QRectF(0, 0, width, height))
@@ -328,10 +342,10 @@ def _render(args: argparse.Namespace) -> int:
         dots_per_metre = round(args.dpi / 0.0254)  # the print size travels with the file
         device.setDotsPerMeterX(dots_per_metre)
         device.setDotsPerMeterY(dots_per_metre)
-        if not device.save(str(args.out)):
-            raise BadInput(file_error(args.out, "cannot write the picture"))
-    elif not args.out.is_file():
-        raise BadInput(file_error(args.out, "cannot write the picture"))
+        save_png(device, args.out, [args.file])
+    else:
+        refuse_inputs(args.out, [args.file], "the file drawn")
+        atomic_write(args.out, bytes(svg.data().data()))
     print(
         f"{args.out}: {width}x{height} {'px' if suffix == '.png' else 'SVG units'}, {width_mm:.0f}x{height_mm:.0f} mm"
     )

@@ -4,7 +4,8 @@ Each mutation is what a careless edit, a broken download or a hostile author pro
 number made huge, infinite or negative, a range turned round, a line lost, doubled or
 re-indented, a tab, an unclosed bracket or quote, deep nesting, an alias bomb, a recursive
 alias, a tag, a file cut short, a text or a key replaced (a hex off the map, a path out of
-the folder, a key that belongs elsewhere). `iceditor validate` must answer every one with exit 0, 1 or 2
+the folder, a key that belongs elsewhere), more values than a file may hold, or a FIFO in the
+file's place. `iceditor validate` must answer every one with exit 0, 1 or 2
 and a message, never exit 3 (internal error), a traceback, or a hang.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import random
 import re
 from collections.abc import Callable, Iterator
@@ -99,6 +101,18 @@ def _key(rng: random.Random, text: str) -> str:
     return _replace_one(rng, text, KEY, lambda m: rng.choice(("zone", "hexes", "any_of", "unit", "turn", "x")), 2)
 
 
+def _values(rng: random.Random, text: str) -> str:
+    """A value-count bomb: more list items than a file may hold (MAX_VALUES), or just fewer."""
+    count = rng.choice((40_000, 60_000, 1_000_000))
+    items = "\n" + "- 1\n" * count if rng.random() < 0.5 else " [" + "1, " * count + "1]\n"
+    return text.rstrip("\n") + "\nbomb:" + items
+
+
+def _fifo(rng: random.Random, text: str) -> str:
+    """The file is a FIFO no one writes (validate_mutant makes it one): it is refused, never waited on."""
+    return text
+
+
 def _cut(rng: random.Random, text: str) -> str:
     return text[: rng.randrange(len(text) + 1)]
 
@@ -113,6 +127,8 @@ MUTATIONS: dict[str, Callable[[random.Random, str], str]] = {
     "cut": _cut,
     "string": _string,
     "key": _key,
+    "values": _values,
+    "fifo": _fifo,
 }
 
 
@@ -123,15 +139,17 @@ class Mutant:
     text: str
 
 
-def mutants(sources: list[Path], count: int, seed: int) -> Iterator[Mutant]:
-    """`count` mutants of the files, the same for the same seed; one to three mutations each."""
+def mutants(sources: list[Path], count: int, seed: int, leave_out: tuple[str, ...] = ()) -> Iterator[Mutant]:
+    """`count` mutants of the files, the same for the same seed; one to three mutations each (of
+    MUTATIONS but those left out)."""
     rng = random.Random(seed)
+    allowed = [name for name in MUTATIONS if name not in leave_out]
     texts = {path: path.read_text(encoding="utf-8") for path in sources}
     for _ in range(count):
         source = rng.choice(sources)
         text, names = texts[source], []
         for _ in range(rng.choice((1, 1, 2, 3))):
-            name = rng.choice(list(MUTATIONS))
+            name = rng.choice(allowed)
             text = MUTATIONS[name](rng, text)
             names.append(name)
         yield Mutant(source, "+".join(names), text)
@@ -146,8 +164,17 @@ class Outcome:
 def validate_mutant(mutant: Mutant, folder: Path) -> Outcome:
     """`iceditor validate` on the mutant, written beside copies of the maps it may name."""
     path = folder / mutant.source.name
-    path.write_text(mutant.text, encoding="utf-8")
+    fifo = "fifo" in mutant.mutation.split("+")
+    if fifo:
+        path.unlink(missing_ok=True)
+        os.mkfifo(path)
+    else:
+        path.write_text(mutant.text, encoding="utf-8")
     out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        status = main(["validate", str(path)])
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            status = main(["validate", str(path)])
+    finally:
+        if fifo:  # the next mutant of this file is written, not waited on
+            path.unlink()
     return Outcome(status, out.getvalue())

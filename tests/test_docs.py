@@ -45,3 +45,26 @@ def test_checks_doc_is_current(capsys) -> None:
     """docs/checks.md is `iceditor checks --format markdown`: regenerate it after adding a check."""
     assert main(["checks", "--format", "markdown"]) == 0
     assert (REPO / "docs" / "checks.md").read_text(encoding="utf-8") == capsys.readouterr().out
+
+
+def test_readme_counts_the_bundled_files_validate_checks(capsys) -> None:
+    """Quick start's `iceditor validate` line: the README says how many files it checks, and names
+    them as bundled names (`maps/map2.yaml`), never an installation's absolute path (issue 24)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert main(["validate"]) == 0
+    out, err = capsys.readouterr()
+    checked = err.splitlines()[-1].split(" files checked")[0]
+    assert f"all the bundled data, {checked} files (" in readme
+    assert out.startswith("maps/map1.yaml:") and "/maps/" not in out
+
+
+def test_version_and_odds_alone_answer(capsys) -> None:
+    assert main(["odds"]) == 2
+    assert capsys.readouterr().err == "iceditor odds: error: name a KIND: ap, at, fire (iceditor odds KIND --help)\n"
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("iceditor ")
+    assert main(["odds", "at", "--factor", "8", "--armor", "2", "--dice", "2", "--format", "json"]) == 0
+    assert (
+        '"factor": 8,\n  "armor": 2,\n  "dice": 2,\n  "higher": false,\n  "p_destroyed": 0.41'
+        in capsys.readouterr().out
+    )

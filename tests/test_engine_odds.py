@@ -236,7 +236,13 @@ def test_cli_odds_ap_text(capsys) -> None:
 def test_cli_odds_at(capsys) -> None:
     """`iceditor odds at`: 12.31-12.33 applied, in JSON and in text."""
     assert main(["odds", "at", "--factor", "12", "--armor", "3", "--dice", "2", "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"p_destroyed": 30 / 36}
+    assert json.loads(capsys.readouterr().out) == {
+        "factor": 12,
+        "armor": 3,
+        "dice": 2,
+        "higher": False,
+        "p_destroyed": 30 / 36,
+    }  # the inputs with the answer
     assert main(["odds", "at", "--factor", "2", "--armor", "7", "--dice", "2", "--higher"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "destroyed: 2.78% (1/36)"
 
@@ -250,7 +256,7 @@ def test_cli_odds_at(capsys) -> None:
         (["ap", "--dice", "2"], "the following arguments are required: --firepower"),
         (["at", "--factor", "9", "--armor", "-1", "--dice", "2"], "iceditor odds at: error: --armor -1: a factor is 0"),
         (["at", "--factor", "9", "--armor", "2", "--dice", "x"], "argument --dice: invalid int value: 'x'"),
-        ([], "the following arguments are required: KIND"),
+        ([], "iceditor odds: error: name a KIND: ap, at, fire"),
     ],
 )
 def test_cli_odds_bad_input(capsys, argv: list[str], message: str) -> None:

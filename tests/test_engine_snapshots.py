@@ -117,11 +117,12 @@ def test_r201_a_snapshot_is_the_last_line_and_of_the_last_action() -> None:
 
 def test_r201_a_saved_game_verifies_and_opens_in_another_process(tmp_path: Path) -> None:
     """R201: the snapshot is the same data whatever the process's string hashing (sets of texts
-    sorted), so `--verify` in another process finds it the state the actions make."""
+    sorted), so `--verify --partial` (a game in progress) in another process finds it the state
+    the actions make."""
     saves, _ = _saves("s1-demyansk-pocket", 9, 40, decisions=500)
     path = tmp_path / "game.jsonl"
     path.write_text(saves[-1], encoding="utf-8")
-    for seed, extra in (("1", ["--verify"]), ("2", ["--verify"]), ("3", [])):
+    for seed, extra in (("1", ["--verify", "--partial"]), ("2", ["--verify", "--partial"]), ("3", [])):
         run = [sys.executable, "-m", "iceditor", "replay", str(path), "--format", "json", *extra]
         env = {**os.environ, "PYTHONHASHSEED": seed}
         result = subprocess.run(run, capture_output=True, text=True, cwd=REPO, check=False, env=env)

@@ -372,7 +372,7 @@ def test_snapshot_of_a_missing_or_corrupt_log_exits_2(qtbot, game_log: Path, tmp
     lines = game_log.read_text(encoding="utf-8").splitlines()
     corrupt.write_text("\n".join([*lines[:5], lines[5][:20], *lines[6:]]) + "\n", encoding="utf-8")
     assert main(["snapshot", str(corrupt), "--out", str(tmp_path / "x.png")]) == 2
-    assert f"{corrupt}:6: error: line 6: not a JSON line" in capsys.readouterr().err
+    assert f"{corrupt}:6: error: not a JSON line" in capsys.readouterr().err
     scenario = REPO / "scenarios" / "s1-demyansk-pocket.yaml"
     assert main(["snapshot", str(scenario), "--side", "german", "--out", str(tmp_path / "x.png")]) == 2
     assert "--side is for a saved game (.jsonl)" in capsys.readouterr().err

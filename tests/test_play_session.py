@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.file_writing import WriteRefused
 from engine.game import legal_actions, parse
 from engine.game.log import read_log, replay
 from engine.model.scenario import load_scenario
@@ -112,6 +113,18 @@ def test_r218_a_game_of_unsaved_edits_is_not_saved_against_other_files(tmp_path:
     with pytest.raises(SaveRefused, match="File > Save"):
         session.save(tmp_path / "game.jsonl")
     assert not (tmp_path / "game.jsonl").exists()
+
+
+def test_save_game_refuses_to_write_over_the_games_own_scenario(tmp_path: Path) -> None:
+    """Issue 24: Save game over the scenario (here through a link) would destroy it: refused."""
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("a: 1\n", encoding="utf-8")
+    (tmp_path / "game.jsonl").symlink_to(scenario)
+    session = duel()
+    session.texts = {scenario: "a: 1\n"}
+    with pytest.raises(WriteRefused, match="not written: it is a file of the game's scenario"):
+        session.save(tmp_path / "game.jsonl")
+    assert scenario.read_text(encoding="utf-8") == "a: 1\n"
 
 
 def test_r217_the_whole_board_holds_both_sides_secrets_and_hidden_units() -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.model.scenario import Scenario
 from engine.resources import shown_name
+from engine.terminal_text import shown
 
 from .actions import Action, IllegalAction, parse
 from .dice import Dice, ReplayMismatch
@@ -24,13 +25,16 @@ from .snapshot import SnapshotError, checksum, restore, snapshot
 from .state import GameState
 
 LOG_FORMAT = "iron-cross-game/1"
+OPTIONS: dict[str, type] = {"first_shot": bool}  # the options new_game reads (play.py), and their types
+MAX_SEED_DIGITS = 20  # a seed is a 64-bit number: a 5,000-digit one is no seed of ours
 
 
 class LogError(ValueError):
-    """A log that cannot be replayed: the message names the line and what is wrong."""
+    """A log that cannot be replayed: `line` is its line, the message what is wrong (without the
+    line: whoever prints it names the file and line once, `FILE:LINE: error: ...`)."""
 
     def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}")
+        super().__init__(message)
         self.line = line
 
 
@@ -84,6 +88,10 @@ def read_log(text: str) -> Log:
             value = json.loads(line)
         except json.JSONDecodeError as exc:
             raise LogError(number, f"not a JSON line ({exc.msg}): the log is corrupt or cut short") from None
+        except RecursionError:
+            raise LogError(number, "nested too deep to be a log line (a log's lines nest a few levels)") from None
+        except ValueError:  # a number of over 4,300 digits (Python's limit on reading one)
+            raise LogError(number, "a number of over 4,300 digits: no log line holds one") from None
         if not isinstance(value, dict):
             raise LogError(number, "a log line is a JSON object")
         parsed.append(value)
@@ -95,6 +103,17 @@ def read_log(text: str) -> Log:
             raise LogError(1, f"the header has no {key}")
     if not isinstance(head["seed"], int) or not isinstance(head["options"], dict):
         raise LogError(1, "the header's seed is a number and its options a mapping")
+    if len(str(abs(head["seed"]))) > MAX_SEED_DIGITS:
+        raise LogError(1, f"the header's seed has {len(str(abs(head['seed'])))} digits, at most {MAX_SEED_DIGITS}")
+    if head.get("engine") != ENGINE_VERSION:
+        raise LogError(
+            1, f"the log is of engine {_quoted(head.get('engine'))}; this iceditor plays {ENGINE_VERSION} only"
+        )
+    for name, value in head["options"].items():
+        if name not in OPTIONS:
+            raise LogError(1, f"unknown option {_quoted(name)} (options: {', '.join(OPTIONS)})")
+        if not isinstance(value, OPTIONS[name]):
+            raise LogError(1, f"option {name} is {OPTIONS[name].__name__}, not {_quoted(value)}")
     entries = parsed[1:]
     if not entries or entries[0].get("event") != "start":
         raise LogError(2, "the log's second line is the start of the game")
@@ -107,6 +126,10 @@ def read_log(text: str) -> Log:
     if shot is not None and shot["snapshot"] != len(entries) - 1:
         raise LogError(len(lines), f"the snapshot is of action {shot['snapshot']}, the log has {len(entries) - 1}")
     return Log(head, entries, shot)
+
+
+def _quoted(value: object) -> str:
+    return "none" if value is None else shown(json.dumps(value))
 
 
 def replay(
@@ -127,6 +150,8 @@ def replay(
     recorded = [die for entry in log.entries for die in entry.get("dice", [])]
     seed = int(log.header["seed"])
     game = new_game(scenario, seed, log.header["options"])
+    if verify:
+        _compare(2, game.log[0], log.entries[0])
     last = len(log.entries) - 1
     if log.snapshot is not None and not verify and each is None and upto in (None, last):
         return _opened(game, log, recorded)
@@ -154,11 +179,40 @@ def replay(
             raise LogError(line, f"the dice rolled {rolled}, the log records {entry.get('dice', [])}")
         if "digest" in entry and game.log[-1].get("digest") != entry["digest"]:
             raise LogError(line, "the state differs from the one the log records")
+        if verify:
+            _compare(line, game.log[-1], entry)
         if each is not None:
             each(game, n)
     if verify and upto in (None, last) and log.snapshot is not None and snapshot(game) != log.snapshot["data"]:
         raise LogError(last + 3, "the snapshot is not the state the log's actions make")
     return game
+
+
+def _compare(line: int, made: dict[str, Any], recorded: dict[str, Any]) -> None:
+    """LogError naming the first field of a log line that is not what the replay made (`verify`):
+    its events, the result among them, its turn, phase, side and number."""
+    made = json.loads(json.dumps(made, sort_keys=True))  # as the log holds it: tuples are lists
+    for key in sorted(made.keys() | recorded.keys()):
+        if made.get(key) != recorded.get(key):
+            if key == "events":
+                raise LogError(line, _events_differ(made.get(key) or [], recorded.get(key) or []))
+            raise LogError(
+                line, f"the log records {key} {_quoted(recorded.get(key))}, the replay makes {_quoted(made.get(key))}"
+            )
+
+
+def _events_differ(made: list[Any], recorded: list[Any]) -> str:
+    for n, (ours, theirs) in enumerate(zip(made, recorded, strict=False), start=1):
+        if ours == theirs:
+            continue
+        if isinstance(ours, dict) and isinstance(theirs, dict):
+            key = min(k for k in ours.keys() | theirs.keys() if ours.get(k) != theirs.get(k))
+            return (
+                f"event {n} ({ours.get('event')}) {key}: the log records {_quoted(theirs.get(key))}, "
+                f"the replay makes {_quoted(ours.get(key))}"
+            )
+        return f"event {n}: the log records {_quoted(theirs)}, the replay makes {_quoted(ours)}"
+    return f"the log records {len(recorded)} events, the replay makes {len(made)}"
 
 
 def _opened(game: GameState, log: Log, recorded: list[int]) -> GameState:

@@ -25,6 +25,7 @@ from engine.hexgrid import (
     parse_label,
 )
 from engine.resources import data_path
+from engine.terminal_text import shown
 
 from .errata import Change, Errata, load_errata
 from .map_folders import MapPathError, allowed_file, extra_folders
@@ -300,9 +301,15 @@ def resolve_map_path(name: str, relative_to: Path | None = None) -> Path:
         candidates += [extra / c for extra in extra_folders() for c in (path, Path(f"{name}.yaml"))]
         candidates.append(data_path("maps", f"{name}.yaml"))
     for candidate in candidates:
-        if candidate.is_file():
-            return allowed_file(candidate, folder, f"map {name!r}")
-    raise MapPathError(f"map {name!r} not found: it is neither a bundled map (map1, map2, map3) nor a file in {folder}")
+        try:
+            found = candidate.is_file()
+        except OSError as exc:  # ENAMETOOLONG: a name over 255 bytes is no file
+            raise MapPathError(f"map {shown(repr(name))} cannot be a file: {exc.strerror}") from None
+        if found:
+            return allowed_file(candidate, folder, f"map {shown(repr(name))}")
+    raise MapPathError(
+        f"map {shown(repr(name))} not found: it is neither a bundled map (map1, map2, map3) nor a file in {folder}"
+    )
 
 
 def default_errata_path() -> Path:

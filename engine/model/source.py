@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import copy
 import math
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import yaml
+
+from engine.terminal_text import PATH_LIMIT, shown
 
 from .yaml_messages import Message, reader_message, syntax_message
 
@@ -27,6 +31,9 @@ MAX_BYTES = 16 * 1024 * 1024  # the bundled files are under 100 kB
 MAX_DEPTH = 40  # nesting of lists and mappings; the bundled files nest at most 11 deep
 TOO_DEEP = f"lists and mappings nested more than {MAX_DEPTH} deep: no file of the game does"
 MAX_ALIAS_VALUES = 10_000  # values that aliases (*name) may add to a file, all aliases together
+# values (scalars, lists and mappings, keys not counted) in a file: the bundled ones hold at most
+# 1,235; a file of a million list items would take 12 s and 640 MB to check (issue 24)
+MAX_VALUES = 50_000
 
 
 @dataclass(frozen=True)
@@ -96,6 +103,9 @@ def _key(value: Any) -> str:
 _PLAIN_TAGS = (None, "!", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:omap")
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _STR_TAG = "tag:yaml.org,2002:str"
+# a scalar's tag written out (`!!int 3`) may be one of the plain ones; `!!binary`, `!!timestamp`,
+# `!!python/...` and `!custom` are refused as the lists' and mappings' other tags are
+_PLAIN_SCALAR_TAGS = (None, "!", *(f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null")))
 
 # libyaml's parser when PyYAML was built with it (same safe constructor, several times faster).
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -118,6 +128,7 @@ class _Builder:
         self.anchors: dict[str, Built] = {}
         self.open_anchors: dict[str, Position] = {}  # anchors whose value is being built
         self.alias_values = 0
+        self.values = 0
 
     def error(self, message: str, at: Position) -> SourceError:
         return SourceError(self.doc.file, message, at.line, at.column)
@@ -144,6 +155,9 @@ class _Builder:
         event: Any = self.loader.get_event()
         at = _mark(event)
         self.doc.positions[path] = at
+        self.values += 1
+        if self.values > MAX_VALUES:
+            raise self.error(f"more than {MAX_VALUES:,} values: no file of the game holds a tenth of that", at)
         if isinstance(event, yaml.AliasEvent):
             return self.alias(str(event.anchor), at, depth)
         self.check_depth(depth, at)
@@ -191,7 +205,7 @@ class _Builder:
 
     def plain_tag(self, event: Any, at: Position) -> None:
         if event.tag not in _PLAIN_TAGS:
-            raise self.error(f"the tag {event.tag!r} is not allowed: files are plain data", at)
+            raise self.error(f"the tag {excerpt(event.tag)} is not allowed: files are plain data", at)
 
     def sequence(self, path: JsonPath, depth: int) -> Built:
         items: list[Any] = []
@@ -245,6 +259,8 @@ class _Builder:
         return str(event.tag)
 
     def scalar(self, event: Any, at: Position) -> Any:
+        if event.tag not in _PLAIN_SCALAR_TAGS:
+            raise self.error(f"the tag {excerpt(event.tag)} is not allowed: files are plain data", at)
         tag = self.tag_of(event)
         if tag == _STR_TAG:  # most values: the text as written, no constructor needed
             return event.value
@@ -314,20 +330,30 @@ def check_yaml(text: str, file: str) -> None:
 def read_text(path: Path | str) -> str:
     """A file's text; SourceError if it cannot be read, is not UTF-8, or is too large."""
     path = Path(path)
+    name = shown(path, PATH_LIMIT)  # a 300-byte name is refused by the system: not echoed whole
     try:
-        with path.open("rb") as stream:
-            data = stream.read(MAX_BYTES + 1)  # bounded: a device such as /dev/zero never ends
+        # non-blocking: opening a FIFO no one writes would wait for ever; only a regular file is read
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as stream:
+            mode = os.fstat(fd).st_mode
+            if stat.S_ISDIR(mode):
+                raise IsADirectoryError
+            if not stat.S_ISREG(mode):
+                kind = "a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) else "a special file"
+                raise SourceError(name, f"is {kind}, not a regular file: iceditor reads files only")
+            os.set_blocking(fd, True)
+            data = stream.read(MAX_BYTES + 1)
         if len(data) > MAX_BYTES:
-            raise SourceError(str(path), f"larger than {MAX_BYTES // 1024 // 1024} MB, the most iceditor reads")
+            raise SourceError(name, f"larger than {MAX_BYTES // 1024 // 1024} MB, the most iceditor reads")
         return data.decode("utf-8")
     except FileNotFoundError:
-        raise SourceError(str(path), "no such file") from None
+        raise SourceError(name, "no such file") from None
     except IsADirectoryError:
-        raise SourceError(str(path), "is a folder, not a file") from None
+        raise SourceError(name, "is a folder, not a file") from None
     except UnicodeDecodeError as exc:
-        raise SourceError(str(path), f"not UTF-8 text (byte {exc.start})") from None
+        raise SourceError(name, f"not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:
-        raise SourceError(str(path), f"cannot be read: {exc.strerror}") from None
+        raise SourceError(name, f"cannot be read: {exc.strerror}") from None
 
 
 def load_yaml(path: Path | str) -> SourceDocument:

@@ -15,7 +15,8 @@ CHECK = Check(
     id="setup-facing",
     rule="8.7",
     severity=Severity.ERROR,
-    summary="An ATG, MG (MMG, LMG) or AFV is placed without a facing, or faces a hex that is not adjacent.",
+    summary="An ATG, MG (MMG, LMG) or AFV is placed without a facing, or faces a hex that is not adjacent "
+    "(a warning: a facing given to a unit with all-round facing).",
     fix="Give `facing:` the adjacent hex across the unit's frontal hexside; units with all-round facing need none.",
 )
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.file_writing import atomic_write
+from engine.file_writing import atomic_write, refuse_inputs
 from engine.game import Action, GameState, IllegalAction, legal_actions, new_game, parse, play
 from engine.game.actions import DONE, PASS
 from engine.game.log import log_text
@@ -213,6 +213,7 @@ class PlaySession:
                 + ": a game's log names its scenario file by its contents; save the scenario (File > Save), "
                 "restart the playtest (Play > Restart with the edits) and save that game"
             )
+        refuse_inputs(path, self.texts, "a file of the game's scenario")  # a log over it would destroy it
         return atomic_write(path, log_text(self.game, [self.players[side] for side in SIDES]))
 
 
