@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox
 
 from iceditor.editor.document import open_document
@@ -304,8 +304,10 @@ def test_fire_at_a_hex_the_unit_may_not_fire_at_is_refused_with_the_rule(window:
     assert mode.session.game.log[-1]["action"] == "move russian/A/R-PR9-1 1201"
 
 
-def test_roll_plays_the_attack_its_odds_were_shown_for(window: MainWindow) -> None:
-    """11.13: a squad stacked fires together; the odds and the Roll are of the same firers."""
+def test_the_firers_picked_by_their_boxes_are_the_odds_and_the_roll(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """11.13: 'Infantry units may combine their AP factors into one total AP firepower strength':
+    the stack's units that may fire are ticked; a box cleared by a click takes its unit out of the
+    odds, and Roll plays the aim, joins and shot of exactly the units still ticked."""
     mode = to_russian_movement(window)
     session, board = mode.session, mode.board
     assert session is not None and board is not None
@@ -321,11 +323,22 @@ def test_roll_plays_the_attack_its_odds_were_shown_for(window: MainWindow) -> No
     board.unit_picked.emit("german/C/R-PR9-1")  # one of the stack in 1107
     mode.show_fire(session.game.board.hex("1204"))
     assert mode.odds.odds is not None and mode.odds.odds["ap"] is not None
-    firers = mode.odds.odds["ap"]["firers"]
-    assert len(firers) > 1 and all(f"{u.split('/', 1)[-1]}" in mode.odds.heading.text() for u in firers)
+    whole = mode.odds.odds["ap"]
+    assert len(whole["firers"]) > 1 and all(u.split("/", 1)[-1] in mode.odds.heading.text() for u in whole["firers"])
+    assert mode.odds.picked() == [u["unit"] for u in mode.odds.odds["units"] if u["fires"]]
+    left_out = whole["firers"][-1]
+    box = mode.odds.boxes[left_out]
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))  # on its tick
+    settle()
+    picked = mode.odds.odds["ap"]["firers"]
+    assert not box.isChecked() and left_out not in picked and picked == whole["firers"][:-1]
+    assert mode.odds.odds["ap"]["firepower"] < whole["firepower"]
+    assert left_out.split("/", 1)[-1] not in mode.odds.heading.text()
     before = session.played
     mode.odds.roll_button.click()
     settle()
     played = [e["action"] for e in session.game.log[before + 1 :]]
-    assert played[0].startswith("aim ") and played[-1] == "shoot"
-    assert {a.split()[1] for a in played[1:-1]} | {played[0].split()[1]} == set(firers)
+    assert played[0] == f"aim {picked[0]} 1204" and played[-1] == "shoot"
+    assert [a.split()[1] for a in played[:-1]] == picked
+    shot = mode.log_panel.lines()[before + 1 :]
+    assert any("AP roll" in line for line in shot) and not any(left_out.split("/", 1)[-1] in line for line in shot)

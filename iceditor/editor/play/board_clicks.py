@@ -246,54 +246,65 @@ class BoardClicks:
             f"{route.hexes[-1]}: {route.mp:g} MP by {' '.join(route.hexes)} (8.1)", 4000
         )
 
-    def show_fire(self, target: Hex) -> None:
-        """The odds of the selection's fire at `target` before the roll (fire_odds), then Roll."""
+    def show_fire(self, target: Hex, picked: list[str] | None = None) -> None:
+        """The odds of the selection's fire at `target` before the roll (fire_odds), then Roll: by
+        every unit of the selection's hexes that may fire, or by the `picked` ones (11.13)."""
         session = self.session
         assert session is not None and self.board is not None
         sources = list(dict.fromkeys(self.board.hex_of_unit(u) for u in self.selected if self.board.hex_of_unit(u)))
         firing = session.game.unit(self.selected[0]).side  # what the firing side sees (24.21)
         seen = {u["id"] for u in session.view(firing).data["units"]}
         try:
-            odds = seen_odds(fire_odds(session.game, [h for h in sources if h is not None], target), seen)
+            odds = seen_odds(fire_odds(session.game, [h for h in sources if h is not None], target, picked), seen)
         except ValueError as exc:
             self.message(f"No odds: {exc}")
             return
+        if picked is None:
+            picked = [u["unit"] for u in odds["units"] if u["fires"]]
         self.fire_at = target
         self.board.set_target(target)
         view = self.window.view
         if not view.viewport().rect().contains(view.mapFromScene(centre(target))):
             view.centre_on(target)  # the target in sight beside its odds
         label = session.game.label_of(target)
-        # the AP attack the odds are of: every unit of the firing hexes that may combine (11.13, 11.14)
-        attack = (odds.get("ap") or {}).get("firers") or self.selected
-        firers = ", ".join(u.split("/", 1)[-1] for u in attack)
-        self.odds.show_odds(f"<b>Fire at {label}</b> by {firers}: Roll plays it (PCs, then the dice)", odds, True)
+        # the AP attack the odds are of: the picked units that may combine (11.13, 11.14), else AT fire
+        attack = (odds.get("ap") or {}).get("firers") or [s["firers"][0] for s in odds["at"]]
+        firers = ", ".join(u.split("/", 1)[-1] for u in attack) or "no unit picked"
+        self.odds.show_odds(f"<b>Fire at {label}</b> by {firers}: Roll plays it (PCs, then the dice)", odds, picked)
         self.tabs.setCurrentWidget(self.odds)
 
+    def _repick(self, picked: list[str]) -> None:
+        """A firer's box ticked or cleared: the odds of exactly the units now picked."""
+        if self.session is not None and self.fire_at is not None and self.selected:
+            self.show_fire(self.fire_at, picked)
+
     def roll(self) -> None:
-        """The attack the odds were shown for: its first firer that may aim does, the others join,
-        shoot (or the selection's AT fire); one firer at a time: the Decisions list."""
+        """The attack the odds were shown for: its first firer aims, the others join, shoot (11.13);
+        with no AP attack, the first picked unit's AT fire. One firer at a time: the Decisions list."""
         session = self.session
-        if session is None or self.fire_at is None:
+        odds = self.odds.odds
+        if session is None or self.fire_at is None or odds is None:
             return
         label = session.game.label_of(self.fire_at)
         actions = session.actions()
-        # the attack the odds were shown for (fire_odds' firers), else the selection
-        firers = list(((self.odds.odds or {}).get("ap") or {}).get("firers") or self.selected)
-        aim = next((a for a in actions if a.verb == AIM and a.units[0] in firers and a.arg == label), None)
+        firers = list((odds.get("ap") or {}).get("firers") or [])
+        aim = (
+            next((a for a in actions if a.verb == AIM and a.units[0] == firers[0] and a.arg == label), None)
+            if firers
+            else None
+        )
         if aim is None:
-            at = next(
-                (a for a in actions if a.verb == ANTITANK and a.units[0] in self.selected and a.arg == label), None
-            )
+            shooters = [s["firers"][0] for s in odds["at"]]
+            at = next((a for a in actions if a.verb == ANTITANK and a.units[0] in shooters and a.arg == label), None)
             if at is not None:
                 self.play(at)
             return
         try:
             with busy():
                 session.play(aim)
-                for uid in firers:
+                for uid in firers[1:]:
                     join = Action(JOIN, (uid,))
-                    if uid != aim.units[0] and join in session.actions():
+                    if join in session.actions():
                         session.play(join)
                 session.play(Action(SHOOT))
         except IllegalAction as exc:

@@ -115,6 +115,7 @@ class PlayMode(BoardClicks, QObject):
         self.phase_bar.speed_changed.connect(self._speed)
         self.odds.roll.connect(self.roll)
         self.odds.cancel.connect(self.clear_selection)
+        self.odds.picked_changed.connect(self._repick)
         self.actions_panel.chosen.connect(self.play)
         self.actions_panel.highlighted.connect(self._highlighted)
         self.actions_panel.unit_chosen.connect(self.pick_unit)
