@@ -13,7 +13,7 @@ from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QMenu, QTabWidget
 
 from engine.game import Action, IllegalAction, apply
-from engine.game.actions import MOVE, PLACE
+from engine.game.actions import FACE, MOVE, PLACE
 from engine.game.describe import options
 from engine.game.fire import AIM, ANTITANK, JOIN, SHOOT
 from engine.game.fire_odds import fire_odds
@@ -127,13 +127,22 @@ class BoardClicks:
             self.board.set_target(self.fire_at)
         self._show_reach()
         self._list_decisions()
-        if self.selected:
-            what = (
-                "click a shaded hex to move there (its MP cost shown), or drag its path hex by hex"
-                if self.routes
-                else "click an enemy hex to see the odds of its fire, or a hex for the decisions there"
-            )
-            self.message(f"Selected {', '.join(u.split('/', 1)[-1] for u in self.selected)}: {what}")
+        self.hint()
+
+    def hint(self) -> None:
+        """What a click does next with the selection, in the status bar."""
+        if not self.selected or self.session is None:
+            return
+        verbs = {a.verb for a in self.session.actions() if set(a.units) & set(self.selected)}
+        if self.routes:
+            what = "click a shaded hex to move there (its MP cost shown), or drag its path hex by hex"
+        elif PLACE in verbs:
+            what = "click a shaded hex to place it there (24.1)"
+        elif FACE in verbs:
+            what = "click the hex across the hexside it is to face (8.7)"
+        else:
+            what = "click an enemy hex to see the odds of its fire, or a hex for the decisions there"
+        self.message(f"Selected {', '.join(u.split('/', 1)[-1] for u in self.selected)}: {what}")
 
     def _show_reach(self) -> None:
         session, board = self.session, self.board
@@ -145,6 +154,10 @@ class BoardClicks:
                 if a.verb == PLACE and a.units[0] in self.selected:
                     reach[session.game.board.hex(a.arg.split()[0])] = 0
         board.set_reach(reach if self.acting_side() else {})
+        # units off the map: a click on a hex they may be placed at (24.1) or enter to places or
+        # enters them, on friendly counters too (stacking, 6.0)
+        off_map = bool(self.selected) and board.hex_of_unit(self.selected[0]) is None
+        board.decides_at = frozenset(reach) if off_map and self.acting_side() else frozenset()
 
     def click_hex(self, h: Hex) -> None:
         side = self.acting_side()

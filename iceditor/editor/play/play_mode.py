@@ -460,6 +460,8 @@ class PlayMode(BoardClicks, QObject):
         self.odds.clear()
         self._keep_movers()
         self.advance()
+        if self.acting_side() is not None:
+            self.hint()  # the same units' next decision (a unit placed: its facing, 8.7)
         return True
 
     # -- the AI --------------------------------------------------------------------------------
