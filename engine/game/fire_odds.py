@@ -61,7 +61,8 @@ def fire_odds(
 ) -> dict[str, Any]:
     """Every unit in `sources` that may fire at `target` now, the AP attack they would make together
     (each that may combine, in order) and each AT shot, with exact probabilities. With `picked`,
-    only those units fire (the player's pick of the firers, 11.13); `units` still lists them all."""
+    only those units fire (the player's pick of the firers, 11.13); `units` still lists them all,
+    each with `picked`."""
     present = [u for h in sources for u in game.at(h)]
     if not present:
         raise ValueError(f"no units in {', '.join(game.label_of(h) for h in sources)}")
@@ -71,7 +72,10 @@ def fire_odds(
         raise ValueError("the firing hexes hold units of both sides")
     side = sides.pop()
     game = as_firing_side(game, side)
-    units = [{"unit": u.id, **_eligibility(game, u, target)} for u in present]
+    units = [
+        {"unit": u.id, **_eligibility(game, u, target), **({} if picked is None else {"picked": u.id in picked})}
+        for u in present
+    ]
     aimers = [u for u in firers if may_aim(game, u, target)]
     attack: list[Unit] = []
     for unit in aimers:
@@ -204,6 +208,8 @@ def describe_odds(odds: dict[str, Any]) -> str:
     lines = [f"Fire by {odds['side']} at {odds['target']} ({odds['phase'].replace('_', ' ')} phase):"]
     for unit in odds["units"]:
         shown = f"PC {unit['pc']:.0%}" if unit["fires"] else unit["why"]
+        if unit["fires"] and unit.get("picked") is False:
+            shown += ", not picked to fire"
         lines.append(f"  {unit['unit']}: {shown}")
     ap = odds["ap"]
     if ap is not None:

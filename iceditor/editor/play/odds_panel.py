@@ -85,6 +85,8 @@ class OddsPanel(QWidget):
     def _set_boxes(self, eligible: list[tuple[str, float]], picked: list[str]) -> None:
         if [uid for uid, _ in eligible] != list(self.boxes):  # other firers: new boxes
             for box in self.boxes.values():
+                self.firers.layout().removeWidget(box)
+                box.hide()  # gone at once: deleteLater waits for the event loop
                 box.deleteLater()
             self.boxes = {}
             for uid, pc in eligible:

@@ -89,7 +89,7 @@ class PlayMode(BoardClicks, QObject):
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(top)
         split.addWidget(self.log_panel)
-        split.setSizes([300, 300])
+        split.setSizes([400, 200])  # the odds' lines above the log
         self.dock = QDockWidget("Play", window, objectName="play-dock")
         self.dock.setWidget(split)
         self.dock.setFeatures(QDockWidget.DockWidgetFeature.NoDockWidgetFeatures)
@@ -199,9 +199,13 @@ class PlayMode(BoardClicks, QObject):
         self.selected, self.routes, self.fire_at, self.moment = [], {}, None, None
         self.shown = COVERED if len(self.session.humans) == 2 else self.session.screen_side()
         self.log_panel.clear()
+        self.odds.clear()  # no odds of another game's shot stay up, Roll enabled
         self.end.hide()
         self.phase_bar.set_ai(any(not self.session.is_human(s) for s in self.session.players))
-        self.enter()
+        if self.active:
+            self.advance()  # a game opened in play: its end, its AI's turn, its hand-over (enter() does it else)
+        else:
+            self.enter()
         self.window.view.resetTransform()
         self.window.view.scale(PLAY_ZOOM, PLAY_ZOOM)
         self._centre()
