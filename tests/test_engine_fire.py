@@ -826,3 +826,24 @@ def test_11_16_a_r171_a_lone_afv_reduces_the_ap_fire_aimed_at_it() -> None:
     with_dice(game, 1, 1, 6, 6)  # the PC, then 12: no effect
     do(game, "shoot")
     assert events(game, "attack")[-1]["firepower"] == 3
+
+
+def test_11_13_the_odds_of_the_firers_picked_are_the_attack_they_make() -> None:
+    """11.13: 'Infantry units may combine their AP factors into one total AP firepower strength':
+    the player picks which units fire; the odds are of exactly that attack (the engine's own
+    ap_shot) and every unit of the hexes is still listed, with whether it was picked. (Here the
+    two hexes may not combine in opportunity fire, R94: the rifle alone, or the MG alone.)"""
+    from engine.game import fire_odds, shot
+
+    game = opportunity()
+    do(game, "move german/D/R-PR9-1 1215")
+    sources, target = [game.board.hex("1212"), game.board.hex("1211")], game.board.hex("1215")
+    rifle, mg = game.unit("russian/A/R-PR9-1"), game.unit("russian/A/LMG-PR8-1")
+    whole = fire_odds.fire_odds(game, sources, target)
+    picked = fire_odds.fire_odds(game, sources, target, picked=[mg.id])
+    assert whole["ap"]["firers"] == [rifle.id] and picked["ap"]["firers"] == [mg.id]
+    assert picked["ap"]["firepower"] == shot.ap_shot(game, [mg], target).firepower
+    assert [u["unit"] for u in picked["units"]] == [u["unit"] for u in whole["units"]]
+    assert {u["unit"]: u["picked"] for u in picked["units"]} == {rifle.id: False, mg.id: True}
+    assert "not picked to fire" in fire_odds.describe_odds(picked)
+    assert fire_odds.fire_odds(game, sources, target, picked=[])["ap"] is None

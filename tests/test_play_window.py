@@ -9,10 +9,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QRect
-from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QAction, QContextMenuEvent
+from PySide6.QtWidgets import QApplication, QDockWidget, QListWidget, QMenu, QMessageBox
 
 from iceditor.editor.document import open_document
+from iceditor.editor.hex_layout import centre
+from iceditor.editor.play import board_clicks
 from iceditor.editor.play.play_mode import PlayMode
 from iceditor.editor.play.players_dialog import PlayersDialog
 from iceditor.editor.window import MainWindow
@@ -305,8 +308,10 @@ def test_fire_at_a_hex_the_unit_may_not_fire_at_is_refused_with_the_rule(window:
     assert mode.session.game.log[-1]["action"] == "move russian/A/R-PR9-1 1201"
 
 
-def test_roll_plays_the_attack_its_odds_were_shown_for(window: MainWindow) -> None:
-    """11.13: a squad stacked fires together; the odds and the Roll are of the same firers."""
+def test_the_firers_picked_by_their_boxes_are_the_odds_and_the_roll(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """11.13: 'Infantry units may combine their AP factors into one total AP firepower strength':
+    the stack's units that may fire are ticked; a box cleared by a click takes its unit out of the
+    odds, and Roll plays the aim, joins and shot of exactly the units still ticked."""
     mode = to_russian_movement(window)
     session, board = mode.session, mode.board
     assert session is not None and board is not None
@@ -322,11 +327,126 @@ def test_roll_plays_the_attack_its_odds_were_shown_for(window: MainWindow) -> No
     board.unit_picked.emit("german/C/R-PR9-1")  # one of the stack in 1107
     mode.show_fire(session.game.board.hex("1204"))
     assert mode.odds.odds is not None and mode.odds.odds["ap"] is not None
-    firers = mode.odds.odds["ap"]["firers"]
-    assert len(firers) > 1 and all(f"{u.split('/', 1)[-1]}" in mode.odds.heading.text() for u in firers)
+    whole = mode.odds.odds["ap"]
+    assert len(whole["firers"]) > 1 and all(u.split("/", 1)[-1] in mode.odds.heading.text() for u in whole["firers"])
+    assert mode.odds.picked() == [u["unit"] for u in mode.odds.odds["units"] if u["fires"]]
+    left_out = whole["firers"][-1]
+    box = mode.odds.boxes[left_out]
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(8, box.height() // 2))  # on its tick
+    settle()
+    picked = mode.odds.odds["ap"]["firers"]
+    assert not box.isChecked() and left_out not in picked and picked == whole["firers"][:-1]
+    assert mode.odds.odds["ap"]["firepower"] < whole["firepower"]
+    assert left_out.split("/", 1)[-1] not in mode.odds.heading.text()
     before = session.played
     mode.odds.roll_button.click()
     settle()
     played = [e["action"] for e in session.game.log[before + 1 :]]
-    assert played[0].startswith("aim ") and played[-1] == "shoot"
-    assert {a.split()[1] for a in played[1:-1]} | {played[0].split()[1]} == set(firers)
+    assert played[0] == f"aim {picked[0]} 1204" and played[-1] == "shoot"
+    assert [a.split()[1] for a in played[:-1]] == picked
+    shot = mode.log_panel.lines()[before + 1 :]
+    assert any("AP roll" in line for line in shot) and not any(left_out.split("/", 1)[-1] in line for line in shot)
+
+
+def click_at(qtbot, window: MainWindow, label: str, button: Qt.MouseButton = Qt.MouseButton.LeftButton) -> None:  # type: ignore[no-untyped-def]
+    """A click on hex `label` of the map, the view brought to it first."""
+    view, mode = window.view, mode_of(window)
+    assert mode.session is not None
+    h = mode.session.game.board.hex(label)
+    view.centre_on(h)
+    settle()
+    qtbot.mouseClick(view.viewport(), button, pos=view.mapFromScene(centre(h)))
+    settle()
+
+
+def right_click_at(window: MainWindow, label: str) -> None:
+    """A right click on hex `label`: its context menu (the decisions at the hex)."""
+    view, mode = window.view, mode_of(window)
+    assert mode.session is not None
+    h = mode.session.game.board.hex(label)
+    view.centre_on(h)
+    settle()
+    at = view.mapFromScene(centre(h))
+    event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, at, view.viewport().mapToGlobal(at))
+    QApplication.sendEvent(view.viewport(), event)
+    settle()
+
+
+def click_item(qtbot, items: QListWidget, row: int) -> None:  # type: ignore[no-untyped-def]
+    qtbot.mouseClick(items.viewport(), Qt.MouseButton.LeftButton, pos=items.visualItemRect(items.item(row)).center())
+    settle()
+
+
+def test_a_game_without_a_setup_is_set_up_and_entered_on_the_map_by_clicking(  # type: ignore[no-untyped-def]
+    qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """24.1: 'the side that sets up first places its units in their deployment zones', then its
+    hidden hexes (24.21); then the other side, whose group enters (24.1). Each by clicking: a unit
+    off the map, then its hex (on friendly counters too: a stack), the hex it faces (8.7), a hidden
+    hex from the hex's context menu."""
+    for name in ("duel.yaml", "duel-map.yaml"):
+        shutil.copy(REPO / "tests" / "fixtures" / "game" / name, tmp_path / name)
+    text = (tmp_path / "duel.yaml").read_text()
+    (tmp_path / "duel.yaml").write_text(text[: text.index("\nsetup:")])  # no test set-up: the players set up
+    window = MainWindow(open_document(tmp_path / "duel.yaml"))
+    qtbot.addWidget(window)
+    window.fit_screen(SCREEN)
+    window.show()
+    settle()
+    mode = mode_of(window)
+    assert mode.start(HOT_SEAT, seed=3)
+    settle()
+    session, off_map = mode.session, mode.actions_panel.off_map
+    assert session is not None and mode.board is not None
+    hand_over(mode, "german")
+    placed: dict[str, str] = {}
+    while any(a.verb in ("place", "face") for a in session.actions()):
+        faces = [a for a in session.actions() if a.verb == "face"]
+        if faces:  # 8.7: the unit just placed faces the hex clicked
+            assert "the hex across the hexside it is to face (8.7)" in mode.last_message
+            click_at(qtbot, window, "1206")
+            assert session.game.log[-1]["action"] == f"face {faces[0].units[0]} 1206"
+            continue
+        assert off_map.isVisible() and off_map.count() == 1
+        uid = off_map.item(0).data(Qt.ItemDataRole.UserRole)
+        click_item(qtbot, off_map, 0)
+        assert mode.selected == [uid] and "click a shaded hex to place it there (24.1)" in mode.last_message
+        where = [a.arg for a in session.actions() if a.verb == "place" and a.units[0] == uid]
+        target = "1107" if "1107" in where else where[0]  # into one hex while stacking allows (6.0)
+        click_at(qtbot, window, target)  # on the counters placed there before
+        assert session.game.unit(uid).on_map and session.game.label_of(session.game.unit(uid).hex) == target
+        placed[uid] = target
+    assert len(placed) == 8 and list(placed.values()).count("1107") > 1
+    hide = next(a for a in session.actions() if a.verb == "hide")
+    menus: list[list[str]] = []
+
+    class Menu(QMenu):
+        def exec(self, *args: object) -> QAction:  # type: ignore[override]  # the item clicked: the hidden hex
+            menus.append([item.text() for item in self.actions()])
+            return next(item for item in self.actions() if "hidden hex (24.21)" in item.text())
+
+    monkeypatch.setattr(board_clicks, "QMenu", Menu)
+    right_click_at(window, hide.arg)
+    assert menus and session.game.log[-1]["action"] == hide.text()
+    done(mode)
+    hand_over(mode, "russian")
+    assert not any(uid in mode.board.counters for uid, at in placed.items() if at == hide.arg)  # 24.21
+    assert hide.arg not in scene_texts(window)
+    done(mode)  # the Russian set-up: its group enters in turn 1 (24.1)
+    while session.game.phase != "movement" or session.game.to_act != "russian":
+        if mode.handover.isVisible():
+            hand_over(mode, mode.handover.side)
+        else:
+            done(mode)
+    if mode.handover.isVisible():
+        hand_over(mode, "russian")
+    uid = off_map.item(0).data(Qt.ItemDataRole.UserRole)
+    click_item(qtbot, off_map, 0)
+    assert mode.selected == [uid] and mode.routes and "click a shaded hex to move there" in mode.last_message
+    route = mode.routes["1303"]  # 8.1: the cheapest path from the map edge, its MP cost shown
+    click_at(qtbot, window, "1303")
+    entered = session.game.log[-1]
+    assert entered["action"] == route.action([uid]).text() and route.mp == 2
+    assert {"event": "entered_map", "unit": uid, "hex": route.hexes[0], "rule": "24.1"} in entered["events"]
+    at = session.game.label_of(session.game.unit(uid).hex)  # 1303, or where opportunity fire may answer it
+    assert at == "1303" or (session.game.interrupt is not None and session.game.interrupt["hex"] == at)

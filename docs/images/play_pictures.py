@@ -71,13 +71,18 @@ def main() -> None:
     settle()
     window.grab().save(str(OUT / "play-s1-move.png"))
 
-    # the odds of a shot before its roll
+    # the odds of a shot before its roll: a stack's, one of its firers' box cleared (11.13)
     assert mode.open_game(saved_game(folder, 5, 2, "moving_fire", {"german": "human", "russian": "random"}))
     settle()
-    aim = next(a for a in mode.session.actions() if a.verb == "aim")
+    game = mode.session.game
+    aims = [a for a in mode.session.actions() if a.verb == "aim"]
+    aim = max(aims, key=lambda a: len(game.at(game.unit(a.units[0]).hex)))  # from the largest stack
     mode.pick_unit(aim.units[0])
-    mode.click_hex(mode.session.game.board.hex(aim.arg))
+    mode.click_hex(game.board.hex(aim.arg))
     settle()
+    if len(mode.odds.boxes) > 1:
+        list(mode.odds.boxes.values())[-1].click()
+        settle()
     window.grab().save(str(OUT / "play-s1-odds.png"))
 
     # hot seat on the duel: the hand-over, then the German's opportunity fire prompt with its odds
@@ -94,12 +99,22 @@ def main() -> None:
             play.phase_bar.done_button.click()
     settle()
     play.actions_panel.unit_chosen.emit("russian/A/R-PR9-1")
-    play.board.hex_clicked.emit(play.session.game.board.hex("1203"))
+    play.board.hex_clicked.emit(play.session.game.board.hex("1204"))
     settle()
     duel.grab().save(str(OUT / "play-duel-handover.png"))
     play.handover.button.click()
     settle()
-    play.actions_panel.list.setCurrentRow(1)
+    while play.session.game.interrupt["hex"] != "1204":  # passed until the stack in 1107 sees it (13.0)
+        play.phase_bar.done_button.click()
+        settle(0.2)
+        if play.handover.isVisible():
+            play.handover.button.click()
+            settle(0.2)
+    stack = play.session.game.board.hex("1107")  # the stack's odds, the last of its firers left out (11.13)
+    aim = next(a for a in play.session.actions() if a.verb == "aim" and play.session.game.unit(a.units[0]).hex == stack)
+    play.actions_panel.list.setCurrentItem(play.actions_panel.item_of(aim))
+    settle()
+    list(play.odds.boxes.values())[-1].click()
     settle()
     duel.grab().save(str(OUT / "play-duel-opportunity-fire.png"))
     duel.close()

@@ -8,6 +8,7 @@ numbers, and the modifiers of the PCs, are the engine's own functions (shot.py, 
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from fractions import Fraction
 from itertools import product
 from typing import Any
@@ -55,18 +56,26 @@ def as_firing_side(game: GameState, side: str) -> GameState:
     return twin
 
 
-def fire_odds(game: GameState, sources: list[Hex], target: Hex) -> dict[str, Any]:
+def fire_odds(
+    game: GameState, sources: list[Hex], target: Hex, picked: Collection[str] | None = None
+) -> dict[str, Any]:
     """Every unit in `sources` that may fire at `target` now, the AP attack they would make together
-    (each that may combine, in order) and each AT shot, with exact probabilities."""
-    firers = [u for h in sources for u in game.at(h)]
-    if not firers:
+    (each that may combine, in order) and each AT shot, with exact probabilities. With `picked`,
+    only those units fire (the player's pick of the firers, 11.13); `units` still lists them all,
+    each with `picked`."""
+    present = [u for h in sources for u in game.at(h)]
+    if not present:
         raise ValueError(f"no units in {', '.join(game.label_of(h) for h in sources)}")
-    sides = {u.side for u in firers}
+    firers = present if picked is None else [u for u in present if u.id in picked]
+    sides = {u.side for u in present}
     if len(sides) > 1:
         raise ValueError("the firing hexes hold units of both sides")
     side = sides.pop()
     game = as_firing_side(game, side)
-    units = [{"unit": u.id, **_eligibility(game, u, target)} for u in firers]
+    units = [
+        {"unit": u.id, **_eligibility(game, u, target), **({} if picked is None else {"picked": u.id in picked})}
+        for u in present
+    ]
     aimers = [u for u in firers if may_aim(game, u, target)]
     attack: list[Unit] = []
     for unit in aimers:
@@ -199,6 +208,8 @@ def describe_odds(odds: dict[str, Any]) -> str:
     lines = [f"Fire by {odds['side']} at {odds['target']} ({odds['phase'].replace('_', ' ')} phase):"]
     for unit in odds["units"]:
         shown = f"PC {unit['pc']:.0%}" if unit["fires"] else unit["why"]
+        if unit["fires"] and unit.get("picked") is False:
+            shown += ", not picked to fire"
         lines.append(f"  {unit['unit']}: {shown}")
     ap = odds["ap"]
     if ap is not None:

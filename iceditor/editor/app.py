@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QColor, QPixmap
+from PySide6.QtGui import QColor, QPixmap, QPixmapCache
 from PySide6.QtWidgets import QApplication, QMessageBox, QSplashScreen
 
 from engine.model.mapsheet import LOAD_FAILURES, load_failure
@@ -17,6 +17,8 @@ from .document import EditorDocument, open_document
 from .view_settings import ViewSettings
 from .window import MainWindow
 
+PIXMAP_CACHE_KB = 128 * 1024  # Qt's default is 10 MB
+
 
 def application() -> QApplication:
     app = QApplication.instance()
@@ -25,6 +27,9 @@ def application() -> QApplication:
     app = QApplication(sys.argv[:1])
     app.setApplicationName("iceditor")
     app.setOrganizationName("iceditor")
+    # room for every hex's cached drawing (HexItem): at Qt's 10 MB a Scenario 6 map did not fit,
+    # the cache evicted the hexes scrolled past and a scroll painted their terrain again
+    QPixmapCache.setCacheLimit(PIXMAP_CACHE_KB)
     return app
 
 

@@ -120,6 +120,8 @@ class LabelItem(QGraphicsItem):
         super().__init__(parent)
         self.board, self._bounds = board, bounds
         self.zoom_aware = True
+        self._rects: dict[Hex, QRectF] = {}  # each hex's number_rect at the size of _rects_size
+        self._rects_size = 0.0
         self.setZValue(2)
         # without it the option's exposedRect is the whole map: every repaint drew every label
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
@@ -141,8 +143,14 @@ class LabelItem(QGraphicsItem):
             return
         painter.setFont(font_of_size(size))
         exposed = option.exposedRect  # type: ignore[attr-defined]
+        if size != self._rects_size:  # a new zoom: the rects anew (a repaint at one zoom reads them)
+            self._rects, self._rects_size = {}, size
+        rects = self._rects
         for h in self.board.hexes:
-            if exposed.intersects(number_rect(h, size)):  # a repaint of part of a hex may cross its number
+            rect = rects.get(h)
+            if rect is None:
+                rect = rects[h] = number_rect(h, size)
+            if exposed.intersects(rect):  # a repaint of part of a hex may cross its number
                 paint_number(painter, h, self.board.label(h), size, self.board.terrain(h).building is not None)
 
 

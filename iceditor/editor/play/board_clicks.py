@@ -13,7 +13,7 @@ from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QMenu, QTabWidget
 
 from engine.game import Action, IllegalAction, apply
-from engine.game.actions import MOVE, PLACE
+from engine.game.actions import FACE, MOVE, PLACE
 from engine.game.describe import options
 from engine.game.fire import AIM, ANTITANK, JOIN, SHOOT
 from engine.game.fire_odds import fire_odds
@@ -127,13 +127,22 @@ class BoardClicks:
             self.board.set_target(self.fire_at)
         self._show_reach()
         self._list_decisions()
-        if self.selected:
-            what = (
-                "click a shaded hex to move there (its MP cost shown), or drag its path hex by hex"
-                if self.routes
-                else "click an enemy hex to see the odds of its fire, or a hex for the decisions there"
-            )
-            self.message(f"Selected {', '.join(u.split('/', 1)[-1] for u in self.selected)}: {what}")
+        self.hint()
+
+    def hint(self) -> None:
+        """What a click does next with the selection, in the status bar."""
+        if not self.selected or self.session is None:
+            return
+        verbs = {a.verb for a in self.session.actions() if set(a.units) & set(self.selected)}
+        if self.routes:
+            what = "click a shaded hex to move there (its MP cost shown), or drag its path hex by hex"
+        elif PLACE in verbs:
+            what = "click a shaded hex to place it there (24.1)"
+        elif FACE in verbs:
+            what = "click the hex across the hexside it is to face (8.7)"
+        else:
+            what = "click an enemy hex to see the odds of its fire, or a hex for the decisions there"
+        self.message(f"Selected {', '.join(u.split('/', 1)[-1] for u in self.selected)}: {what}")
 
     def _show_reach(self) -> None:
         session, board = self.session, self.board
@@ -145,6 +154,10 @@ class BoardClicks:
                 if a.verb == PLACE and a.units[0] in self.selected:
                     reach[session.game.board.hex(a.arg.split()[0])] = 0
         board.set_reach(reach if self.acting_side() else {})
+        # units off the map: a click on a hex they may be placed at (24.1) or enter to places or
+        # enters them, on friendly counters too (stacking, 6.0)
+        off_map = bool(self.selected) and board.hex_of_unit(self.selected[0]) is None
+        board.decides_at = frozenset(reach) if off_map and self.acting_side() else frozenset()
 
     def click_hex(self, h: Hex) -> None:
         side = self.acting_side()
@@ -246,54 +259,65 @@ class BoardClicks:
             f"{route.hexes[-1]}: {route.mp:g} MP by {' '.join(route.hexes)} (8.1)", 4000
         )
 
-    def show_fire(self, target: Hex) -> None:
-        """The odds of the selection's fire at `target` before the roll (fire_odds), then Roll."""
+    def show_fire(self, target: Hex, picked: list[str] | None = None) -> None:
+        """The odds of the selection's fire at `target` before the roll (fire_odds), then Roll: by
+        every unit of the selection's hexes that may fire, or by the `picked` ones (11.13)."""
         session = self.session
         assert session is not None and self.board is not None
         sources = list(dict.fromkeys(self.board.hex_of_unit(u) for u in self.selected if self.board.hex_of_unit(u)))
         firing = session.game.unit(self.selected[0]).side  # what the firing side sees (24.21)
         seen = {u["id"] for u in session.view(firing).data["units"]}
         try:
-            odds = seen_odds(fire_odds(session.game, [h for h in sources if h is not None], target), seen)
+            odds = seen_odds(fire_odds(session.game, [h for h in sources if h is not None], target, picked), seen)
         except ValueError as exc:
             self.message(f"No odds: {exc}")
             return
+        if picked is None:
+            picked = [u["unit"] for u in odds["units"] if u["fires"]]
         self.fire_at = target
         self.board.set_target(target)
         view = self.window.view
         if not view.viewport().rect().contains(view.mapFromScene(centre(target))):
             view.centre_on(target)  # the target in sight beside its odds
         label = session.game.label_of(target)
-        # the AP attack the odds are of: every unit of the firing hexes that may combine (11.13, 11.14)
-        attack = (odds.get("ap") or {}).get("firers") or self.selected
-        firers = ", ".join(u.split("/", 1)[-1] for u in attack)
-        self.odds.show_odds(f"<b>Fire at {label}</b> by {firers}: Roll plays it (PCs, then the dice)", odds, True)
+        # the AP attack the odds are of: the picked units that may combine (11.13, 11.14), else AT fire
+        attack = (odds.get("ap") or {}).get("firers") or [s["firers"][0] for s in odds["at"]]
+        firers = ", ".join(u.split("/", 1)[-1] for u in attack) or "no unit picked"
+        self.odds.show_odds(f"<b>Fire at {label}</b> by {firers}: Roll plays it (PCs, then the dice)", odds, picked)
         self.tabs.setCurrentWidget(self.odds)
 
+    def _repick(self, picked: list[str]) -> None:
+        """A firer's box ticked or cleared: the odds of exactly the units now picked."""
+        if self.session is not None and self.fire_at is not None and self.selected:
+            self.show_fire(self.fire_at, picked)
+
     def roll(self) -> None:
-        """The attack the odds were shown for: its first firer that may aim does, the others join,
-        shoot (or the selection's AT fire); one firer at a time: the Decisions list."""
+        """The attack the odds were shown for: its first firer aims, the others join, shoot (11.13);
+        with no AP attack, the first picked unit's AT fire. One firer at a time: the Decisions list."""
         session = self.session
-        if session is None or self.fire_at is None:
+        odds = self.odds.odds
+        if session is None or self.fire_at is None or odds is None:
             return
         label = session.game.label_of(self.fire_at)
         actions = session.actions()
-        # the attack the odds were shown for (fire_odds' firers), else the selection
-        firers = list(((self.odds.odds or {}).get("ap") or {}).get("firers") or self.selected)
-        aim = next((a for a in actions if a.verb == AIM and a.units[0] in firers and a.arg == label), None)
+        firers = list((odds.get("ap") or {}).get("firers") or [])
+        aim = (
+            next((a for a in actions if a.verb == AIM and a.units[0] == firers[0] and a.arg == label), None)
+            if firers
+            else None
+        )
         if aim is None:
-            at = next(
-                (a for a in actions if a.verb == ANTITANK and a.units[0] in self.selected and a.arg == label), None
-            )
+            shooters = [s["firers"][0] for s in odds["at"]]
+            at = next((a for a in actions if a.verb == ANTITANK and a.units[0] in shooters and a.arg == label), None)
             if at is not None:
                 self.play(at)
             return
         try:
             with busy():
                 session.play(aim)
-                for uid in firers:
+                for uid in firers[1:]:
                     join = Action(JOIN, (uid,))
-                    if uid != aim.units[0] and join in session.actions():
+                    if join in session.actions():
                         session.play(join)
                 session.play(Action(SHOOT))
         except IllegalAction as exc:

@@ -64,6 +64,9 @@ class PlayBoardLayer(QGraphicsObject):
         self.opened: StackItem | None = None
         self.selected: set[str] = set()
         self.side: str | None = None  # whose view is shown (its secrets are the only ones): None, the whole board
+        # hexes whose click is a decision even on counters (a unit off the map placed or entering
+        # there): never a pick
+        self.decides_at: frozenset[Hex] = frozenset()
         scene.hex_pressed.connect(self._pressed)
         self.setup_shown = scene.layers["units"].isVisible()
         scene.set_layer_visible("units", False)  # the set-up's pieces: in play the counters are the game's
@@ -246,6 +249,9 @@ class PlayBoardLayer(QGraphicsObject):
                 return
             if inside:
                 return
+        if h is not None and h in self.decides_at:
+            self.hex_clicked.emit(h)
+            return
         hit = [c for c in self.counters.values() if c.rect().contains(at)]
         if hit:
             top = max(hit, key=lambda c: c.zValue())

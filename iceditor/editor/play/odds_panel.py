@@ -1,6 +1,7 @@
-"""The odds before a roll: every firer's PC chance, each term of the firepower with its rule, the
-dice, and each target unit's chance of each result (engine/game/fire_odds.py, the odds
-calculator's function), then Roll. Only what the firing side sees is listed (24.21)."""
+"""The odds before a roll: a checkbox for each unit that may fire (the player picks the firers,
+11.13), every firer's PC chance, each term of the firepower with its rule, the dice, and each target
+unit's chance of each result (engine/game/fire_odds.py, the odds calculator's function) for exactly
+the picked units, then Roll. Only what the firing side sees is listed (24.21)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,15 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine.game.fire_odds import describe_odds
 
@@ -27,6 +36,7 @@ def seen_odds(odds: dict[str, Any], seen: set[str]) -> dict[str, Any]:
 class OddsPanel(QWidget):
     roll = Signal()
     cancel = Signal()
+    picked_changed = Signal(list)  # the unit ids ticked, in the odds' order
 
     def __init__(self) -> None:
         super().__init__()
@@ -39,6 +49,11 @@ class OddsPanel(QWidget):
         self.text.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.text.setWordWrap(True)  # a target's chances run past the dock's width
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.firers = QWidget(objectName="odds-firers")  # one checkbox a unit that may fire
+        self.firers.setLayout(QVBoxLayout())
+        self.firers.layout().setContentsMargins(0, 0, 0, 0)
+        self.firers.layout().setSpacing(0)
+        self.boxes: dict[str, QCheckBox] = {}
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.text)
@@ -50,19 +65,44 @@ class OddsPanel(QWidget):
         buttons.addWidget(self.roll_button)
         buttons.addWidget(self.cancel_button)
         column.addWidget(self.heading)
+        column.addWidget(self.firers)
         column.addWidget(scroll, 1)
         column.addLayout(buttons)
         self.odds: dict[str, Any] | None = None
 
-    def show_odds(self, heading: str, odds: dict[str, Any], may_roll: bool) -> None:
+    def show_odds(self, heading: str, odds: dict[str, Any], picked: list[str]) -> None:
+        """The odds of the `picked` firers; a box for each unit of the firing hexes that may fire."""
         self.odds = odds
         self.heading.setText(heading)
         self.text.setText(describe_odds(odds))
-        self.roll_button.setEnabled(may_roll)
+        self._set_boxes([(u["unit"], u["pc"]) for u in odds["units"] if u["fires"]], picked)
+        self.roll_button.setEnabled(bool(odds.get("ap") or odds.get("at")))
         self.cancel_button.setEnabled(True)
+
+    def picked(self) -> list[str]:
+        return [uid for uid, box in self.boxes.items() if box.isChecked()]
+
+    def _set_boxes(self, eligible: list[tuple[str, float]], picked: list[str]) -> None:
+        if [uid for uid, _ in eligible] != list(self.boxes):  # other firers: new boxes
+            for box in self.boxes.values():
+                self.firers.layout().removeWidget(box)
+                box.hide()  # gone at once: deleteLater waits for the event loop
+                box.deleteLater()
+            self.boxes = {}
+            for uid, pc in eligible:
+                box = QCheckBox(f"{uid.split('/', 1)[-1]}  PC {pc:.0%}", objectName=f"odds-firer:{uid}")
+                box.setToolTip(f"{uid} fires in this attack (11.13)")
+                box.toggled.connect(lambda _on: self.picked_changed.emit(self.picked()))
+                self.firers.layout().addWidget(box)
+                self.boxes[uid] = box
+        for uid, box in self.boxes.items():
+            box.blockSignals(True)
+            box.setChecked(uid in picked)
+            box.blockSignals(False)
 
     def clear(self, heading: str = "") -> None:
         self.odds = None
+        self._set_boxes([], [])
         self.heading.setText(heading or "<b>Odds</b>: select your firing units, then click an enemy hex")
         self.text.setText("")
         self.roll_button.setEnabled(False)

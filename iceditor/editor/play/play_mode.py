@@ -89,7 +89,7 @@ class PlayMode(BoardClicks, QObject):
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(top)
         split.addWidget(self.log_panel)
-        split.setSizes([300, 300])
+        split.setSizes([400, 200])  # the odds' lines above the log
         self.dock = QDockWidget("Play", window, objectName="play-dock")
         self.dock.setWidget(split)
         self.dock.setFeatures(QDockWidget.DockWidgetFeature.NoDockWidgetFeatures)
@@ -115,6 +115,7 @@ class PlayMode(BoardClicks, QObject):
         self.phase_bar.speed_changed.connect(self._speed)
         self.odds.roll.connect(self.roll)
         self.odds.cancel.connect(self.clear_selection)
+        self.odds.picked_changed.connect(self._repick)
         self.actions_panel.chosen.connect(self.play)
         self.actions_panel.highlighted.connect(self._highlighted)
         self.actions_panel.unit_chosen.connect(self.pick_unit)
@@ -198,9 +199,13 @@ class PlayMode(BoardClicks, QObject):
         self.selected, self.routes, self.fire_at, self.moment = [], {}, None, None
         self.shown = COVERED if len(self.session.humans) == 2 else self.session.screen_side()
         self.log_panel.clear()
+        self.odds.clear()  # no odds of another game's shot stay up, Roll enabled
         self.end.hide()
         self.phase_bar.set_ai(any(not self.session.is_human(s) for s in self.session.players))
-        self.enter()
+        if self.active:
+            self.advance()  # a game opened in play: its end, its AI's turn, its hand-over (enter() does it else)
+        else:
+            self.enter()
         self.window.view.resetTransform()
         self.window.view.scale(PLAY_ZOOM, PLAY_ZOOM)
         self._centre()
@@ -459,6 +464,8 @@ class PlayMode(BoardClicks, QObject):
         self.odds.clear()
         self._keep_movers()
         self.advance()
+        if self.acting_side() is not None:
+            self.hint()  # the same units' next decision (a unit placed: its facing, 8.7)
         return True
 
     # -- the AI --------------------------------------------------------------------------------
