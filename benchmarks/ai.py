@@ -24,10 +24,10 @@ from typing import Any
 
 from engine.batch.stats import wilson
 from engine.game import new_game
-from engine.game.match import play_out
 from engine.model.counters import SIDES
 from engine.model.scenario import Scenario, load_scenario
 from engine.players import make_player
+from engine.players.match import play_out
 from engine.players.search import SearchPlayer
 
 REPO = Path(__file__).resolve().parent.parent

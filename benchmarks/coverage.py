@@ -18,9 +18,9 @@ from collections import Counter
 from ai import SCENARIOS, scenario_of  # benchmarks/ai.py: the scenarios by key, as playtest plays them
 
 from engine.game import new_game
-from engine.game.match import play_out
 from engine.players import make_player
 from engine.players.coverage import RULES, rule_events
+from engine.players.match import play_out
 
 
 def main(argv: list[str] | None = None) -> int:

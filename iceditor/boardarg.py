@@ -10,7 +10,8 @@ from pathlib import Path
 
 from engine.hexgrid import Hex, LabelError
 from engine.model.board import Board, assemble
-from engine.model.mapsheet import LOAD_FAILURES, load_failure, load_map
+from engine.model.load_errors import LOAD_FAILURES, load_failure
+from engine.model.mapsheet import load_map
 from engine.model.scenario import Scenario, scenario_from_document
 from engine.model.schema import schema_name
 from engine.model.source import SourceDocument, load_yaml

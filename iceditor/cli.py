@@ -240,7 +240,7 @@ def _checks(output: str) -> int:
 def _zone(path: Path, name: str | None, output: str) -> int:
     """The zones that resolve, listed; each that does not, reported as zone-empty reports it (exit 1)."""
     from engine.geometry.zones import ZoneError, resolve_named
-    from engine.model.mapsheet import LoadError
+    from engine.model.load_errors import LoadError
     from engine.model.scenario import scenario_from_document
     from engine.model.schema import schema_name
     from engine.model.source import load_yaml

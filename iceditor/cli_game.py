@@ -18,12 +18,12 @@ from engine.batch.games import side_players
 from engine.file_writing import atomic_write, refuse_inputs
 from engine.game import ScenarioNotPlayable, new_game
 from engine.game.log import Log, LogError, log_text, read_log, replay
-from engine.game.match import play_out
 from engine.game.state import GameState
 from engine.model.counters import SIDES
 from engine.model.map_folders import MapPathError, allowed_file
 from engine.model.source import SourceError, read_text
 from engine.players import PLAYERS
+from engine.players.match import play_out
 from engine.resources import bundled_file
 from engine.terminal_text import shown
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.file_writing import atomic_write
 from engine.model.counters import bundled_counters
-from engine.model.mapsheet import LoadError, load_failure
+from engine.model.load_errors import LoadError, load_failure
 from engine.model.migrate import Migration, migrate_scenario
 from engine.model.schema import schema_name
 from engine.model.source import SourceError, parse_yaml, read_text

@@ -78,7 +78,7 @@ def test_atomic_write_never_leaves_a_half_written_file(tmp_path: Path, monkeypat
 
 
 def test_opening_a_non_editable_file_is_refused(workspace: Path) -> None:
-    from engine.model.mapsheet import LoadError
+    from engine.model.load_errors import LoadError
 
     with pytest.raises(LoadError) as raised:
         open_document(workspace / "maps" / "errata.yaml")

@@ -19,11 +19,11 @@ from engine.game import legal_actions, new_game, play
 from engine.game import state as state_module
 from engine.game.actions import Action
 from engine.game.log import log_text
-from engine.game.match import play_out
 from engine.game.state import GameState
 from engine.game.units import SharedUnitError
 from engine.model.scenario import load_scenario
 from engine.players import make_player
+from engine.players.match import play_out
 from engine.resources import bundled_scenarios
 from tests.heavy import scenario_params
 

@@ -775,8 +775,8 @@ def test_odds_fire_in_a_set_up_and_in_a_saved_game(tmp_path: Path, capsys: pytes
     import json
 
     from engine.game.log import log_text
-    from engine.game.match import play_out
     from engine.players import make_player
+    from engine.players.match import play_out
     from iceditor.entry import main
 
     path = REPO / "tests" / "fixtures" / "game" / "fire.yaml"

@@ -14,9 +14,9 @@ import pytest
 
 from engine.game import new_game
 from engine.game.log import log_text, read_log, replay
-from engine.game.match import play_out
 from engine.model.scenario import load_scenario
 from engine.players import make_player
+from engine.players.match import play_out
 from engine.resources import bundled_examples, bundled_scenarios
 from iceditor.cli import main
 

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from engine.game import legal_actions, new_game, play
 from engine.game.determinize import determinize
 from engine.game.dice import Dice
-from engine.game.match import play_out
 from engine.game.movement import over_stacked
 from engine.game.setup import deployment_area
 from engine.game.state import GameState, Secrets, other
@@ -25,6 +24,7 @@ from engine.hexgrid import Hex
 from engine.model.scenario import Scenario, load_scenario
 from engine.players import PLAYERS, make_player
 from engine.players.base import RandomPlayer
+from engine.players.match import play_out
 
 REPO = Path(__file__).resolve().parents[1]
 S1 = load_scenario(REPO / "scenarios" / "s1-demyansk-pocket.yaml")  # two German hidden hexes in its set-up

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.hexgrid import Offset, parse_label
-from engine.model.mapsheet import LoadError, load_map
+from engine.model.load_errors import LoadError
+from engine.model.mapsheet import load_map
 from engine.model.source import SourceError
 from engine.problems import Severity
 from engine.validate.runner import validate_paths

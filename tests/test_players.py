@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from engine.game import legal_actions, new_game, play
-from engine.game.match import play_out
 from engine.game.state import GameState
 from engine.game.views import player_view
 from engine.model.scenario import Scenario, load_scenario
 from engine.players import PLAYERS, HeuristicPlayer, SearchPlayer, make_player
 from engine.players.coverage import RULES, rule_events
 from engine.players.knowledge import objective_hexes
+from engine.players.match import play_out
 from tests.test_engine_views import played
 
 REPO = Path(__file__).resolve().parents[1]

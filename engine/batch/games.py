@@ -16,13 +16,13 @@ from typing import Any
 from engine.file_writing import atomic_write
 from engine.game import new_game
 from engine.game.log import log_text
-from engine.game.match import play_out
 from engine.game.state import GameState
 from engine.game.units import ELIMINATED
 from engine.game.victory import CONTESTED, controller, hex_holder
 from engine.model.counters import SIDES
 from engine.model.scenario import Scenario, load_scenario
 from engine.players import Player, make_player
+from engine.players.match import play_out
 from engine.validate.objectives import objectives
 
 GAMES_FOLDER = "games"  # DIR/games/KEY.jsonl (the log), KEY.json (the summary), KEY.error.json

@@ -14,7 +14,7 @@ from engine.file_writing import atomic_write
 from engine.game import ScenarioNotPlayable, new_game
 from engine.model.board import resolve_errata_path, resolve_map_path
 from engine.model.counters import SIDES
-from engine.model.mapsheet import LOAD_FAILURES, load_failure
+from engine.model.load_errors import LOAD_FAILURES, load_failure
 from engine.model.scenario import scenario_from_document
 from engine.model.source import SourceDocument
 from engine.resources import data_path

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.problems import count_errors
 
-from .mapsheet import LoadError
+from .load_errors import LoadError
 from .schema import schema_problems
 from .source import SourceDocument, load_yaml
 

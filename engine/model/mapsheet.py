@@ -8,20 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from engine.hexgrid import Hex, Offset, hex_label, offset_to_hex, parse_label
-from engine.problems import Problem, count_errors
+from engine.problems import count_errors
 
+from .load_errors import LoadError
 from .schema import schema_problems
 from .source import SourceDocument, SourceError, load_yaml
 from .terrain import Terrain, terrain_from_keys
-
-
-class LoadError(Exception):
-    """A file that does not describe what it claims to: it is reported, never half-loaded."""
-
-    def __init__(self, file: str, problems: list[Problem]) -> None:
-        super().__init__(f"{file}: {count_errors(problems)} error(s)")
-        self.file = file
-        self.problems = problems
 
 
 @dataclass(frozen=True)
@@ -96,31 +88,15 @@ def map_from_document(doc: SourceDocument) -> MapSheet:
     return MapSheet(data["name"], grid, terrain, roads, bridges, doc.file, data.get("provenance"), doc)
 
 
-# What loading a file can raise when the file (not the program) is at fault.
-LOAD_FAILURES = (SourceError, LoadError, FileNotFoundError, ValueError)
-
-
-def load_failure(path: Path | str, exc: Exception) -> str:
-    """Why a file could not be loaded, as `file:line:col: error: message` lines."""
-    if isinstance(exc, SourceError):
-        return f"{exc.file}:{exc.line}:{exc.column}: error: {exc.message}"
-    if isinstance(exc, LoadError):
-        return "\n".join(p.text() for p in exc.problems)
-    return f"{path}: error: {exc}"
-
-
 def load_map(path: Path | str) -> MapSheet:
     """Read a map file. SourceError: unreadable or not YAML; LoadError: not a valid map."""
     return map_from_document(load_yaml(path))
 
 
 __all__ = [
-    "LOAD_FAILURES",
     "Grid",
-    "LoadError",
     "MapSheet",
     "SourceError",
-    "load_failure",
     "load_map",
     "map_from_document",
 ]

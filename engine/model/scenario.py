@@ -13,7 +13,7 @@ from engine.problems import count_errors
 
 from .board import Board, load_board
 from .counters import SIDES
-from .mapsheet import LoadError
+from .load_errors import LoadError
 from .schema import schema_problems
 from .source import JsonPath, SourceDocument, load_yaml
 

@@ -6,6 +6,8 @@ from dataclasses import dataclass, fields, replace
 from functools import cache
 from typing import Any
 
+from .tables import terrain_effects
+
 # Keys a map file may give a hex (docs/formats.md); `road` and `bridge` come from the
 # map's road and bridge lists.
 HEX_KEYS = ("trees", "level", "upper_level", "hill", "building", "footprint", "marsh", "gully")
@@ -16,8 +18,6 @@ Footprint = tuple[tuple[float, float], ...]
 @cache
 def _woods_min_trees() -> int:
     """The chart's `woods_min_trees`, read once: zones and checks ask every hex after each edit."""
-    from .tables import terrain_effects  # tables -> mapsheet -> terrain: imported when first asked
-
     return terrain_effects().woods_min_trees
 
 

@@ -14,7 +14,7 @@ from engine.geometry.zones import ZoneContext, ZoneError, resolve_named
 from engine.hexgrid import Hex, LabelError, are_adjacent
 from engine.model.board import Board
 from engine.model.counters import Counters, bundled_counters
-from engine.model.mapsheet import LoadError
+from engine.model.load_errors import LoadError
 from engine.model.scenario import Scenario
 from engine.model.source import SourceDocument, SourceError
 

@@ -6,7 +6,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from engine.model.errata import errata_from_document
-from engine.model.mapsheet import LoadError, MapSheet, load_map, map_from_document
+from engine.model.load_errors import LoadError
+from engine.model.mapsheet import MapSheet, load_map, map_from_document
 from engine.model.schema import schema_name, schema_problems
 from engine.model.source import SourceDocument, SourceError, load_yaml
 from engine.problems import Problem, count_errors

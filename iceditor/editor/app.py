@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QPixmap, QPixmapCache
 from PySide6.QtWidgets import QApplication, QMessageBox, QSplashScreen
 
-from engine.model.mapsheet import LOAD_FAILURES, load_failure
+from engine.model.load_errors import LOAD_FAILURES, load_failure
 
 from .busy import busy
 from .document import EditorDocument, open_document

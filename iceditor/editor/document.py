@@ -26,7 +26,8 @@ from engine.file_writing import atomic_write, remove_stale_temps
 from engine.hexgrid import Hex, LabelError, hex_to_offset
 from engine.model.board import Board, assemble, resolve_errata_path, resolve_map_path
 from engine.model.errata import Errata, errata_from_document
-from engine.model.mapsheet import LoadError, MapSheet, map_from_document
+from engine.model.load_errors import LoadError
+from engine.model.mapsheet import MapSheet, map_from_document
 from engine.model.schema import schema_name, schema_problems
 from engine.model.source import SourceDocument, SourceError, check_yaml, load_yaml, parse_yaml, read_text
 from engine.model.terrain import CLEAR, HEX_KEYS, Terrain, coerce, terrain_from_keys

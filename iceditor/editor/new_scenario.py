@@ -15,7 +15,8 @@ from pathlib import Path
 
 from engine.hexgrid import Hex, hex_label, offset_to_hex
 from engine.model.board import resolve_map_path
-from engine.model.mapsheet import LOAD_FAILURES, MapSheet, load_map
+from engine.model.load_errors import LOAD_FAILURES
+from engine.model.mapsheet import MapSheet, load_map
 from engine.model.scenario import LATEST_FORMAT
 from engine.resources import bundled_maps, data_path
 

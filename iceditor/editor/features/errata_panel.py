@@ -33,7 +33,8 @@ from PySide6.QtWidgets import (
 from engine.hexgrid import Hex
 from engine.model.board import Board, UnknownHexError, assemble, default_errata_path, resolve_errata_path
 from engine.model.errata import Errata, load_errata
-from engine.model.mapsheet import LOAD_FAILURES, LoadError, MapSheet
+from engine.model.load_errors import LOAD_FAILURES, LoadError
+from engine.model.mapsheet import MapSheet
 from engine.model.scenario import Scenario, scenario_from_document
 from engine.model.source import SourceError
 from engine.model.terrain import Terrain

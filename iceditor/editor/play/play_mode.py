@@ -22,7 +22,7 @@ from engine.game.paths import Route
 from engine.game.state import other
 from engine.game.views import player_view, side_log
 from engine.hexgrid import Hex
-from engine.model.mapsheet import LoadError
+from engine.model.load_errors import LoadError
 
 from ..busy import busy
 from .actions_panel import ActionsPanel

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from engine.game.play import legal_actions, play
+from engine.game.state import GameState
+from engine.game.views import SideLog, player_view
 from engine.model.counters import SIDES
-from engine.players.base import Player
 
-from .play import legal_actions, play
-from .state import GameState
-from .views import SideLog, player_view
+from .base import Player
 
 
 def play_out(
