@@ -402,7 +402,7 @@ def launch(order: str, began: float, path: Path) -> None:
 
     MainWindow.refresh_problems = refreshed  # type: ignore[method-assign]
     if order == "validate-first":  # the window validated as it is built, before it is shown
-        editor_app.MainWindow = lambda document, validate=True: MainWindow(document)  # type: ignore[misc]
+        editor_app.MainWindow = lambda document, validate=True, **given: MainWindow(document, **given)  # type: ignore[misc]
     editor_app.run(path)
     print(json.dumps(times))
 

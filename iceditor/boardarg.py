@@ -1,9 +1,9 @@
-"""The file arguments of the commands (a path, or the name of a bundled file), and the MAP argument
-of the geometry commands: a map file, or a scenario (its maps, with its errata)."""
+"""The MAP argument of the geometry commands, loaded: a map file, or a scenario (its maps, with its
+errata); a SCENARIO argument loaded with its board; and a hex of either (iceditor/file_args.py names
+them on the command line)."""
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,24 +15,10 @@ from engine.model.mapsheet import load_map
 from engine.model.scenario import Scenario, scenario_from_document
 from engine.model.schema import schema_name
 from engine.model.source import SourceDocument, load_yaml
-from engine.resources import given_or_bundled
 
 from .output import BadInput
 
 __all__ = ["BadInput"]  # where the commands have always imported it from
-
-
-MAP_HELP = "a map or scenario file, or a bundled name (map2, s1)"
-SCENARIO_HELP = "a scenario file, or a bundled name (s1, s1-demyansk-pocket)"
-
-
-def file_arg(text: str) -> Path:
-    """An argparse `type` for a file the command reads: a path, or a bundled name such as `map2`,
-    `s1` or `scenarios/s1-demyansk-pocket.yaml`, which work from any folder (`iceditor list`)."""
-    path = given_or_bundled(text)
-    if not path.exists():
-        raise argparse.ArgumentTypeError(f"{text}: no such file, nor a bundled name (`iceditor list` shows them)")
-    return path
 
 
 @contextmanager

@@ -8,11 +8,12 @@ or is not YAML at all, or the command line is wrong. Problems print as
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.file_writing import WriteRefused
 from engine.model.map_folders import folders_allowed
@@ -20,20 +21,8 @@ from engine.model.source import SourceDocument, SourceError
 from engine.problems import Problem, Severity, by_severity, count_errors
 from engine.resources import given_or_bundled, is_bundled, shown_name
 
-from . import (
-    cli_editor,
-    cli_errata,
-    cli_game,
-    cli_list,
-    cli_migrate,
-    cli_movement,
-    cli_odds,
-    cli_playtest,
-    cli_sight,
-    cli_snapshot,
-)
-from .boardarg import SCENARIO_HELP, BadInput, file_arg
-from .output import command_error, file_error, print_json, print_table
+from .file_args import SCENARIO_HELP, file_arg
+from .output import BadInput, command_error, file_error, print_json, print_table
 
 if TYPE_CHECKING:
     from engine.model.provenance import Sourced
@@ -48,13 +37,75 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_UNREADABLE, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+# Every command in `iceditor --help`'s order, with its line there and the module that builds its
+# parser and runs it (add_parsers(subparsers), run(args) -> exit code or None): only the module of
+# the command named is imported, so that `--help` or `validate` loads no Qt, Dask or game engine
+# (issue 22). "" is a command of this module.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "validate": ("", "check maps, errata, tables, counters and scenarios"),
+    "checks": ("", "list every check: code, severity, rule, what it means, how to fix it"),
+    "zone": ("", "list the hexes of a scenario's zone"),
+    "provenance": ("", "list every value with its source: printed (rule, chart) or assumed (reason)"),
+    "los": ("cli_sight", "line of sight between two hexes (10.3)"),
+    "viewshed": ("cli_sight", "every hex a hex can see (10.3)"),
+    "reach": ("cli_movement", "the hexes a unit can enter this phase, with the cheapest MP cost of each"),
+    "path": ("cli_movement", "the cheapest path in MPs between two hexes"),
+    "turns": (
+        "cli_movement",
+        "the fewest turns an unopposed NORMAL unit needs from one zone of a scenario to another",
+    ),
+    "errata": ("cli_errata", "what an errata file changes"),
+    "edit": ("cli_editor", "open a scenario or map in the editor"),
+    "snapshot": ("cli_snapshot", "draw the editor window with a file (and an overlay) to a PNG"),
+    "render": ("cli_snapshot", "export the map alone, print-ready, as SVG or PNG"),
+    "migrate": ("cli_migrate", "upgrade scenario files to the current format (iron-cross-scenario/2)"),
+    "list": ("cli_list", "list the bundled maps, errata, scenarios, tables and counters, and their names"),
+    "play": ("cli_game", "play a game of a scenario with the rules engine (AI players)"),
+    "replay": ("cli_game", "replay a game's log: check it, or show the state at any point"),
+    "odds": ("cli_odds", "the exact chances of a fire combat's results (AP 11.4, AT 12.3)"),
+    "playtest": (
+        "cli_playtest",
+        "play a batch of AI games of a scenario and report its balance (Dask; docs/balance.md)",
+    ),
+}
+
+
+def _module(name: str) -> Any:
+    return importlib.import_module(f"{__package__}.{name}")
+
+
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    """The command line, parsed by a parser that knows the named command whole and the others by
+    their line in `--help` (SystemExit as argparse raises it: --help, --version, a wrong line)."""
+    argv = list(argv)
+    named = argv[0] if argv and not argv[0].startswith("-") else None  # -h, --version: the only options before it
+    whole = COMMANDS[named][0] if named in COMMANDS else None  # the module of the named command
     parser = _Parser(prog="iceditor", description="Iron Cross scenario and map editor")
     parser.add_argument("--version", action="version", version=f"iceditor {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, (module, line) in COMMANDS.items():
+        if module != whole:
+            commands.add_parser(name, help=line)  # its line in --help; never parsed
+    if whole == "":
+        _own_parsers(commands)
+    elif whole is not None:
+        _module(whole).add_parsers(commands)
+    for command in commands.choices.values():  # any command may read a scenario's maps and errata
+        command.add_argument(
+            "--allow-dir",
+            action="append",
+            type=Path,
+            default=[],
+            metavar="DIR",
+            help="let scenarios name map and errata files under DIR too (besides their own folder)",
+        )
+    return parser.parse_args(argv)
+
+
+def _own_parsers(commands: Any) -> None:
+    """The parsers of this module's commands: validate, checks, zone, provenance."""
     validate = commands.add_parser(
         "validate",
-        help="check maps, errata, tables, counters and scenarios",
         description="Check files against their schema and the rules. With no FILE: all bundled data.",
     )
     validate.add_argument("files", nargs="*", type=given_or_bundled, metavar="FILE", help=FILE_HELP)
@@ -76,13 +127,11 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--ignore", action="append", default=[], metavar="CODES", help="leave out these codes")
     checks = commands.add_parser(
         "checks",
-        help="list every check: code, severity, rule, what it means, how to fix it",
         description="List every check iceditor validate runs (docs/checks.md is this list as markdown).",
     )
     checks.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     zone = commands.add_parser(
         "zone",
-        help="list the hexes of a scenario's zone",
         description="Resolve a named zone of a scenario (on its maps, with its errata) and list its hexes.",
     )
     zone.add_argument("scenario", type=file_arg, metavar="SCENARIO", help=SCENARIO_HELP)
@@ -90,7 +139,6 @@ def build_parser() -> argparse.ArgumentParser:
     zone.add_argument("--format", choices=("text", "json"), default="text")
     provenance = commands.add_parser(
         "provenance",
-        help="list every value with its source: printed (rule, chart) or assumed (reason)",
         description="List sourced values. With no FILE: all bundled data (scenarios: assumed values only).",
     )
     provenance.add_argument("files", nargs="*", type=given_or_bundled, metavar="FILE", help=FILE_HELP)
@@ -102,43 +150,15 @@ def build_parser() -> argparse.ArgumentParser:
         "(the ones `iceditor validate` counts for it, assumed-used)",
     )
     provenance.add_argument("--format", choices=("text", "markdown", "json"), default="text")
-    for module in COMMAND_MODULES:
-        module.add_parsers(commands)
-    for command in commands.choices.values():  # any command may read a scenario's maps and errata
-        command.add_argument(
-            "--allow-dir",
-            action="append",
-            type=Path,
-            default=[],
-            metavar="DIR",
-            help="let scenarios name map and errata files under DIR too (besides their own folder)",
-        )
-    return parser
-
-
-# Modules adding commands (los, viewshed, reach, path, turns, errata, edit, list...): each has
-# add_parsers(subparsers) and run(args) -> exit code, or None for a command it does not own.
-COMMAND_MODULES = (
-    cli_sight,
-    cli_movement,
-    cli_errata,
-    cli_editor,
-    cli_snapshot,
-    cli_migrate,
-    cli_list,
-    cli_game,
-    cli_odds,
-    cli_playtest,
-)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        args = parse(sys.argv[1:] if argv is None else argv)
     except SystemExit as exc:  # --help (0), or a wrong command line: argparse has said why (2)
         return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
     if args.command is None:  # `iceditor` alone opens the editor on Scenario 1
-        args = build_parser().parse_args(["edit"])
+        args = parse(["edit"])
     try:
         with folders_allowed(args.allow_dir):
             return _run(args)
@@ -161,11 +181,8 @@ def _run(args: argparse.Namespace) -> int:
         return _zone(args.scenario, args.name, args.format)
     if args.command == "provenance":
         return _provenance(args.files, args.assumed, args.used, args.format)
-    for module in COMMAND_MODULES:
-        status = module.run(args)
-        if status is not None:
-            return status
-    return EXIT_OK
+    status = _module(COMMANDS[args.command][0]).run(args)
+    return EXIT_OK if status is None else int(status)
 
 
 def _validate(args: argparse.Namespace) -> int:

@@ -9,14 +9,13 @@ from typing import Any
 
 from engine.resources import bundled_scenarios, shown_name
 
-from .boardarg import file_arg
 from .display import NO_DISPLAY, display_problem
+from .file_args import file_arg
 
 
 def add_parsers(commands: Any) -> None:
     edit = commands.add_parser(
         "edit",
-        help="open a scenario or map in the editor",
         description="Open a scenario or map file in the editor window (with no FILE: Scenario 1).",
     )
     edit.add_argument("file", nargs="?", type=file_arg, metavar="FILE", help="a path, or a bundled name (s6, map2)")

@@ -20,7 +20,8 @@ from engine.validate.errata_impact import (
     errata_impact,
 )
 
-from .boardarg import SCENARIO_HELP, BadInput, file_arg, load_scenario_arg
+from .boardarg import BadInput, load_scenario_arg
+from .file_args import SCENARIO_HELP, file_arg
 from .output import print_json
 
 MARKDOWN_HEADER = """\
@@ -49,7 +50,6 @@ docs/rulings.md (R69-R71).
 def add_parsers(commands: Any) -> None:
     errata = commands.add_parser(
         "errata",
-        help="what an errata file changes",
         description="Questions about errata files (Terrain Clarifications and Errata).",
     )
     questions = errata.add_subparsers(dest="errata_command", metavar="COMMAND", required=True)

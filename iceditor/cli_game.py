@@ -27,15 +27,15 @@ from engine.players.match import play_out
 from engine.resources import bundled_file
 from engine.terminal_text import shown
 
-from .boardarg import SCENARIO_HELP, BadInput, file_arg, load_scenario_arg, scenario_inputs
+from .boardarg import BadInput, load_scenario_arg, scenario_inputs
 from .editor.play.session import HUMAN
+from .file_args import SCENARIO_HELP, file_arg
 from .output import print_json
 
 
 def add_parsers(commands: Any) -> None:
     game = commands.add_parser(
         "play",
-        help="play a game of a scenario with the rules engine (AI players)",
         description="Play one game of SCENARIO from its set-up to its result, each side by a player "
         f"({', '.join(SIDES)} in that order), and print the result. The same seed gives the same game.",
     )
@@ -46,7 +46,6 @@ def add_parsers(commands: Any) -> None:
     game.add_argument("--format", choices=("text", "json"), default="text")
     again = commands.add_parser(
         "replay",
-        help="replay a game's log: check it, or show the state at any point",
         description="Replay LOG (written by iceditor play --log). The dice are the log's own; --verify rolls "
         "them again from the seed and checks every roll and state the log records.",
     )

@@ -29,7 +29,6 @@ FOLDER_KINDS = {"maps": "map", "scenarios": "scenario", "tables": "table", "coun
 def add_parsers(commands: Any) -> None:
     listing = commands.add_parser(
         "list",
-        help="list the bundled maps, errata, scenarios, tables and counters, and their names",
         description=(
             "The bundled data files. Every command that reads a file also takes a bundled one by name, "
             "from any folder: map2, s1 or s1-demyansk-pocket, errata, maps/map2.yaml."

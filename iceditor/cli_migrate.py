@@ -20,7 +20,6 @@ from .boardarg import BadInput
 def add_parsers(commands: Any) -> None:
     migrate = commands.add_parser(
         "migrate",
-        help="upgrade scenario files to the current format (iron-cross-scenario/2)",
         description=(
             "Rewrite each FILE (a format 1 scenario) as format 2, changing only the format line and the ammo "
             "numbers format 2 asks about (docs/formats.md); comments and layout are kept. Files already in "

@@ -33,7 +33,8 @@ from engine.model.board import Board
 from engine.model.scenario import Scenario
 from engine.model.source import SourceError, parse_yaml
 
-from .boardarg import MAP_HELP, SCENARIO_HELP, BadInput, file_arg, hex_arg, load_board_arg, load_scenario_arg
+from .boardarg import BadInput, hex_arg, load_board_arg, load_scenario_arg
+from .file_args import MAP_HELP, SCENARIO_HELP, file_arg
 from .output import command_error, print_json
 
 NO_PATH = 1  # the exit code of `path` when no legal path joins the hexes
@@ -43,7 +44,6 @@ def add_parsers(commands: Any) -> None:
     """Register the reach, path and turns commands."""
     reach_parser = commands.add_parser(
         "reach",
-        help="the hexes a unit can enter this phase, with the cheapest MP cost of each",
         description="Where a unit can move in one phase from HEX (8.1, 8.5, 8.61). MAP: a map or a scenario file.",
     )
     reach_parser.add_argument("map", type=file_arg, metavar="MAP", help=MAP_HELP)
@@ -51,7 +51,6 @@ def add_parsers(commands: Any) -> None:
     _mover_options(reach_parser, single_phase=True)
     path_parser = commands.add_parser(
         "path",
-        help="the cheapest path in MPs between two hexes",
         description="The cheapest path from FROM to TO, however many phases it takes (8.5, 8.61). Exit 1 when "
         "there is none: the answer names the hexes that bar the way and the rule that closes them.",
     )
@@ -61,7 +60,6 @@ def add_parsers(commands: Any) -> None:
     _mover_options(path_parser, single_phase=True)
     turns_parser = commands.add_parser(
         "turns",
-        help="the fewest turns an unopposed NORMAL unit needs from one zone of a scenario to another",
         description=(
             "Fewest Movement Phases from any hex of FROM to any hex of TO. FROM and TO: a zone name of the "
             "scenario or a zone expression, e.g. '{hill: J}' or '{hexes: [\"4307\"]}' (docs/formats.md)."

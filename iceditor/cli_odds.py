@@ -30,7 +30,6 @@ NAMES = {"E": "ELIMINATED", "S": "SUPPRESSED", "P": "PINNED", "none": "no effect
 def add_parsers(commands: Any) -> None:
     odds = commands.add_parser(
         "odds",
-        help="the exact chances of a fire combat's results (AP 11.4, AT 12.3)",
         description="The exact chance of each result of one fire combat roll, by enumerating the dice.",
     )
     kinds = odds.add_subparsers(dest="odds_command", metavar="KIND")
@@ -86,7 +85,7 @@ def _add_fire(kinds: Any) -> None:
 
 def _file(text: str) -> Path:
     """boardarg.file_arg (a path or a bundled name), loaded only for `odds fire`."""
-    from .boardarg import file_arg
+    from .file_args import file_arg
 
     return file_arg(text)
 

@@ -24,7 +24,8 @@ from engine.model.counters import SIDES
 from engine.model.schema import schema_name
 from engine.model.source import SourceDocument, SourceError, load_yaml
 
-from .boardarg import SCENARIO_HELP, BadInput, file_arg
+from .boardarg import BadInput
+from .file_args import SCENARIO_HELP, file_arg
 from .output import print_json
 
 ADVANCED = (
@@ -36,7 +37,6 @@ ADVANCED = (
 def add_parsers(commands: Any) -> None:
     test = commands.add_parser(
         "playtest",
-        help="play a batch of AI games of a scenario and report its balance (Dask; docs/balance.md)",
         description="Play N games of SCENARIO between AI players, in parallel (a local Dask cluster, one worker a "
         "core, or --scheduler), and write the balance report to DIR: report.html, report.json, games.csv and "
         "every game's log. The same command resumes an interrupted batch. `iceditor playtest compare A B` plays "

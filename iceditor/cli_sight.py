@@ -10,14 +10,14 @@ from engine.geometry.los_kernel import SightKernel
 from engine.geometry.sight import FirerState, HouseRule, Sight, SightTerrain
 from engine.model.board import Board
 
-from .boardarg import MAP_HELP, file_arg, hex_arg, load_board_arg
+from .boardarg import hex_arg, load_board_arg
+from .file_args import MAP_HELP, file_arg
 from .output import print_json
 
 
 def add_parsers(commands: Any) -> None:
     los = commands.add_parser(
         "los",
-        help="line of sight between two hexes (10.3)",
         description="Line of sight from FROM (the firer) to TO on a map, or on a scenario's maps with its errata.",
     )
     los.add_argument("map", type=file_arg, metavar="MAP", help=MAP_HELP)
@@ -29,7 +29,6 @@ def add_parsers(commands: Any) -> None:
     los.add_argument("--format", choices=("text", "json"), default="text")
     viewshed = commands.add_parser(
         "viewshed",
-        help="every hex a hex can see (10.3)",
         description="The hexes of the map (or the scenario's maps) that a firer in HEX has LOS to.",
     )
     viewshed.add_argument("map", type=file_arg, metavar="MAP", help=MAP_HELP)

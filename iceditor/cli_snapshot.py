@@ -23,9 +23,10 @@ from engine.file_writing import atomic_write, refuse_inputs
 from engine.geometry.movement import MovementError, Mover, UnitClass, allowance
 from engine.hexgrid import Hex
 
-from .boardarg import BadInput, file_arg, hex_arg
+from .boardarg import BadInput, hex_arg
 from .display import display_missing
 from .editor.play.faces import PLAY_ZOOM
+from .file_args import file_arg
 from .output import command_error, file_error
 
 if TYPE_CHECKING:
@@ -39,7 +40,6 @@ HEX_MM = 16.0  # across the flats: room for 1/2-inch counters (assumed; the rule
 def add_parsers(commands: Any) -> None:
     snapshot = commands.add_parser(
         "snapshot",
-        help="draw the editor window with a file (and an overlay) to a PNG",
         description="Open FILE in the editor offscreen, optionally show overlays, and save the window as a PNG.",
     )
     snapshot.add_argument(
@@ -79,7 +79,6 @@ def add_parsers(commands: Any) -> None:
     )
     render = commands.add_parser(
         "render",
-        help="export the map alone, print-ready, as SVG or PNG",
         description="Draw the map of FILE (a map, or a scenario's maps with its errata): hex labels, all terrain.",
     )
     render.add_argument("file", type=file_arg, metavar="FILE", help="a scenario or map file, or a bundled name (map2)")

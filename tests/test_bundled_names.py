@@ -13,7 +13,7 @@ import pytest
 from engine import resources
 from engine.resources import DATA_DIRS, bundled_file, bundled_names, data_path, given_or_bundled, shown_name
 from engine.validate.runner import bundled_files
-from iceditor.cli import build_parser, main
+from iceditor.cli import main, parse
 
 S1 = data_path("scenarios", "s1-demyansk-pocket.yaml")
 MAP2 = data_path("maps", "map2.yaml")
@@ -74,12 +74,12 @@ COMMAND_LINES = [
 def test_every_command_takes_bundled_names(
     elsewhere: Path, argv: list[str], attribute: str, scenario: str, map_name: str
 ) -> None:
-    args = build_parser().parse_args([a.format(s=scenario, m=map_name) for a in argv])
+    args = parse([a.format(s=scenario, m=map_name) for a in argv])
     assert getattr(args, attribute) == (S1 if "{s}" in argv else MAP2)
 
 
 def test_validate_and_provenance_take_names_among_paths(elsewhere: Path) -> None:
-    args = build_parser().parse_args(["validate", "s1", "errata", "combat", "counters", "missing.yaml"])
+    args = parse(["validate", "s1", "errata", "combat", "counters", "missing.yaml"])
     assert [p.name for p in args.files] == [
         "s1-demyansk-pocket.yaml",
         "errata.yaml",
@@ -87,8 +87,8 @@ def test_validate_and_provenance_take_names_among_paths(elsewhere: Path) -> None
         "counters.yaml",
         "missing.yaml",  # reported with the others, not refused: validate checks every file it can
     ]
-    assert build_parser().parse_args(["provenance", "map3"]).files == [data_path("maps", "map3.yaml")]
-    assert build_parser().parse_args(["errata", "impact", "s1", "errata"]).errata == data_path("maps", "errata.yaml")
+    assert parse(["provenance", "map3"]).files == [data_path("maps", "map3.yaml")]
+    assert parse(["errata", "impact", "s1", "errata"]).errata == data_path("maps", "errata.yaml")
 
 
 def test_bundled_names_work_from_another_folder(elsewhere: Path, capsys: pytest.CaptureFixture[str]) -> None:

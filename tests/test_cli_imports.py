@@ -1,0 +1,71 @@
+"""Issue 22: `iceditor --help` and `validate` load only what they use. The command line names one
+command, and only that command's module is imported (iceditor/cli.py, COMMANDS), so the help
+loads no engine beyond the file arguments, and validation no Qt, Dask or game engine."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from iceditor.cli import COMMANDS, main, parse
+
+HEAVY = (
+    "PySide6",
+    "dask",
+    "distributed",
+    "matplotlib",
+    "numpy",
+    "shapely",
+    "jsonschema",
+    "engine.game",
+    "engine.players",
+)
+
+
+def _loaded_by(argv: list[str]) -> list[str]:
+    code = (
+        "import contextlib, io, json, sys\n"
+        "from iceditor.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main({argv!r})\n"
+        f"print(json.dumps(sorted(m for m in sys.modules if m.startswith({HEAVY!r}))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return list(json.loads(done.stdout.splitlines()[-1]))
+
+
+def test_help_loads_no_engine_qt_or_dask() -> None:
+    assert _loaded_by(["--help"]) == []
+
+
+def test_validate_loads_no_qt_dask_or_game_engine() -> None:
+    loaded = _loaded_by(["validate", "s1"])
+    assert not [m for m in loaded if m.startswith(("PySide6", "dask", "distributed", "engine.game", "engine.players"))]
+
+
+def test_help_lists_every_command_in_order(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    listed = [line.split()[0] for line in out.splitlines() if line.startswith("    ") and line[4] != " "]
+    assert listed == list(COMMANDS)
+    assert "the cheapest path in MPs between two hexes" in out
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_command_parses_whole_when_named(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each command named is built by its own module: its --help is its own, not a stub's."""
+    with pytest.raises(SystemExit) as done:
+        parse([name, "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: iceditor {name} ")
+    assert "--allow-dir" in out
+
+
+def test_an_unknown_command_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["nosuch"]) == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'nosuch'" in err and "'playtest'" in err
