@@ -1,0 +1,194 @@
+"""Issue 22's figures in one run, each beside its goal (and its naive baseline where one exists).
+    python benchmarks/speed_goals.py [--quick] [--format table|json]
+
+A figure that a user waits for in a new process (`iceditor validate`, `--help`, `errata impact`,
+a scenario's first game) is measured as that process: the CPU seconds of the child (user +
+system, best of --repeat), since on a shared machine the wall time follows the load; the wall
+time is printed beside it. The others come from the benchmark scripts that own them, each run as
+its own process (validate.py, editor.py, geometry.py, game_engine.py), and are read from their
+JSON. `--quick` runs fewer repeats and edits: the same figures, noisier.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ENV = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(HERE.parent)}
+
+
+@dataclass(frozen=True)
+class Figure:
+    name: str
+    measured: float | None
+    unit: str
+    goal: float  # the measured figure must be below it, or at least it when `at_least`
+    at_least: bool = False
+    baseline: str = ""
+
+    @property
+    def met(self) -> bool | None:
+        if self.measured is None:
+            return None
+        return self.measured >= self.goal if self.at_least else self.measured < self.goal
+
+
+def _child(argv: Sequence[str]) -> tuple[float, float, str]:
+    """CPU seconds (user + system) and wall seconds of one child process, and its output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    began = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True, env=ENV, cwd=HERE.parent, check=False)
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(argv)}: exit {done.returncode}\n{done.stderr[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall, done.stdout
+
+
+def _best(argv: Sequence[str], repeat: int) -> tuple[float, float]:
+    runs = [_child(argv)[:2] for _ in range(repeat)]
+    return min(cpu for cpu, _ in runs), min(wall for _, wall in runs)
+
+
+def _script(name: str, *args: str) -> dict[str, Any]:
+    out = _child([sys.executable, str(HERE / name), *args])[2]
+    if "{" not in out:
+        raise SystemExit(f"{name} printed no figures:\n{out[-2000:]}")
+    data: dict[str, Any] = json.loads(out[out.index("{") :])
+    return data
+
+
+ICEDITOR = [sys.executable, "-m", "iceditor"]
+
+
+def processes(repeat: int) -> tuple[list[Figure], dict[str, float]]:
+    python_cpu, _ = _best([sys.executable, "-c", "pass"], repeat)
+    validate_cpu, validate_wall = _best([*ICEDITOR, "validate"], repeat)
+    six_cpu, _ = _best([*ICEDITOR, "validate", "s1", "s2", "s3", "s4", "s5", "s6"], repeat)
+    help_cpu, help_wall = _best([*ICEDITOR, "--help"], repeat)
+    impact_cpu, impact_wall = _best([*ICEDITOR, "errata", "impact", "s1", "errata"], repeat)
+    first = {
+        name: _best([sys.executable, str(Path(__file__)), "--first-game", name], repeat)[0] for name in ("s1", "s6")
+    }
+    walls = {"validate": validate_wall, "help": help_wall, "errata impact": impact_wall}
+    return [
+        Figure("iceditor validate, all bundled data (process)", validate_cpu, "s", 1.0),
+        Figure("iceditor validate s1..s6 (process)", six_cpu, "s", 1.0),
+        Figure("iceditor --help (process)", help_cpu, "s", 0.2, baseline=f"python -c pass: {python_cpu:.3f} s"),
+        Figure("iceditor errata impact s1 errata (process)", impact_cpu, "s", 0.5),
+        Figure("Scenario 1's first game to its first fire phase (process)", first["s1"], "s", 0.3),
+        Figure("Scenario 6's first game to its first fire phase (process)", first["s6"], "s", 0.6),
+    ], walls
+
+
+def scripts(quick: bool) -> list[Figure]:
+    edits = _script("validate.py", "--edits", "30" if quick else "120")
+    editor = _script("editor.py", "--play", "5", "--hovers", "30" if quick else "100")
+    geometry = _script("geometry.py", "--sources", "10" if quick else "25", "--naive-sources", "1")
+    engine = _script("game_engine.py", "--games", "3" if quick else "9")
+    worst = max(edits["edit_ms_p95_per_scenario"], key=edits["edit_ms_p95_per_scenario"].get)
+    naive = f"naive (whole scenario again): {edits['naive_edit_ms_median']} ms median"
+    return [
+        Figure("one-hex edit + revalidation, p95, six scenarios", edits["edit_ms_p95"], "ms", 50, baseline=naive),
+        Figure(f"  the worst scenario's p95 ({worst})", edits["edit_ms_p95_per_scenario"][worst], "ms", 50),
+        Figure("open Scenario 6 in the editor (in process)", editor["open_s"], "s", 1.5),
+        Figure("LOS hover p95, whole map in view", editor["los_hover_ms_whole_map_p95"], "ms", 16),
+        Figure(
+            "LOS fan, one hex to the sheet",
+            geometry["fan_ms"],
+            "ms",
+            1.0,
+            baseline=f"naive {geometry['naive_fan_ms']} ms",
+        ),
+        Figure(
+            "all-pairs visibility, the sheet",
+            geometry["all_pairs_s"],
+            "s",
+            0.5,
+            baseline=f"naive {geometry['naive_all_pairs_s']} s (extrapolated)",
+        ),
+        *(
+            Figure(
+                f"random play, Scenario {name[1]}, games/s after the first",
+                engine[name]["games_per_s"],
+                "games/s",
+                {"s1": 10.0, "s6": 2.5}[name],
+                at_least=True,
+                baseline=f"naive (copy per action) {engine[name + '_naive_apply']['games_per_s']} games/s",
+            )
+            for name in ("s1", "s6")
+        ),
+    ]
+
+
+def first_game(name: str) -> None:
+    """A new process's first game of a bundled scenario, random play to the end of its first fire phase."""
+    from engine.game import legal_actions, new_game, play
+    from engine.game.play import FIRE_PHASES
+    from engine.model.scenario import load_scenario
+    from engine.players import make_player
+    from engine.resources import given_or_bundled
+
+    game = new_game(load_scenario(given_or_bundled(name)), 1)
+    player = make_player("random", 1)
+    fired = False
+    while not game.is_over and not (fired and game.phase not in FIRE_PHASES):
+        fired = fired or game.phase in FIRE_PHASES
+        play(game, player.choose(None, legal_actions(game)))  # type: ignore[arg-type]
+
+
+def _table(figures: list[Figure], walls: dict[str, float], load: str) -> str:
+    mark = {True: "met", False: "NOT met", None: "-"}
+    rows = [f"{'figure':58} {'measured':>12} {'goal':>14}  met?     baseline"]
+    for f in figures:
+        measured = "-" if f.measured is None else f"{f.measured:.3g} {f.unit}"
+        goal = f"{'>=' if f.at_least else '<'} {f.goal:g} {f.unit}"
+        rows.append(f"{f.name:58} {measured:>12} {goal:>14}  {mark[f.met]:8} {f.baseline}")
+    rows.append("process figures are CPU seconds; wall: " + ", ".join(f"{k} {v:.2f} s" for k, v in walls.items()))
+    rows.append(f"load average: {load}")
+    return "\n".join(rows)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--format", choices=("table", "json"), default="table")
+    parser.add_argument("--first-game", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.first_game:
+        first_game(args.first_game)
+        return
+    walls: dict[str, float] = {}
+
+    def in_processes() -> list[Figure]:
+        figures, measured_walls = processes(1 if args.quick else args.repeat)
+        walls.update(measured_walls)
+        return figures
+
+    stages: list[Callable[[], list[Figure]]] = [in_processes, lambda: scripts(args.quick)]
+    figures = [f for stage in stages for f in stage()]
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    if args.format == "json":
+        print(
+            json.dumps(
+                {"figures": [{**f.__dict__, "met": f.met} for f in figures], "walls_s": walls, "load": load}, indent=2
+            )
+        )
+    else:
+        print(_table(figures, walls, load))
+
+
+if __name__ == "__main__":
+    main()
