@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +13,11 @@ import pytest
 from hypothesis import settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+if "ICEDITOR_CACHE_DIR" not in os.environ:
+    # The suite keeps its line tables (engine/geometry/table_cache.py) in a folder of its own, never
+    # the user's; the workers of `-n auto` inherit it from the controller, which removes it at the end.
+    os.environ["ICEDITOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="iceditor-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["ICEDITOR_CACHE_DIR"], True)
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -18,6 +18,7 @@ from engine.model.board import Board
 from .lattice import Contact, Touch, centre, touches
 from .line_table import FOOTPRINT_BIT, Array, DeltaTable, HexArrays, delta_table, symbol_parts
 from .sight import FirerState, Sight, SightTerrain, judge
+from .table_cache import kept_table
 
 
 class SightKernel:
@@ -83,7 +84,7 @@ class SightKernel:
     # -- many pairs --------------------------------------------------------------------------
     @cached_property
     def table(self) -> DeltaTable:
-        return delta_table(self.order, self.terrain)
+        return kept_table(self.order, self.terrain, delta_table)
 
     def arrays(self, blockers: Mapping[Hex, int] | None = None) -> HexArrays:
         """Terrain on the table's padded grid; cells off the board hold nothing and never block."""

@@ -1,0 +1,101 @@
+"""The line tables of boards, kept on disk between processes (issue 22: a scenario's first game,
+validation and the editor's first LOS no longer build the table of a board seen before).
+
+A table depends only on the board's hexes, the LOS values of the rule tables (SightTerrain) and
+the code that builds it, so that is its key: a changed map layout, rule table or line_table.py
+is a new key, never a stale table. Files are plain numpy arrays (`np.load(allow_pickle=False)`:
+data, never code), written atomically, one file a key, under `$ICEDITOR_CACHE_DIR`, else
+`$XDG_CACHE_HOME/iceditor`, else `~/.cache/iceditor`. `ICEDITOR_CACHE=off` keeps nothing on disk.
+A file that cannot be read or written is ignored: the table is built as if there were none."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import zipfile
+from collections.abc import Callable, Sequence
+from dataclasses import fields
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from engine.file_writing import atomic_write
+from engine.hexgrid import Hex
+
+from . import line_table
+from .line_table import DeltaTable
+from .sight import SightTerrain
+
+_SCALARS = ("grid_shape", "span")  # tuples of ints; every other field is an array or a dict of arrays
+
+
+def cache_folder() -> Path | None:
+    """Where tables are kept; None when the cache is off."""
+    if os.environ.get("ICEDITOR_CACHE", "").lower() in ("off", "0", "no"):
+        return None
+    given = os.environ.get("ICEDITOR_CACHE_DIR")
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "iceditor"
+
+
+@cache
+def _code_version() -> str:
+    return hashlib.sha256(Path(line_table.__file__).read_bytes()).hexdigest()[:16]
+
+
+def table_key(order: Sequence[Hex], terrain: SightTerrain) -> str:
+    digest = hashlib.sha256(_code_version().encode())
+    digest.update(repr(terrain).encode())
+    digest.update(np.array([[h.q, h.r] for h in order], dtype=np.int64).tobytes())
+    return digest.hexdigest()[:32]
+
+
+def _to_arrays(table: DeltaTable) -> dict[str, np.ndarray]:
+    out: dict[str, np.ndarray] = {}
+    for f in fields(table):
+        value = getattr(table, f.name)
+        if isinstance(value, dict):
+            out.update({f"{f.name}.{k}": v for k, v in value.items()})
+        else:
+            out[f.name] = np.asarray(value, dtype=np.int64) if f.name in _SCALARS else value
+    return out
+
+
+def _from_arrays(arrays: dict[str, np.ndarray]) -> DeltaTable:
+    given: dict[str, object] = {}
+    for f in fields(DeltaTable):
+        if f.name in arrays:
+            value = arrays[f.name]
+            given[f.name] = tuple(int(x) for x in value) if f.name in _SCALARS else value
+        else:
+            prefix = f"{f.name}."
+            given[f.name] = {k[len(prefix) :]: v for k, v in arrays.items() if k.startswith(prefix)}
+    return DeltaTable(**given)  # type: ignore[arg-type]
+
+
+def kept_table(
+    order: Sequence[Hex], terrain: SightTerrain, build: Callable[[Sequence[Hex], SightTerrain], DeltaTable]
+) -> DeltaTable:
+    """The table of these hexes, from the cache when it holds it, else built and kept."""
+    folder = cache_folder()
+    if folder is None:
+        return build(order, terrain)
+    path = folder / f"lines-{table_key(order, terrain)}.npz"
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            return _from_arrays({name: stored[name] for name in stored.files})
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
+        pass  # none yet, or unreadable: built again below
+    table = build(order, terrain)
+    buffer = io.BytesIO()
+    np.savez(buffer, allow_pickle=False, **_to_arrays(table))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, buffer.getvalue())
+    except OSError:
+        pass  # a cache that cannot be written is no cache, never an error
+    return table
