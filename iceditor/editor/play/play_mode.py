@@ -29,6 +29,7 @@ from .actions_panel import ActionsPanel
 from .ai_worker import AiWorker
 from .board_clicks import BoardClicks
 from .board_items import PLAY_ZOOM, PlayBoardLayer
+from .collector import Collector
 from .end_screen import EndScreen
 from .faces import printed_faces
 from .handover import HandOver
@@ -65,6 +66,7 @@ class PlayMode(BoardClicks, QObject):
         self._kept_docks: list[QDockWidget] = []
         self._kept_fronts: list[QDockWidget] = []
         self._kept_tool: Any = None
+        self.collector = Collector()  # no full collection's pause in a click (collector.py)
         self._build()
 
     def _build(self) -> None:
@@ -124,6 +126,7 @@ class PlayMode(BoardClicks, QObject):
         self.log_panel.take_back.connect(self.take_back)
         window.view.viewport().installEventFilter(self)
         window.closed.connect(self.stop_ai)
+        window.closed.connect(self.collector.release)
         window.scene.hex_pressed.connect(self._pressed)
         window.scene.hex_moved.connect(self._dragged)
         window.scene.hex_released.connect(self._released)
@@ -192,6 +195,8 @@ class PlayMode(BoardClicks, QObject):
         assert self.session is not None
         if self.board is not None:
             self.board.detach()
+        with busy():
+            self.collector.begin(self.session.played)
         game = self.session.game
         self.board = PlayBoardLayer(self.window.scene, printed_faces(game.scenario, game.counters))
         self.board.unit_picked.connect(self.pick_unit)
@@ -277,6 +282,7 @@ class PlayMode(BoardClicks, QObject):
         if self.board is not None:
             self.board.detach()
         self.session, self.board = None, None
+        self.collector.release()
 
     def edited_since(self) -> bool:
         """The scenario or its maps differ from what the game was started from."""
@@ -306,6 +312,7 @@ class PlayMode(BoardClicks, QObject):
         session = self.session
         if not self.active or session is None:
             return
+        self.collector.settle(session.played)
         game = session.game
         if game.is_over:
             self.shown = None  # R217: the game over, the whole board is shown to both
