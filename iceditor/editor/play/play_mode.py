@@ -481,7 +481,9 @@ class PlayMode(BoardClicks, QObject):
         if session is None or not self.active or not session.ai_to_act() or self.worker.busy:
             return
         side = session.game.to_act
-        self.worker.think(session.ai_player(side), session.view(side), session.actions())
+        self.worker.think(
+            session.ai_player(side), session.view(side), session.actions(), lambda: session.ai_begin(side)
+        )
 
     def _ai_decided(self, action: Action) -> None:
         session = self.session
