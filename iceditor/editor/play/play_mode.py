@@ -12,7 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtCore import QByteArray, QObject, QPointF, Qt, QTimer
+from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import QDockWidget, QMessageBox, QSplitter, QTabWidget, QToolBar, QVBoxLayout, QWidget
 
 from engine.game import Action, GameState, IllegalAction
@@ -66,6 +67,9 @@ class PlayMode(BoardClicks, QObject):
         self._kept_docks: list[QDockWidget] = []
         self._kept_fronts: list[QDockWidget] = []
         self._kept_tool: Any = None
+        self._kept_state: QByteArray | None = None  # the window's docks and bars while editing
+        self._kept_view: tuple[QTransform, QPointF] | None = None  # the editing map's zoom and middle
+        self._play_middle: QPointF | None = None  # the map's middle in play, on leaving it
         self.collector = Collector()  # no full collection's pause in a click (collector.py)
         self._build()
 
@@ -211,8 +215,6 @@ class PlayMode(BoardClicks, QObject):
             self.advance()  # a game opened in play: its end, its AI's turn, its hand-over (enter() does it else)
         else:
             self.enter()
-        self.window.view.resetTransform()
-        self.window.view.scale(PLAY_ZOOM, PLAY_ZOOM)
         self._centre()
 
     def enter(self) -> None:
@@ -221,6 +223,14 @@ class PlayMode(BoardClicks, QObject):
             return
         window = self.window
         self.active = True
+        # the editing docks' sizes and places, the map's zoom and middle: as they were on leaving
+        self._kept_state = window.saveState()
+        view = window.view
+        self._kept_view = (view.transform(), view.mapToScene(view.viewport().rect().center()))
+        view.resetTransform()
+        view.scale(PLAY_ZOOM, PLAY_ZOOM)
+        if self._play_middle is not None:  # back in play: where the map was in play
+            view.centerOn(self._play_middle)
         self._kept_docks = [d for d in window.findChildren(QDockWidget) if d.isVisible() and d is not self.dock]
         # of docks sharing a place as tabs, the ones in front (a tab behind others shows nothing)
         self._kept_fronts = [d for d in self._kept_docks if not d.visibleRegion().isEmpty()]
@@ -260,6 +270,13 @@ class PlayMode(BoardClicks, QObject):
             dock.show()
         for dock in self._kept_fronts:
             dock.raise_()
+        if self._kept_state is not None:
+            window.restoreState(self._kept_state)
+        view = window.view
+        self._play_middle = view.mapToScene(view.viewport().rect().center())
+        if self._kept_view is not None:
+            view.setTransform(self._kept_view[0])
+            view.centerOn(self._kept_view[1])
         window.tool = self._kept_tool
         window._tool_actions.setEnabled(True)
         for name in EDITING_MENUS:
@@ -281,7 +298,7 @@ class PlayMode(BoardClicks, QObject):
         self.stop_ai(pause=False)
         if self.board is not None:
             self.board.detach()
-        self.session, self.board = None, None
+        self.session, self.board, self._play_middle = None, None, None
         self.collector.release()
 
     def edited_since(self) -> bool:
