@@ -30,7 +30,10 @@ a click before it is, the unit's `paths` in the click), a
 click on a hex it reaches (the path played by the engine, the board drawn again from the German's
 view), and the odds of a German stack's fire at a Russian hex it sees (fire_odds, the panel
 filled; `play_odds_scrolled_ms`: those whose target was out of view, the map scrolled to it and
-repainted whole); goal 50 ms p95. Beside each, `..._naive_ms`: the same answer with the view read from a
+repainted whole); goal 50 ms p95. The odds and the looked-first clicks come once every reach is worked
+out; `play_reach_turn_ms`: each turn of the event loop meanwhile (the longest a click then waits). Each
+`..._ms` is wall clock, each `..._cpu_ms` the GUI thread's CPU time for the same click (what it costs
+however loaded the machine). Beside each, `..._naive_ms`: the same answer with the view read from a
 fresh SideLog and the whole board drawn anew (a new layer: every counter made again).
 Runs offscreen when there is no display.
 """
