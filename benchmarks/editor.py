@@ -30,7 +30,10 @@ a click before it is, the unit's `paths` in the click), a
 click on a hex it reaches (the path played by the engine, the board drawn again from the German's
 view), and the odds of a German stack's fire at a Russian hex it sees (fire_odds, the panel
 filled; `play_odds_scrolled_ms`: those whose target was out of view, the map scrolled to it and
-repainted whole); goal 50 ms p95. Beside each, `..._naive_ms`: the same answer with the view read from a
+repainted whole); goal 50 ms p95. The odds and the looked-first clicks come once every reach is worked
+out; `play_reach_turn_ms`: each turn of the event loop meanwhile (the longest a click then waits). Each
+`..._ms` is wall clock, each `..._cpu_ms` the GUI thread's CPU time for the same click (what it costs
+however loaded the machine). Beside each, `..._naive_ms`: the same answer with the view read from a
 fresh SideLog and the whole board drawn anew (a new layer: every counter made again).
 Runs offscreen when there is no display.
 """
@@ -247,11 +250,18 @@ def play_clicks(app, count: int) -> dict[str, float]:  # type: ignore[no-untyped
         app.processEvents()
         layer.detach()
 
-    def timed(work, *args) -> float:  # type: ignore[no-untyped-def]
-        began = time.perf_counter()
+    def timed(work, *args) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+        """Until the window has answered: wall clock, and the GUI thread's CPU time."""
+        began, cpu = time.perf_counter(), time.thread_time()
         work(*args)
         app.processEvents()
-        return time.perf_counter() - began
+        return time.perf_counter() - began, time.thread_time() - cpu
+
+    def looked() -> None:
+        """The person looks at the board: every mover's reach worked out meanwhile, a unit a turn of
+        the event loop (each turn the longest a click then waits)."""
+        while mode.prefetch.isActive():
+            prefetch.append(timed(lambda: None))
 
     def naive_select(game, uid: str) -> None:  # type: ignore[no-untyped-def]
         paths(game, [uid])
@@ -261,8 +271,9 @@ def play_clicks(app, count: int) -> dict[str, float]:  # type: ignore[no-untyped
         fire_odds(game.copy(), [source], target)
         naive(game)
 
-    select, select_cold, move, odds, odds_scrolled = [], [], [], [], []
-    select_naive, move_naive, odds_naive = [], [], []
+    select: list[tuple[float, float]] = []
+    select_cold, move, odds, odds_scrolled, prefetch = [], [], [], [], []  # type: ignore[var-annotated]
+    select_naive, move_naive, odds_naive = [], [], []  # type: ignore[var-annotated]
     while len(move) < count or len(odds) + len(odds_scrolled) < count:
         to_german_movement()
         game = session.game
@@ -272,6 +283,7 @@ def play_clicks(app, count: int) -> dict[str, float]:  # type: ignore[no-untyped
         if shots and len(odds) + len(odds_scrolled) < count:  # a German stack's fire at a Russian hex it sees
             unit, h = chooser.choice(shots)
             mode.selected = [x.id for x in game.at(unit.hex) if x.side == "german"]
+            looked()
             bars = window.view.horizontalScrollBar(), window.view.verticalScrollBar()
             before = [b.value() for b in bars]
             took = timed(mode.show_fire, h)
@@ -284,8 +296,7 @@ def play_clicks(app, count: int) -> dict[str, float]:  # type: ignore[no-untyped
         uid = chooser.choice(movers)
         mode.clear_selection()
         if len(move) % 2:  # a person who looked at the board first: every unit's reach worked out meanwhile
-            while mode.prefetch.isActive():
-                app.processEvents()
+            looked()
             select.append(timed(mode.pick_unit, uid))
         else:  # a click at once, before the reach of that unit is known
             mode.prefetch.stop()
@@ -301,16 +312,23 @@ def play_clicks(app, count: int) -> dict[str, float]:  # type: ignore[no-untyped
     app.processEvents()
     return {
         "play_clicks": count,
-        **_spread("play_select_ms", select),
-        **_spread("play_select_at_once_ms", select_cold),
-        **_spread("play_select_naive_ms", select_naive),
-        **_spread("play_move_ms", move),
-        **_spread("play_move_naive_ms", move_naive),
-        **_spread("play_odds_ms", odds),
-        **(_spread("play_odds_scrolled_ms", odds_scrolled) if odds_scrolled else {}),
-        **_spread("play_odds_naive_ms", odds_naive),
+        **_clicks("play_select", select),
+        **_clicks("play_select_at_once", select_cold),
+        **_clicks("play_select_naive", select_naive),
+        **_clicks("play_move", move),
+        **_clicks("play_move_naive", move_naive),
+        **_clicks("play_odds", odds),
+        **(_clicks("play_odds_scrolled", odds_scrolled) if odds_scrolled else {}),
+        **_clicks("play_odds_naive", odds_naive),
+        **_clicks("play_reach_turn", prefetch),
         "play_goal_ms_p95": 50,
     }
+
+
+def _clicks(name: str, times: list[tuple[float, float]]) -> dict[str, float]:
+    """The spread of the wall clock times (`NAME_ms_...`) and of the GUI thread's CPU times
+    (`NAME_cpu_ms_...`: what the click costs, however loaded the machine)."""
+    return {**_spread(f"{name}_ms", [t for t, _ in times]), **_spread(f"{name}_cpu_ms", [c for _, c in times])}
 
 
 def _settle(app, window) -> list[float]:  # type: ignore[no-untyped-def]

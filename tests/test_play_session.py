@@ -3,6 +3,7 @@ take back (R215), the board at an earlier moment, saving and opening a game."""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from engine.file_writing import WriteRefused
 from engine.game import legal_actions, parse
 from engine.game.log import read_log, replay
 from engine.model.scenario import load_scenario
+from iceditor.editor.play.collector import REFROZEN_EVERY, Collector
 from iceditor.editor.play.session import HUMAN, PlaySession, SaveRefused, player_names, session_of_log, whole_view
 
 REPO = Path(__file__).resolve().parents[1]
@@ -139,3 +141,32 @@ def test_r217_the_whole_board_holds_both_sides_secrets_and_hidden_units() -> Non
     assert set(data["secrets"]) == {"german", "russian"}
     assert data["secrets"]["german"]["hidden_hexes"] == ["1207"]
     assert log == session.game.log
+
+
+@pytest.mark.parametrize("name", ["heuristic", "search"])
+def test_every_registered_ai_decides_in_a_session_once_told_its_scenario(name: str) -> None:
+    """The heuristic and search players choose only once told the scenario and their side
+    (begin_game): the session tells each AI side once, before its first decision."""
+    session = duel({"german": name, "russian": name})
+    for _ in range(6):
+        side = session.game.to_act
+        session.ai_begin(side)
+        session.play(session.ai_player(side).choose(session.view(side), session.actions()))
+    assert session.played == 6
+
+
+def test_the_collector_freezes_a_game_and_refreezes_it_every_so_many_actions() -> None:
+    """play/collector.py: no full collection walks the editor's objects in a click."""
+    collector = Collector()
+    try:
+        collector.begin(0)
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        collector.settle(REFROZEN_EVERY - 1)
+        assert collector.frozen_at == 0
+        kept = [[n] for n in range(1000)]  # what the game made since: collected, then frozen too
+        collector.settle(REFROZEN_EVERY)
+        assert collector.frozen_at == REFROZEN_EVERY and gc.get_freeze_count() >= frozen + len(kept)
+    finally:
+        collector.release()
+    assert gc.get_freeze_count() == 0 and collector.frozen_at is None

@@ -9,13 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QAction, QContextMenuEvent
 from PySide6.QtWidgets import QApplication, QDockWidget, QListWidget, QMenu, QMessageBox
 
 from iceditor.editor.document import open_document
 from iceditor.editor.hex_layout import centre
 from iceditor.editor.play import board_clicks
+from iceditor.editor.play.board_items import PLAY_ZOOM
 from iceditor.editor.play.play_mode import PlayMode
 from iceditor.editor.play.players_dialog import PlayersDialog
 from iceditor.editor.window import MainWindow
@@ -91,10 +92,17 @@ def scene_texts(window: MainWindow) -> str:
     return "\n".join(item.toolTip() for item in window.scene.items())
 
 
+def front_docks(window: MainWindow) -> dict[str, QSize]:
+    """Each dock shown (not a tab behind another) and its size."""
+    return {d.objectName(): d.size() for d in window.findChildren(QDockWidget) if not d.visibleRegion().isEmpty()}
+
+
 def test_playtest_gives_the_map_the_window_and_back_to_editing_brings_the_docks_back(
     window: MainWindow, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     docks = {d.objectName() for d in window.findChildren(QDockWidget) if d.isVisible()}
+    sizes = front_docks(window)
+    zoom = window.view.transform().m11()
     monkeypatch.setattr(PlayersDialog, "exec", lambda self: True)
     play = next(a for a in window.menus["Play"].actions() if a.text() == "&Playtest")
     assert play.shortcut().toString() == "F5"
@@ -110,11 +118,15 @@ def test_playtest_gives_the_map_the_window_and_back_to_editing_brings_the_docks_
     mode.leave()
     settle()
     assert {d.objectName() for d in window.findChildren(QDockWidget) if d.isVisible()} == docks
+    # as they were: each dock's size (seen under Xvfb: the left docks had changed places), the map's zoom
+    assert front_docks(window) == sizes
+    assert window.view.transform().m11() == zoom != PLAY_ZOOM
     assert window.tool_bar.isVisible() and window.menus["Edit"].isEnabled()
     assert mode.session is not None  # the game is kept
     played = mode.session.played
     mode.enter()
     assert mode.session.played == played
+    assert window.view.transform().m11() == PLAY_ZOOM  # back in play at the play zoom
 
 
 def test_a_hot_seat_game_by_clicking(window: MainWindow, tmp_path: Path) -> None:

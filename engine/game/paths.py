@@ -209,10 +209,11 @@ def paths(game: GameState, units: Sequence[str]) -> dict[str, Route]:
     side = group[0].side
     origin = group[0].hex if group[0].on_map else None
     free_after = movement_allowances().free_facing_hexsides
-    # a heap of (MPs in all, order, hex, facing, each unit's MPs, the hexes so far)
-    heap: list[tuple[float, int, Hex, int | None, tuple[float, ...], tuple[str, ...]]] = []
+    # a heap of (MPs in all, order, hex, facing, each unit's MPs, hexes entered, the path so far as
+    # (the path to the hex before, this hex's label): a tuple of the labels is made for a route only)
+    heap: list[tuple[float, int, Hex, int | None, tuple[float, ...], int, Any]] = []
     if origin is not None:
-        heap.append((0.0, 0, origin, afv.facing if afv else None, (0.0,) * len(group), ()))
+        heap.append((0.0, 0, origin, afv.facing if afv else None, (0.0,) * len(group), 0, None))
     elif len(group) == 1:  # 24.1: one unit at a time onto its entry hexes
         for h in sorted(open_entry_hexes(game, group[0])):
             label = game.label_of(h)
@@ -220,42 +221,70 @@ def paths(game: GameState, units: Sequence[str]) -> dict[str, Route]:
                 mover = group[0].mover(game.phase)
                 cost = 0.0 if budget(game, group[0]) == ONE_HEX else entry_cost(game.board, h, mover)
                 assert cost is not None
-                heap.append((cost, len(heap), h, _entering_facing(game, h) if afv else None, (cost,), (label,)))
+                entering = _entering_facing(game, h) if afv else None
+                heap.append((cost, len(heap), h, entering, (cost,), 1, (None, label)))
     heapq.heapify(heap)
     # each unit: how it moves, whether it moves one hex regardless (8.11) and may still, its MPs left
     movers = [
         (u, u.mover(game.phase), budget(game, u) == ONE_HEX, not u.extra.get("hexes_entered"), left(game, u) + 1e-9)
         for u in group
     ]
+    turns: dict[tuple[int, int, int], float] = {}  # 8.74's MPs of a turn, by (facing, new facing, free)
     best: dict[tuple[Hex, int | None], float] = {}
     found: dict[str, Route] = {}
     passable: dict[Hex, bool] = {}
     order = len(heap)
     while heap:
-        total, _, h, facing, spent, hexes = heapq.heappop(heap)
+        total, _, h, facing, spent, entered, path = heapq.heappop(heap)
         if best.get((h, facing), float("inf")) <= total:
             continue
         best[(h, facing)] = total
-        if hexes and hexes[-1] not in found and not over_stacked(game, side, h, group):
-            found[hexes[-1]] = Route(hexes, max(spent))
+        if path is not None and path[1] not in found and not over_stacked(game, side, h, group):
+            found[path[1]] = Route(_labels(path), max(spent))
         free = int(afv.extra.get("free_hexsides", free_after)) if afv is not None and h == origin else free_after
         step_costs = [_step_costs(game, h, mover) for _, mover, _, _, _ in movers]
+        facings = _neighbour_facings(game, h) if afv is not None else None
         for i, n in enumerate(game.neighbours(h)):
             if n == origin:
                 continue
-            toward = facing_index(h, n) if afv is not None else None
-            turn = turn_mp(facing, toward, free) if facing is not None and toward is not None else 0.0
-            costs = _entering(movers, step_costs, i, spent, len(hexes), afv, turn)
+            toward = facings[i] if facings is not None else None
+            turn = 0.0
+            if facing is not None and toward is not None:
+                key = (facing, toward, free)
+                turn = turns.get(key, -1.0)
+                if turn < 0:
+                    turn = turns[key] = turn_mp(facing, toward, free)
+            costs = _entering(movers, step_costs, i, spent, entered, afv, turn)
             if costs is None:
                 continue
             if n not in passable:
                 passable[n] = _may_pass(game, group, n)
+            if not passable[n]:
+                continue
             label = game.label_of(n)
-            if not passable[n] or (h == origin and not _first_step_legal(game, ids, legal, afv, facing, toward, label)):
+            if h == origin and not _first_step_legal(game, ids, legal, afv, facing, toward, label):
                 continue
             order += 1
-            heapq.heappush(heap, (sum(costs), order, n, toward, costs, (*hexes, label)))
+            heapq.heappush(heap, (sum(costs), order, n, toward, costs, entered + 1, (path, label)))
     return dict(sorted(found.items()))
+
+
+def _labels(path: Any) -> tuple[str, ...]:
+    """A path kept as (the path before, the last label), as the tuple of its labels."""
+    labels = []
+    while path is not None:
+        path, label = path
+        labels.append(label)
+    return tuple(reversed(labels))
+
+
+def _neighbour_facings(game: GameState, h: Hex) -> list[int | None]:
+    """facing_index toward each of h's neighbours (in `neighbours` order), kept per board."""
+    kept: dict[Hex, list[int | None]] = game.board.caches.setdefault("game_neighbour_facings", {})
+    found = kept.get(h)
+    if found is None:
+        found = kept[h] = [facing_index(h, n) for n in game.neighbours(h)]
+    return found
 
 
 def _entering(

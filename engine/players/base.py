@@ -8,11 +8,12 @@ import os
 import random
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol, cast
 
 from engine.game.actions import Action
 from engine.game.views import View
+from engine.model.scenario import Scenario
 
 
 class Player(Protocol):
@@ -34,6 +35,15 @@ class RandomPlayer:
 
 
 PLAYERS: dict[str, Callable[[int], Player]] = {"random": RandomPlayer}
+
+
+def begin_game(players: Mapping[str, Player], scenario: Scenario) -> None:
+    """Each player with a `begin(scenario, side)` told the scenario and its side before its first
+    choice (the scenario is public; the heuristic and search players refuse to choose without it)."""
+    for side, player in players.items():
+        begin = getattr(player, "begin", None)
+        if begin is not None:
+            begin(scenario, side)
 
 
 _OWN = re.compile(r"(?P<module>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):(?P<cls>[A-Za-z_]\w*)")

@@ -9,7 +9,7 @@ from engine.game.state import GameState
 from engine.game.views import SideLog, player_view
 from engine.model.counters import SIDES
 
-from .base import Player
+from .base import Player, begin_game
 
 
 def play_out(
@@ -23,10 +23,7 @@ def play_out(
     `begin(scenario, side)` is told the scenario and its side first. `after` sees the state after
     each action (a batch's record of the game's course; never a player)."""
     logs = {side: SideLog(side) for side in SIDES}  # each read on, not again from the start
-    for side, player in players.items():  # the scenario is public: a player may read it first
-        begin = getattr(player, "begin", None)
-        if begin is not None:
-            begin(game.scenario, side)
+    begin_game(players, game.scenario)
     for _ in range(max_actions):
         if game.is_over:
             return game

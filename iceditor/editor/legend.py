@@ -20,7 +20,7 @@ from engine.model.terrain import Terrain
 
 from .hex_layout import HEX_SIZE, centre
 from .map_symbols import PAINTERS, SYMBOLS, paint_bridge, paint_terrain, road_pen, symbol
-from .mapview import BUILDING_ID, HILL_NAME, NAME_SIZE, NUMBER_SIZE, HexSetItem, font_of_size, paint_number
+from .mapview import BUILDING_ID, HILL_NAME, NAME_SIZE, NUMBER_SIZE, HexSetItem, font_of_size, number_rect, paint_number
 from .setup_items import Piece, PieceItem
 
 SAMPLE = HEX_SIZE * 2.2  # a sample's box: one hex with a little room
@@ -170,7 +170,7 @@ def terrain_sample(key: str) -> Callable[[QPainter], None]:
 def _number_sample(painter: QPainter) -> None:
     terrain_sample("ground")(painter)
     painter.setFont(font_of_size(NUMBER_SIZE))
-    paint_number(painter, HERE, "4307", NUMBER_SIZE, on_roof=False)
+    paint_number(painter, number_rect(HERE), "4307", NUMBER_SIZE, on_roof=False)
 
 
 def _name(painter: QPainter, text: str, colour: QColor) -> None:

@@ -120,7 +120,8 @@ class LabelItem(QGraphicsItem):
         super().__init__(parent)
         self.board, self._bounds = board, bounds
         self.zoom_aware = True
-        self._rects: dict[Hex, QRectF] = {}  # each hex's number_rect at the size of _rects_size
+        # each hex's number_rect at the size of _rects_size, and its number (the board's, fixed)
+        self._rects: dict[Hex, tuple[QRectF, str]] = {}
         self._rects_size = 0.0
         self.setZValue(2)
         # without it the option's exposedRect is the whole map: every repaint drew every label
@@ -147,16 +148,15 @@ class LabelItem(QGraphicsItem):
             self._rects, self._rects_size = {}, size
         rects = self._rects
         for h in self.board.hexes:
-            rect = rects.get(h)
-            if rect is None:
-                rect = rects[h] = number_rect(h, size)
-            if exposed.intersects(rect):  # a repaint of part of a hex may cross its number
-                paint_number(painter, h, self.board.label(h), size, self.board.terrain(h).building is not None)
+            kept = rects.get(h)
+            if kept is None:
+                kept = rects[h] = (number_rect(h, size), self.board.label(h))
+            if exposed.intersects(kept[0]):  # a repaint of part of a hex may cross its number
+                paint_number(painter, kept[0], kept[1], size, self.board.terrain(h).building is not None)
 
 
-def paint_number(painter: QPainter, h: Hex, text: str, size: float, on_roof: bool) -> None:
-    """A hex number in the painter's font (`size` high), on a pale plate over a roof."""
-    rect = number_rect(h, size)
+def paint_number(painter: QPainter, rect: QRectF, text: str, size: float, on_roof: bool) -> None:
+    """A hex number in the painter's font (`size` high) in its number_rect, on a pale plate over a roof."""
     if on_roof:
         width = QFontMetricsF(painter.font()).horizontalAdvance(text) + 2
         painter.setPen(Qt.PenStyle.NoPen)
@@ -173,7 +173,9 @@ class NamesItem(QGraphicsItem):
     def __init__(self, board: Board, bounds: QRectF, parent: QGraphicsItem) -> None:
         super().__init__(parent)
         self.board, self._bounds = board, bounds
+        self._names: list[Name] | None = None  # kept until a hill or building changes (changed())
         self.setZValue(3)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)  # the exposed part only
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -200,8 +202,18 @@ class NamesItem(QGraphicsItem):
                 out.append(Name(text, rect, colour, size))
         return out
 
+    def changed(self) -> None:
+        """A hill or building may have grown, shrunk or moved: its name is placed again."""
+        self._names = None
+        self.update()
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        for name in self.names():
+        if self._names is None:
+            self._names = self.names()
+        exposed = option.exposedRect  # type: ignore[attr-defined]
+        for name in self._names:
+            if not exposed.intersects(name.rect.adjusted(-4, -4, 4, 4)):
+                continue
             painter.setFont(font_of_size(name.size, bold=True))
             painter.setPen(name.colour)
             painter.drawText(name.rect.adjusted(-4, -4, 4, 4), Qt.AlignmentFlag.AlignCenter, name.text)
@@ -300,7 +312,7 @@ class MapScene(QGraphicsScene):
                     item.update()
         named = [t for h in hexes for t in (self.board.terrain(h), self.board.previous.get(h))]
         if any(t is not None and (t.hill is not None or t.building is not None) for t in named):
-            self.names.update()  # a hill or building may have grown, shrunk or moved
+            self.names.changed()
 
     def set_layer_visible(self, name: str, visible: bool) -> None:
         self.layers[name].setVisible(visible)

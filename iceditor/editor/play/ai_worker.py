@@ -4,7 +4,7 @@ legal actions only, never the game; the window stays responsive, shows it busy, 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
@@ -19,12 +19,23 @@ class _Answer(QObject):
 
 
 class _Decision(QRunnable):
-    def __init__(self, ticket: int, player: Player, view: View, actions: Sequence[Action], answer: _Answer) -> None:
+    def __init__(
+        self,
+        ticket: int,
+        player: Player,
+        view: View,
+        actions: Sequence[Action],
+        answer: _Answer,
+        first: Callable[[], None] | None,
+    ) -> None:
         super().__init__()
         self.ticket, self.player, self.view, self.actions, self.answer = ticket, player, view, list(actions), answer
+        self.first = first
 
     def run(self) -> None:
         try:
+            if self.first is not None:
+                self.first()
             action = self.player.choose(self.view, self.actions)
         except Exception as exc:  # a player's bug is reported in the window, not a crash of it
             self.answer.failed.emit(self.ticket, f"{self.player.name}: {type(exc).__name__}: {exc}")
@@ -47,10 +58,13 @@ class AiWorker(QObject):
         self._ticket = 0
         self.busy = False
 
-    def think(self, player: Player, view: View, actions: Sequence[Action]) -> None:
+    def think(
+        self, player: Player, view: View, actions: Sequence[Action], first: Callable[[], None] | None = None
+    ) -> None:
+        """The player's choice, in the pool's thread; `first`: run there before it (its begin)."""
         self._ticket += 1
         self._set_busy(True)
-        self.pool.start(_Decision(self._ticket, player, view, actions, self._answer))
+        self.pool.start(_Decision(self._ticket, player, view, actions, self._answer, first))
 
     def stop(self) -> None:
         """Drop the decision under way (its thread ends by itself; its answer is not played)."""

@@ -56,7 +56,10 @@ class CounterItem(QGraphicsItem):
     ) -> None:
         super().__init__(parent)
         self.unit, self.face, self.hex, self.facing = unit, face, h, facing
-        self.at, self.size = at, size
+        self.at, self.size = at, size  # fixed: a counter moved is a new item (board_items.py)
+        half, margin = size / 2, 8.0 * size / COUNTER  # the wedge, the marker and the marks stand out of the square
+        self._rect = QRectF(at.x() - half, at.y() - half, size, size)
+        self._bounds = self._rect.adjusted(-margin, -margin, margin, margin)  # asked for at every repaint
         self.selected = False
         self.setToolTip(f"{face.name}: {state_words(unit)}\n{face.detail}")
 
@@ -65,12 +68,10 @@ class CounterItem(QGraphicsItem):
         return str(self.unit["id"])
 
     def rect(self) -> QRectF:
-        half = self.size / 2
-        return QRectF(self.at.x() - half, self.at.y() - half, self.size, self.size)
+        return QRectF(self._rect)
 
     def boundingRect(self) -> QRectF:
-        margin = 8.0 * self.size / COUNTER  # the wedge, the marker and the marks stand out of the square
-        return self.rect().adjusted(-margin, -margin, margin, margin)
+        return self._bounds
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()

@@ -12,7 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtCore import QByteArray, QObject, QPointF, Qt, QTimer
+from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import QDockWidget, QMessageBox, QSplitter, QTabWidget, QToolBar, QVBoxLayout, QWidget
 
 from engine.game import Action, GameState, IllegalAction
@@ -29,6 +30,7 @@ from .actions_panel import ActionsPanel
 from .ai_worker import AiWorker
 from .board_clicks import BoardClicks
 from .board_items import PLAY_ZOOM, PlayBoardLayer
+from .collector import Collector
 from .end_screen import EndScreen
 from .faces import printed_faces
 from .handover import HandOver
@@ -65,6 +67,10 @@ class PlayMode(BoardClicks, QObject):
         self._kept_docks: list[QDockWidget] = []
         self._kept_fronts: list[QDockWidget] = []
         self._kept_tool: Any = None
+        self._kept_state: QByteArray | None = None  # the window's docks and bars while editing
+        self._kept_view: tuple[QTransform, QPointF] | None = None  # the editing map's zoom and middle
+        self._play_middle: QPointF | None = None  # the map's middle in play, on leaving it
+        self.collector = Collector()  # no full collection's pause in a click (collector.py)
         self._build()
 
     def _build(self) -> None:
@@ -124,6 +130,7 @@ class PlayMode(BoardClicks, QObject):
         self.log_panel.take_back.connect(self.take_back)
         window.view.viewport().installEventFilter(self)
         window.closed.connect(self.stop_ai)
+        window.closed.connect(self.collector.release)
         window.scene.hex_pressed.connect(self._pressed)
         window.scene.hex_moved.connect(self._dragged)
         window.scene.hex_released.connect(self._released)
@@ -192,6 +199,8 @@ class PlayMode(BoardClicks, QObject):
         assert self.session is not None
         if self.board is not None:
             self.board.detach()
+        with busy():
+            self.collector.begin(self.session.played)
         game = self.session.game
         self.board = PlayBoardLayer(self.window.scene, printed_faces(game.scenario, game.counters))
         self.board.unit_picked.connect(self.pick_unit)
@@ -206,8 +215,6 @@ class PlayMode(BoardClicks, QObject):
             self.advance()  # a game opened in play: its end, its AI's turn, its hand-over (enter() does it else)
         else:
             self.enter()
-        self.window.view.resetTransform()
-        self.window.view.scale(PLAY_ZOOM, PLAY_ZOOM)
         self._centre()
 
     def enter(self) -> None:
@@ -216,6 +223,14 @@ class PlayMode(BoardClicks, QObject):
             return
         window = self.window
         self.active = True
+        # the editing docks' sizes and places, the map's zoom and middle: as they were on leaving
+        self._kept_state = window.saveState()
+        view = window.view
+        self._kept_view = (view.transform(), view.mapToScene(view.viewport().rect().center()))
+        view.resetTransform()
+        view.scale(PLAY_ZOOM, PLAY_ZOOM)
+        if self._play_middle is not None:  # back in play: where the map was in play
+            view.centerOn(self._play_middle)
         self._kept_docks = [d for d in window.findChildren(QDockWidget) if d.isVisible() and d is not self.dock]
         # of docks sharing a place as tabs, the ones in front (a tab behind others shows nothing)
         self._kept_fronts = [d for d in self._kept_docks if not d.visibleRegion().isEmpty()]
@@ -255,6 +270,13 @@ class PlayMode(BoardClicks, QObject):
             dock.show()
         for dock in self._kept_fronts:
             dock.raise_()
+        if self._kept_state is not None:
+            window.restoreState(self._kept_state)
+        view = window.view
+        self._play_middle = view.mapToScene(view.viewport().rect().center())
+        if self._kept_view is not None:
+            view.setTransform(self._kept_view[0])
+            view.centerOn(self._kept_view[1])
         window.tool = self._kept_tool
         window._tool_actions.setEnabled(True)
         for name in EDITING_MENUS:
@@ -276,7 +298,8 @@ class PlayMode(BoardClicks, QObject):
         self.stop_ai(pause=False)
         if self.board is not None:
             self.board.detach()
-        self.session, self.board = None, None
+        self.session, self.board, self._play_middle = None, None, None
+        self.collector.release()
 
     def edited_since(self) -> bool:
         """The scenario or its maps differ from what the game was started from."""
@@ -306,6 +329,7 @@ class PlayMode(BoardClicks, QObject):
         session = self.session
         if not self.active or session is None:
             return
+        self.collector.settle(session.played)
         game = session.game
         if game.is_over:
             self.shown = None  # R217: the game over, the whole board is shown to both
@@ -474,7 +498,9 @@ class PlayMode(BoardClicks, QObject):
         if session is None or not self.active or not session.ai_to_act() or self.worker.busy:
             return
         side = session.game.to_act
-        self.worker.think(session.ai_player(side), session.view(side), session.actions())
+        self.worker.think(
+            session.ai_player(side), session.view(side), session.actions(), lambda: session.ai_begin(side)
+        )
 
     def _ai_decided(self, action: Action) -> None:
         session = self.session

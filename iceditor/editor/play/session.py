@@ -26,6 +26,7 @@ from engine.model.board import Board
 from engine.model.counters import SIDES
 from engine.model.scenario import Scenario
 from engine.players import PLAYERS, Player, make_player
+from engine.players.base import begin_game
 
 HUMAN = "human"
 KEPT_EVERY = 50  # a copy of the state every so many actions: the board at any moment is at most that many replays
@@ -55,6 +56,7 @@ class PlaySession:
     _kept: dict[int, GameState] = field(default_factory=dict)  # actions played -> a copy of the state then
     _actions: tuple[int, list[Action]] | None = None
     _routes: dict[tuple[int, tuple[str, ...]], dict[str, Route]] = field(default_factory=dict)
+    _begun: set[str] = field(default_factory=set)  # the AI sides told the scenario (begin_game)
 
     def __post_init__(self) -> None:
         unknown = [n for n in self.players.values() if n != HUMAN and n not in PLAYERS]
@@ -149,6 +151,14 @@ class PlaySession:
 
     def ai_player(self, side: str) -> Player:
         return self._ai[side]
+
+    def ai_begin(self, side: str) -> None:
+        """Tell `side`'s AI player the scenario before its first choice (begin_game), once. It is
+        called with the first decision, off the GUI thread: the heuristic and search players read
+        the whole board's lines of sight then (seconds in Scenario 6, once a board)."""
+        if side not in self._begun:
+            begin_game({side: self._ai[side]}, self.game.scenario)
+            self._begun.add(side)
 
     def screen_side(self) -> str | None:
         """Whose view the screen shows: the one person playing; of two (hot seat) the one to act,
