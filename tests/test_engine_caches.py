@@ -1,6 +1,6 @@
 """What the engine keeps to list the choices fast (docs/engine.md, Speed) never changes a game.
 
-Copies of a state share the phase's caches (`GameState.caches`: each key says all its value
+Copies of a state share the caches (`GameState.caches`: each key says all its value
 depends on), so a copy that goes another way must not change what the original is offered
 next; and the copying `apply` plays the same game as `play` in place."""
 
