@@ -10,7 +10,7 @@ state kept of where the units stand dropped, so the listing after it works it ou
 (issue 18): a node at most 100 us (Scenario 1) and 200 us (Scenario 6), `copy()` at most 30 us
 (Scenario 1), set when the naive copy took 103 us: printed as they are and scaled by this run's
 naive copy over 103 us (the machine's speed now; `goals`). Each node of a decision starts from the
-phase's caches as the game has them (the other node's additions left out). Then a Scenario 6
+caches as the game has them (what the node before added taken off again). Then a Scenario 6
 game saved at its last action: opening it (`iceditor replay FILE`, R201: from its snapshot) beside
 replaying it from the start (`--verify`, and `replay` with `each`), in this process and as commands
 (imports and the scenario's validation included); goal under 1 s.
@@ -79,10 +79,23 @@ def naive_copy(game: GameState) -> GameState:
     return twin
 
 
-def _containers(caches: dict[str, Any]) -> dict[str, Any]:
-    """The phase's caches with dicts of their own (the values shared): what one node adds to them
-    is not there for the other node of the same decision, which would find its work done."""
-    return {k: _containers(v) if type(v) is dict else v for k, v in caches.items()}
+def _sizes(caches: dict[str, Any]) -> list[tuple[dict[Any, Any], int]]:
+    """Every dict of the caches with its size: what a node adds to them comes after (dicts keep
+    their order of insertion, and no cache drops or replaces an entry), so `_undo` takes it off."""
+    found = [(caches, len(caches))]
+    for value in caches.values():
+        if type(value) is dict:
+            found += _sizes(value)
+    return found
+
+
+def _undo(sizes: list[tuple[dict[Any, Any], int]]) -> None:
+    """The caches as they were before the node: the other node of the same decision does not find
+    its work done, and both find them where the game's own listing left them (no copy of them
+    made before the node, which would measure it on memory the processor has not touched)."""
+    for kept, size in sizes:
+        while len(kept) > size:
+            kept.popitem()
 
 
 def nodes(name: str, games: int, repeat: int = 1) -> dict[str, float]:
@@ -97,10 +110,9 @@ def nodes(name: str, games: int, repeat: int = 1) -> dict[str, float]:
         rng = random.Random(seed)
         while not game.is_over:
             action = players[game.to_act].choose(None, legal_actions(game))  # type: ignore[arg-type]
-            caches, least = game.caches, dict.fromkeys(spent, math.inf)
+            sizes, least = _sizes(game.caches), dict.fromkeys(spent, math.inf)
             for _ in range(repeat):
                 for kind in ("", "naive_"):
-                    game.caches = _containers(caches)  # each node from the phase's caches as the game has them
                     start = time.perf_counter()
                     twin = naive_copy(game) if kind else game.copy(seed=rng.getrandbits(32))
                     copied = time.perf_counter()
@@ -108,10 +120,10 @@ def nodes(name: str, games: int, repeat: int = 1) -> dict[str, float]:
                     if not twin.is_over:
                         legal_actions(twin)
                     done = time.perf_counter()
+                    _undo(sizes)  # each node from the caches as the game has them
                     least[f"{kind}node_us"] = min(least[f"{kind}node_us"], done - start)
                     if kind:
                         least["naive_copy_us"] = min(least["naive_copy_us"], copied - start)
-                game.caches = caches
                 start = time.perf_counter()
                 game.copy()  # without a seed, as `apply` makes it
                 least["copy_us"] = min(least["copy_us"], time.perf_counter() - start)

@@ -1,6 +1,6 @@
 """What the engine keeps to list the choices fast (docs/engine.md, Speed) never changes a game.
 
-Copies of a state share the phase's caches (`GameState.caches`: each key says all its value
+Copies of a state share the caches (`GameState.caches`: each key says all its value
 depends on), so a copy that goes another way must not change what the original is offered
 next; and the copying `apply` plays the same game as `play` in place."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.game import apply, legal_actions, new_game, play
-from engine.game.state import GameState
+from engine.game.state import LASTING_CACHES, GameState
 from engine.model.scenario import load_scenario
 
 REPO = Path(__file__).resolve().parent.parent
@@ -63,3 +63,24 @@ def test_the_copying_apply_plays_the_same_game_as_play_in_place() -> None:
         play(in_place, rng_a.choice(a))
         copied = apply(copied, rng_b.choice(b))
     assert copied.is_over and copied.log == in_place.log
+
+
+@pytest.mark.parametrize(("seed", "decisions"), [(4, 400), pytest.param(9, 5000, marks=pytest.mark.slow)])
+def test_what_is_kept_from_phase_to_phase_offers_what_a_listing_without_caches_offers(
+    seed: int, decisions: int
+) -> None:
+    """Some caches stay from phase to phase (state.LASTING_CACHES: openings, starts, steps, lines,
+    keyed by all they depend on, the phase where it counts). A Scenario 1 game played with them
+    is offered at every decision what the same state is offered with no cache at all (its first
+    `decisions`: 400 are two Game Turns)."""
+    rng, game, carried = random.Random(seed), new_game(S1, seed), 0
+    while not game.is_over and len(game.log) <= decisions:
+        kept = game.caches
+        choices = _choices(game)
+        game.caches = {}
+        assert _choices(game) == choices, f"decision {len(game.log)}: {game.phase}"
+        game.caches = kept
+        phase = game.phase
+        play(game, legal_actions(game)[rng.randrange(len(choices))])
+        carried += game.phase != phase and any(game.caches.get(name) for name in LASTING_CACHES)
+    assert carried >= 10  # phases began with what the phases before kept

@@ -292,9 +292,9 @@ def _starts(game: GameState, side: str, about: Action | None = None) -> list[Act
                 if _order(unit, [unit]) >= reached:
                     actions += _entry_moves(game, unit)
             continue
-        # A hex's choices change only with its units and what stands around it: kept by that key.
+        # A hex's choices change only with the phase, its units and what stands around it: kept by that key.
         around = game.around(h)
-        key = (h, reached, game.first_shot, tuple(_dynamic(u) for u in units), around)
+        key = (h, game.phase, reached, game.first_shot, tuple(_dynamic(u) for u in units), around)
         found = cache.get(key)
         if found is None:
             found = cache[key] = _hex_starts(game, units, reached, alike, around)

@@ -400,7 +400,7 @@ _UNMOVED = (0.0, False, None, None)  # a unit's mp_spent, move_done, allowance_c
 
 def _enter_phase(game: GameState, phase: str) -> list[dict[str, Any]]:
     game.phase = phase
-    game.caches = {}
+    game.next_phase_caches()
     game.acted = set()
     game.stage = {}
     for unit in tuple(game.units.values()):

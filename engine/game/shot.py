@@ -249,24 +249,25 @@ def _shooter(unit: Unit) -> tuple[Any, ...]:
 
 
 def _openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
-    """may_aim and may_antitank for every unit and hex, each unit's kept for the phase by all it
-    depends on (a shot changes one firer and perhaps a target); the lines as one array."""
+    """may_aim and may_antitank for every unit and hex: may_fire now, then each unit's openings but
+    for the line, kept from phase to phase by all they depend on (`_unit_openings`); the lines as
+    one array."""
     targets = [
         (h, enemies, any(u.is_afv for u in enemies)) for h in hexes if (enemies := visible_enemies(game, side, h))
     ]
     if not targets:
         return []
     kept: dict[tuple[Any, ...], list[tuple[Hex, bool, bool]]] = game.caches.setdefault("unit_openings", {})
-    now = (game.interrupt is not None, game.player_turns, game.turn)
+    fire = _fire_now(game)
     wanted = []
     for unit in _may_open(game, side):
         if not unit.on_map or unit.hex is None:
             continue
         reach = _reach(game, unit)  # most units at an interrupt reach no target: asked first
         near = [t for t in targets if hex_distance(unit.hex, t[0]) <= reach]
-        if not near:
+        if not near or not may_fire(game, unit):
             continue
-        key = (_shooter(unit), unit.hex, now, tuple((h, afv) for h, _, afv in near))
+        key = (unit.id, unit.hex, unit.facing, fire, tuple((h, afv) for h, _, afv in near))
         its = kept.get(key)
         if its is None:
             its = kept[key] = _unit_openings(game, unit, near)
@@ -289,17 +290,22 @@ def _may_open(game: GameState, side: str) -> tuple[Unit, ...]:
     return tuple(game.units[i] for i in kept[side])
 
 
+def _fire_now(game: GameState) -> tuple[bool, bool]:
+    """What of the phase `_opens` depends on: opportunity fire (13.0), and in which phase (13.11, 13.12)."""
+    opportunity = _opportunity(game)
+    return opportunity, opportunity and game.phase == REACTION
+
+
 def _unit_openings(
     game: GameState, unit: Unit, targets: list[tuple[Hex, list[Unit], bool]]
 ) -> list[tuple[Hex, bool, bool]]:
-    """(hex, may aim, may fire AT) for the unit at each target but for the line (10.1, 10.2)."""
-    if not may_fire(game, unit):
-        return []
+    """(hex, may aim, may fire AT) for a unit that may fire now at each target but for the line
+    (10.2): by its id, hex and facing, the targets' hexes and AFVs, and `_fire_now`."""
     kept: dict[tuple[Any, ...], tuple[bool, bool]] = game.caches.setdefault("opens", {})
-    opportunity = _opportunity(game)
+    fire = _fire_now(game)
     found = []
     for h, enemies, afv in targets:
-        key = (unit.id, unit.hex, unit.facing, h, afv, opportunity)  # all _opens depends on
+        key = (unit.id, unit.hex, unit.facing, h, afv, fire)  # all _opens depends on
         if key not in kept:
             kept[key] = _opens(game, unit, h, enemies)
         aim, antitank = kept[key]

@@ -40,6 +40,13 @@ PLAYER_TURN = (MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_
 LETTER = dict(zip(PLAYER_TURN, "ABCDEFGH", strict=True))
 
 
+# What `GameState.caches` keeps from phase to phase: the choices and lines keyed by all they depend
+# on, the phase included where it counts (a unit's openings and starts, its steps by how it moves in
+# this phase); the rest goes with each phase (`next_phase_caches`).
+LASTING_CACHES = frozenset(
+    ("hex_actions", "open_lines", "lines_along", "sights", "opens", "unit_openings", "starts", "steps")
+)
+
 _MISSING = object()
 _new = object.__new__
 _NOBODY = (0, 0, 0)
@@ -323,6 +330,10 @@ class GameState:
         if side not in self._sides:
             self._sides[side] = tuple(u for u in self.units.values() if u.side == side)
         return self._sides[side]
+
+    def next_phase_caches(self) -> None:
+        """A phase begins: what was kept for the last phase goes, what is keyed for any phase stays."""
+        self.caches = {k: v for k, v in self.caches.items() if k in LASTING_CACHES}
 
     def hex_actions(self, verb: str, ids: tuple[str, ...], hexes: Iterable[Hex]) -> list[Action]:
         """`verb IDS HEX` for each hex, each made once a phase (listing the choices makes thousands)."""
