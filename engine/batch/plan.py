@@ -69,7 +69,7 @@ def prepare(
         note += f", with {path} = {json.dumps(value)}"
     data = played_data(doc, given_setup=spec.given_setup, path=path, value=value)
     maps, errata = _inputs(data, Path(doc.file).parent)
-    carried = [found for name, found in maps if found.resolve() != data_path("maps", f"{name}.yaml").resolve()]
+    carried = [found for name, found in maps if not _bundled(found, name)]
     _refuse_inputs(out, Path(doc.file), [*carried, *([errata] if errata is not None else [])])
     text = scenario_text(_carry_files(data, maps, errata, out), doc.file, note)
     try:
@@ -112,7 +112,7 @@ def _refuse_inputs(out: Path, scenario: Path, carried: list[Path]) -> None:
     scenario, maps, errata), however the paths are spelled: DIR/scenario.yaml, batch.json, a report,
     a plot, a game in DIR/games, or the copy of a map in DIR that is another file of the same name."""
     folder, games = os.path.realpath(out), os.path.realpath(out / "games")
-    copies = {Path(os.path.realpath(found)).name: os.path.realpath(found) for found in carried}
+    copies = {found.name: os.path.realpath(found) for found in carried}  # DIR/NAME: the copy of that file
     for given in (scenario, *carried):
         real = os.path.realpath(given)
         where, name = os.path.dirname(real), os.path.basename(real)
@@ -137,8 +137,12 @@ def _carry_files(data: Any, maps: list[tuple[str, Path]], errata: Path | None, o
     return data
 
 
+def _bundled(found: Path, name: str) -> bool:
+    return found.resolve() == data_path("maps", f"{name}.yaml").resolve()
+
+
 def _carried(found: Path, name: str, out: Path) -> str:
-    if found.resolve() == data_path("maps", f"{name}.yaml").resolve():
+    if _bundled(found, name):
         return name  # a bundled map: every installation has it
     copy = out / found.name
     text = found.read_text(encoding="utf-8")
