@@ -6,6 +6,8 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
 
+from engine.terminal_text import PATH_LIMIT, shown
+
 
 class Severity(StrEnum):
     ERROR = "error"
@@ -33,7 +35,7 @@ class Problem:
 
     def text(self) -> str:
         """`path:line:col: severity: message (rule) [code]`."""
-        where = f"{self.file or '<input>'}:{self.line or 1}:{self.column or 1}"
+        where = f"{shown(self.file, PATH_LIMIT) if self.file else '<input>'}:{self.line or 1}:{self.column or 1}"
         rule = f" ({self.rule})" if self.rule else ""
         return f"{where}: {self.severity.value}: {self.message}{rule} [{self.code}]"
 

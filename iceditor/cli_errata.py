@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.model.terrain import Terrain
 from engine.resources import bundled_scenarios, shown_name
+from engine.terminal_text import shown
 from engine.validate.errata_impact import (
     MOVER,
     ErrataImpact,
@@ -117,7 +118,7 @@ def _turns(n: int | None) -> str:
 
 
 def _title(r: ErrataImpact) -> str:
-    return f"Scenario {r.scenario.number}: {r.scenario.title}"
+    return f"Scenario {r.scenario.number}: {shown(r.scenario.title)}"
 
 
 # -- text -------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from engine.game.state import LETTER, SETUP, GameState
 from engine.game.victory import objectives
 from engine.game.views import player_view
 from engine.model.counters import SIDES
+from engine.terminal_text import shown
 
 from .boardarg import BadInput, hex_arg
 from .cli_game import replayed
@@ -113,4 +114,4 @@ def caption(game: GameState, side: str | None, at: int, actions: int) -> str:
     if game.result is not None:
         winner = game.result.get("winner")
         result = f"; {'a draw' if winner == 'draw' else f'{winner} victory'} ({game.result.get('by')})"
-    return f"{game.scenario.title}: {where}{acting}, after action {at} of {actions}, {seen}{result}"
+    return f"{shown(game.scenario.title)}: {where}{acting}, after action {at} of {actions}, {seen}{result}"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ from engine.model.load_errors import LoadError, load_failure
 from engine.model.migrate import Migration, migrate_scenario
 from engine.model.schema import schema_name
 from engine.model.source import SourceError, parse_yaml, read_text
+from engine.terminal_text import data_output
 
 from .boardarg import BadInput
 
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int | None:
     for path in args.files:
         migration = _migrated(path)
         if args.stdout:
-            sys.stdout.write(migration.text)
+            data_output().write(migration.text)
             return 0
         if not migration.changes:
             print(f"{path}: already format 2")

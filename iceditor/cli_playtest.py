@@ -23,6 +23,7 @@ from engine.batch.scenario_file import Vary, VaryError, parse_vary
 from engine.model.counters import SIDES
 from engine.model.schema import schema_name
 from engine.model.source import SourceDocument, SourceError, load_yaml
+from engine.terminal_text import shown
 
 from .boardarg import BadInput
 from .file_args import SCENARIO_HELP, file_arg
@@ -196,7 +197,7 @@ def _say(args: argparse.Namespace, report: dict[str, Any], out: Path, files: dic
         return
     left = report["planned"] - report["games"] - len(report["failed"])
     print(
-        f"{report['title']}: {report['games']} games"
+        f"{shown(report['title'])}: {report['games']} games"
         + (f" of {report['planned']} ({left} not played yet: the same command plays them)" if left else "")
         + f". {report['verdict']}"
     )

@@ -1,5 +1,7 @@
 """The `iceditor` command's entry point: `iceditor odds ap|at` answers without loading the maps,
-the geometry and the editor (its exact odds need none of them); every other command is cli.main."""
+the geometry and the editor (its exact odds need none of them); every other command is cli.main.
+Whatever a command prints is escaped (engine/terminal_text.py): a name a file holds never reaches
+the terminal as a control or bidi character."""
 
 from __future__ import annotations
 
@@ -9,12 +11,15 @@ from collections.abc import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if args[:1] == ["odds"] and args[1:2] in (["ap"], ["at"]):
-        return _odds(args)
-    from .cli import main as full
+    from engine.terminal_text import terminal_output
 
-    return full(args)
+    args = list(sys.argv[1:] if argv is None else argv)
+    with terminal_output():
+        if args[:1] == ["odds"] and args[1:2] in (["ap"], ["at"]):
+            return _odds(args)
+        from .cli import main as full
+
+        return full(args)
 
 
 def _odds(argv: list[str]) -> int:

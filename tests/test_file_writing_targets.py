@@ -144,3 +144,47 @@ def test_playtest_out_that_is_a_file_is_refused_and_kept(tmp_path: Path, capsys:
     assert main(["playtest", str(scenario), "--games", "1", "--no-progress", "--out", str(scenario)]) == 2
     assert "error: cannot be written: Not a directory" in capsys.readouterr().err
     assert scenario.read_text() == kept
+
+
+@pytest.mark.parametrize(
+    ("inputs", "scenario_name", "map_name", "out"),
+    [
+        (".", "scenario.yaml", "duel-map.yaml", "."),  # DIR/scenario.yaml would be the scenario
+        (".", "scenario.yaml", "duel-map.yaml", "link"),  # the same, DIR through a link
+        ("games", "s.yaml", "duel-map.yaml", "games/sub/../.."),  # DIR/games, where the games go
+        (".", "report.json", "duel-map.yaml", "./"),  # the batch's report
+        (".", "s.yaml", "batch.json", "."),  # a map the batch's settings would replace
+        (".", "s.yaml", "length.png", "."),  # a map a plot would replace
+    ],
+)
+def test_playtest_out_whose_files_would_be_its_inputs_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], inputs: str, scenario_name: str, map_name: str, out: str
+) -> None:
+    """The batch's folder is checked against the command's inputs by their real paths, as `play
+    --log` is: a folder whose DIR/scenario.yaml, batch.json, report, plots or games/ would be the
+    scenario or one of its maps is refused with words (exit 2), before anything is written."""
+    folder = tmp_path / inputs
+    (folder / "sub").mkdir(parents=True)
+    (tmp_path / "link").symlink_to(tmp_path)
+    shutil.copy(FIXTURE / "duel-map.yaml", folder / map_name)
+    scenario = folder / scenario_name
+    scenario.write_text(
+        (FIXTURE / "duel.yaml").read_text(encoding="utf-8").replace("[duel-map.yaml]", f"[{map_name}]"),
+        encoding="utf-8",
+    )
+    kept = {path: path.read_bytes() for path in folder.iterdir() if path.is_file()}
+    assert main(["playtest", str(scenario), "--games", "1", "--no-progress", "--out", str(tmp_path / out)]) == 2
+    err = capsys.readouterr().err
+    assert "not written: the batch would write over" in err and "a file this command reads" in err, err
+    assert {path: path.read_bytes() for path in folder.iterdir() if path.is_file()} == kept
+
+
+def test_playtest_out_beside_its_scenario_is_played(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A folder that holds the scenario and its map under names the batch does not write is no
+    input written over: the map's copy there is the map itself."""
+    scenario = _duel(tmp_path)
+    from engine.batch.plan import BatchSpec, prepare
+    from engine.model.source import load_yaml
+
+    tasks = prepare(load_yaml(scenario), BatchSpec(1, ("random", "random")), tmp_path)
+    assert len(tasks) == 1 and (tmp_path / "scenario.yaml").is_file() and (tmp_path / "duel-map.yaml").is_file()

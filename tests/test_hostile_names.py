@@ -69,3 +69,71 @@ def test_play_escapes_a_title_that_would_rewrite_the_terminal(
     assert main(["play", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Engine \\u202etest" + "x" * 48 + "..., seed 0:") and "\u202e" not in out
+
+
+HOSTILE = "Engine \u202etest \x1b[2J" + "x" * 200  # a bidi override, a clear-screen, a long tail
+UNSAFE = ("\u202e", "\x1b")
+
+
+def _hostile_duel(tmp_path: Path, *, error: bool = False) -> Path:
+    """The duel scenario in a file whose name holds a bidi override and an escape, with a title and
+    a map name that do too (and, with `error`, a set-up hex off the map)."""
+    escaped_title = HOSTILE.replace("\u202e", "\\u202e").replace("\x1b", "\\e")
+    text = (
+        (FIXTURE / "duel.yaml").read_text(encoding="utf-8").replace("title: Engine test", f'title: "{escaped_title}"')
+    )
+    if error:
+        text = text.replace('hex: "1107"}', 'hex: "9999"}', 1)
+    (tmp_path / "duel-map.yaml").write_text(
+        (FIXTURE / "duel-map.yaml")
+        .read_text(encoding="utf-8")
+        .replace("name: Engine test map", f'name: "{escaped_title}"'),
+        encoding="utf-8",
+    )
+    path = tmp_path / "du\u202eel\x1b[31m.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["validate", "{s}"],
+        ["validate", "--format", "github", "{s}"],
+        ["zone", "{s}", "objective"],
+        ["los", "{s}", "1207", "1206"],
+        ["errata", "impact", "{s}"],
+        ["play", "{s}", "--log", "{tmp}/g.jsonl"],
+        ["turns", "{s}", "german-area", "objective", "--unit", "infantry"],
+        ["zone", "{s}", "no-such-zone"],
+        ["validate", "{error}"],
+        ["play", "{error}"],
+    ],
+    ids=lambda command: "-".join(word for word in command if not word.startswith("{"))[:40],
+)
+def test_every_command_prints_names_escaped_and_cut(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """A scenario's title, its map's name and its file's name as a terminal shows them in every
+    command's text output: no control or bidi character reaches it, and no name runs on for more
+    than about 60 characters (`xxx...`)."""
+    names = {"s": str(_hostile_duel(tmp_path)), "tmp": str(tmp_path)}
+    (tmp_path / "e").mkdir()
+    names["error"] = str(_hostile_duel(tmp_path / "e", error=True))
+    assert main([word.format(**names) for word in command]) in (0, 1, 2)
+    captured = capsys.readouterr()
+    printed = captured.out + captured.err
+    assert printed.strip()
+    assert not any(c in printed for c in UNSAFE), printed
+    assert "x" * 61 not in printed, printed
+    if "du" in printed:
+        assert "du\\u202eel\\x1b[31m.yaml" in printed
+
+
+def test_replay_prints_the_title_escaped_and_cut(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _hostile_duel(tmp_path)
+    assert main(["play", str(path), "--log", str(tmp_path / "g.jsonl")]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(tmp_path / "g.jsonl"), "--verify"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Engine \\u202etest \\x1b[2J" + "x" * 43 + "...: turn 2") and "\x1b" not in out

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,15 @@ from engine.model.load_errors import LOAD_FAILURES, load_failure
 from engine.model.scenario import scenario_from_document
 from engine.model.source import SourceDocument
 from engine.resources import data_path
+from engine.terminal_text import PATH_LIMIT, shown
 
 from .games import GameTask, side_players
 from .scenario_file import played_data, scenario_text
 
 BATCH_FORMAT = "iron-cross-batch/1"
+# The files a batch writes in its folder besides its plots (*.png), its games (games/) and the
+# copies of its maps: plan.py, report.py, html.py.
+WRITTEN = ("scenario.yaml", "batch.json", "report.json", "games.csv", "report.html")
 
 
 class BatchError(ValueError):
@@ -63,7 +68,10 @@ def prepare(
     if path is not None:
         note += f", with {path} = {json.dumps(value)}"
     data = played_data(doc, given_setup=spec.given_setup, path=path, value=value)
-    text = scenario_text(_carry_files(data, Path(doc.file).parent, out), doc.file, note)
+    maps, errata = _inputs(data, Path(doc.file).parent)
+    carried = [found for name, found in maps if not _bundled(found, name)]
+    _refuse_inputs(out, Path(doc.file), [*carried, *([errata] if errata is not None else [])])
+    text = scenario_text(_carry_files(data, maps, errata, out), doc.file, note)
     try:
         _check_playable(text, target)
     except BatchError:
@@ -87,27 +95,54 @@ def prepare(
     ]
 
 
-def _carry_files(data: Any, folder: Path, out: Path) -> Any:
+def _inputs(data: Any, folder: Path) -> tuple[list[tuple[str, Path]], Path | None]:
+    """The maps the scenario names (each name and the file found for it) and its errata file."""
+    if not isinstance(data, dict):
+        return [], None
+    try:
+        maps = [(str(name), resolve_map_path(str(name), folder)) for name in data.get("maps") or []]
+        errata = data.get("errata", True)
+        return maps, resolve_errata_path(errata, folder) if isinstance(errata, str) else None
+    except LOAD_FAILURES as exc:
+        raise BatchError(load_failure(Path(folder), exc)) from None
+
+
+def _refuse_inputs(out: Path, scenario: Path, carried: list[Path]) -> None:
+    """BatchError, before anything is written, if the batch would write over a file it reads (its
+    scenario, maps, errata), however the paths are spelled: DIR/scenario.yaml, batch.json, a report,
+    a plot, a game in DIR/games, or the copy of a map in DIR that is another file of the same name."""
+    folder, games = os.path.realpath(out), os.path.realpath(out / "games")
+    copies = {found.name: os.path.realpath(found) for found in carried}  # DIR/NAME: the copy of that file
+    for given in (scenario, *carried):
+        real = os.path.realpath(given)
+        where, name = os.path.dirname(real), os.path.basename(real)
+        written = name in WRITTEN or name.endswith(".png") or copies.get(name, real) != real
+        if where == games or (where == folder and written):
+            raise BatchError(
+                f"--out {shown(out, PATH_LIMIT)}: not written: the batch would write over "
+                f"{shown(given, PATH_LIMIT)}, a file this command reads; give the batch a folder of its own"
+            )
+
+
+def _carry_files(data: Any, maps: list[tuple[str, Path]], errata: Path | None, out: Path) -> Any:
     """Maps and errata the scenario names as files are copied into DIR and named there, so that
     DIR/scenario.yaml reads them (a worker elsewhere sees them in the shared DIR too); bundled
     names stay names."""
     if not isinstance(data, dict):
         return data
-    try:
-        maps = [_carried(resolve_map_path(str(name), folder), str(name), out) for name in data.get("maps") or []]
-        errata = data.get("errata", True)
-        if isinstance(errata, str):
-            found = resolve_errata_path(errata, folder)
-            data["errata"] = _carried(found, errata, out) if found is not None else errata
-    except LOAD_FAILURES as exc:
-        raise BatchError(load_failure(Path(folder), exc)) from None
     if maps:
-        data["maps"] = maps
+        data["maps"] = [_carried(found, name, out) for name, found in maps]
+    if errata is not None:
+        data["errata"] = _carried(errata, str(data["errata"]), out)
     return data
 
 
+def _bundled(found: Path, name: str) -> bool:
+    return found.resolve() == data_path("maps", f"{name}.yaml").resolve()
+
+
 def _carried(found: Path, name: str, out: Path) -> str:
-    if found.resolve() == data_path("maps", f"{name}.yaml").resolve():
+    if _bundled(found, name):
         return name  # a bundled map: every installation has it
     copy = out / found.name
     text = found.read_text(encoding="utf-8")

@@ -87,7 +87,7 @@ class Board:
     def describe(self) -> str:
         columns = [c for m in self.maps for c in m.grid.columns]
         rows = [r for m in self.maps for r in m.grid.rows]
-        names = " + ".join(m.name for m in self.maps)
+        names = " + ".join(shown(m.name) for m in self.maps)
         return f"{names} (columns {min(columns)}-{max(columns)}, rows {min(rows)}-{max(rows)})"
 
     # -- terrain ------------------------------------------------------------------------
