@@ -255,6 +255,12 @@ def test_the_units_of_a_chosen_row_show_whole_in_a_1366x768_window(qtbot, worksp
     qtbot.wait(20)
     for widget in (sides.restriction_units.units, sides.restriction_units.group):
         assert widget.visibleRegion().boundingRect().size() == widget.size(), widget.objectName()
+    area = sides.parentWidget().parentWidget()  # the page's scroll area: scrolled down to the marks,
+    bar = area.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    sides.grenades.setValue(7)  # an edit while the same restriction is chosen: the dock stays put
+    qtbot.wait(20)
+    assert bar.value() == bar.maximum() > 0
 
 
 @pytest.mark.gui

@@ -52,6 +52,7 @@ class UnitList(QWidget):
         super().__init__(objectName=name)
         self.shared = shared
         self.path: DataPath | None = None  # the instruction's
+        self._shown: DataPath | None = None  # the instruction the dock last scrolled to
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.units = QListWidget(objectName=f"{name}-list")
@@ -89,8 +90,14 @@ class UnitList(QWidget):
         self.path = path
         self.message.clear()
         self.refresh()
-        if self.listing.isVisibleTo(self.window()):
+
+    def refresh(self) -> None:
+        was_listed = self.listing.isVisibleTo(self.window())
+        self._fill()
+        # another row chosen, or the units just listed: not after each edit of the same list
+        if self.listing.isVisibleTo(self.window()) and (self.path != self._shown or not was_listed):
             QTimer.singleShot(0, self._in_view)
+        self._shown = self.path
 
     def _in_view(self) -> None:
         """The panel's dock scrolled, if it must, so that the list shows whole (a short dock)."""
@@ -117,7 +124,7 @@ class UnitList(QWidget):
         found = find(self.shared.data, self.path)
         return found if isinstance(found, dict) else None
 
-    def refresh(self) -> None:
+    def _fill(self) -> None:
         owner, units = self.owner(), self.listed()
         self.setVisible(owner is not None and ("units" in owner or "group" in owner))
         self.listing.setVisible(units is not None)
