@@ -77,6 +77,17 @@ def main() -> None:
     settle(window)
     window.grab().save(str(IMAGES / "editor-s1-not-placed.png"))
     window.hide()  # not closed: it would ask whether to save the edit
+    # a deployment of units rather than a group: its units under its row, in view at 1366x768
+    window = window_on("s1-demyansk-pocket.yaml")
+    zones = window.findChild(ZonePanel)
+    zones.show_starts()
+    zones.starts.selectRow(zones.start_paths.index(("sides", "german", "deployment", 0)))
+    zones.units.name_units()
+    zones.units.units.setCurrentRow(1)
+    window.view.centre_on(window.document.board.hex("4310"))
+    settle(window)
+    window.grab().save(str(IMAGES / "editor-s1-units.png"))
+    window.hide()
     # the Sides page: the Germans' grenades, hidden hexes, IPs; special rules
     window = window_on("s1-demyansk-pocket.yaml")
     sides = window.findChild(SidesPanel)

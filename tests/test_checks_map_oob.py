@@ -326,6 +326,11 @@ def test_units_placed_one_by_one_and_a_limit_entry(write) -> None:
         ("unit-not-placed", line_of(text, "name: armour"), "/sides/german/groups/1/name"),
     ]
     assert problems[0].message == "German MMG #1 is in no deployment or entry, and its group is in none either"
+    assert problems[1].message == (  # named by the entry with a limit only: said so, with the ruling
+        "German group armour (IIIe #1) has no deployment and no entry (a deployment or entry with a limit "
+        "names it: a limit is a few units' alternative, not where the group goes, R15): the scenario does "
+        "not say where it sets up"
+    )
 
 
 # -- the printed scenarios ----------------------------------------------------------------------

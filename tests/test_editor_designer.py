@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton, QTreeWidget
+from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox, QPushButton, QTreeWidget
 
 from engine.model.terrain import Terrain
 from iceditor.editor.document import open_document
@@ -151,3 +151,28 @@ def test_a_window_opened_on_a_map_gives_a_scenario_opened_next_room(qtbot, works
     squad = tree.topLevelItem(0).child(0).child(0)  # the columns fit the units, not the map's empty tree
     cell = tree.visualRect(tree.indexFromItem(squad, 0))  # after its indentation
     assert cell.width() >= tree.fontMetrics().horizontalAdvance(squad.text(0))
+
+
+def test_at_1366x768_the_order_of_battle_has_five_rows_and_the_scenario_panel_no_blank(  # type: ignore[no-untyped-def]
+    qtbot, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A real window at 1366x768 (iceditor edit, under Xvfb) showed the tree two to four rows high:
+    the Scenario panel kept 35 blank pixels when the window fitted the screen, and the counter's
+    values took two fifths of the dock. A screen of 736 pixels, the task bar left out."""
+    from PySide6.QtCore import QRect
+
+    monkeypatch.setattr(QMessageBox, "question", lambda *args, **kwargs: QMessageBox.StandardButton.Discard)
+    window = MainWindow(open_document(next((workspace / "scenarios").glob("s1-*.yaml"))))
+    qtbot.addWidget(window)
+    window.fit_screen(QRect(0, 0, 1366, 736))
+    window.show()
+    qtbot.waitExposed(window)
+    QApplication.processEvents()
+    window.fit_screen(QRect(0, 0, 1366, 736))  # again once shown, as `iceditor edit` does: 704 high
+    for _ in range(3):
+        QApplication.processEvents()
+    tree = window.findChild(OobPanel).findChild(QTreeWidget)
+    assert tree.viewport().height() >= 5 * tree.fontMetrics().lineSpacing()
+    metadata = next(d for d in window.findChildren(QDockWidget) if d.windowTitle() == "Scenario")
+    content = metadata.widget().widget()
+    assert metadata.height() - content.height() <= 30, (metadata.height(), content.height())  # its title bar

@@ -199,3 +199,99 @@ def test_a_restrictions_units_are_edited_in_the_sides_panel(window) -> None:  # 
     assert units.remove() and dict(restriction["units"][0]) == {"crew_weapon": "MMG", "number": 1}
     window.undo_stack.undo()
     assert len(restriction["units"]) == 3
+
+
+@pytest.mark.gui
+def test_24_1_a_units_list_names_a_group_again_in_zones_and_in_sides(window) -> None:  # type: ignore[no-untyped-def]
+    """Scenario 1's Russian entry names its group; named as units, it can name the group again,
+    in its place among the keys, one undo step (the Sides panel's restrictions alike)."""
+    zones = shown(window, ZonePanel)
+    zones.show_starts()
+    path = ("sides", "russian", "entries", 0)
+    entry = data(window)["sides"]["russian"]["entries"][0]
+    keys = list(entry)
+    zones.starts.selectRow(zones.start_paths.index((*path, "options", 0)))
+    assert zones.units.name_units() and "group" not in entry
+    zones.starts.selectRow(zones.start_paths.index((*path, "options", 0)))
+    group = zones.units.group
+    assert group.isVisibleTo(zones) and group.itemText(1) == "the group main"
+    group.activated.emit(1)  # "the group main" chosen
+    assert entry["group"] == "main" and "units" not in entry and list(entry) == keys
+    assert zones.units.split.isVisibleTo(zones) and not group.isVisibleTo(zones)
+    window.undo_stack.undo()
+    assert "group" not in entry and len(entry["units"]) == 7
+    sides = shown(window, SidesPanel)
+    assert sides.add_restriction()
+    sides.restrictions.selectRow(0)
+    assert sides.restriction_units.name_units()
+    assert sides.restriction_units.name_group("main")
+    assert list(data(window)["restrictions"][0]) == ["side", "group", "may_not_move_before"]
+
+
+@pytest.mark.gui
+def test_the_units_of_a_chosen_row_show_whole_in_a_1366x768_window(qtbot, workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """At 1366x768 the Zones dock shows about 240 pixels: the unit list was under its buttons,
+    below the fold. It sits under the table, which is as tall as its rows, in view with them."""
+    from PySide6.QtCore import QRect
+
+    window = open_window(qtbot, workspace / "scenarios" / S1, monkeypatch)
+    window.fit_screen(QRect(0, 0, 1366, 768))
+    zones = shown(window, ZonePanel)
+    zones.show_starts()
+    zones.starts.selectRow(zones.start_paths.index(("sides", "german", "deployment", 0)))
+    assert zones.units.name_units()
+    zones.starts.selectRow(zones.start_paths.index(("sides", "german", "deployment", 0)))
+    qtbot.wait(20)  # the dock scrolls, if it must, once the list is laid out
+    for widget in (zones.starts, zones.units.units, zones.units.choice, zones.units.group):
+        seen = widget.visibleRegion().boundingRect()
+        assert seen.size() == widget.size(), (widget.objectName(), seen, widget.size())
+    selected = zones.starts.visualRect(zones.starts.model().index(zones.starts.currentRow(), 0))
+    assert zones.starts.viewport().rect().contains(selected)
+    sides = shown(window, SidesPanel)  # a restriction's units, far down the Sides page: scrolled to
+    assert sides.add_restriction()
+    sides.restrictions.selectRow(0)
+    assert sides.restriction_units.name_units()
+    sides.restrictions.selectRow(0)
+    qtbot.wait(20)
+    for widget in (sides.restriction_units.units, sides.restriction_units.group):
+        assert widget.visibleRegion().boundingRect().size() == widget.size(), widget.objectName()
+    area = sides.parentWidget().parentWidget()  # the page's scroll area: scrolled down to the marks,
+    bar = area.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    sides.grenades.setValue(7)  # an edit while the same restriction is chosen: the dock stays put
+    qtbot.wait(20)
+    assert bar.value() == bar.maximum() > 0
+
+
+@pytest.mark.gui
+def test_a_fact_that_states_no_kind_says_so_and_takes_one(qtbot, workspace: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A fact is exactly one of los, reach, turns (docs/formats.md): a note alone, or a key the
+    schema does not know, showed two empty cells. The row says what it holds and takes a kind."""
+    path = workspace / "scenarios" / S1
+    text = path.read_text(encoding="utf-8")
+    text = text.replace(
+        '  - los: {from: "4307", to: "4308", expect: clear}\n',
+        '  - lso: {from: "4307", to: "4308", expect: clear}\n',
+    ).replace(
+        '  - reach: {unit: infantry, from: "3014", to: "3810", within_mp: 4}\n    note:',
+        "  - note:",
+    )
+    path.write_text(text, encoding="utf-8")
+    window = open_window(qtbot, path, monkeypatch)
+    box = shown(window, SourcePanel).assertions
+    facts = data(window)["assertions"]
+    assert box.table.item(0, 0).text() == "none" and box.table.item(2, 0).text() == "none"
+    stray = box.table.cellWidget(0, 1)
+    assert stray.toolTip().startswith('{lso: {from: "4307", to: "4308", expect: clear}} is no fact')
+    assert box.table.cellWidget(2, 1).toolTip().startswith("No fact, a note alone")
+    window.selected = {window.document.board.hex("3014"), window.document.board.hex("3810")}
+    box.table.cellWidget(2, 1).activated.emit(2)  # "reach" chosen
+    qtbot.waitUntil(lambda: "reach" in facts[2])
+    assert list(facts[2]) == ["reach", "note"]
+    assert dict(facts[2]["reach"]) == {"unit": "infantry", "from": "3014", "to": "3810"}
+    assert box.table.item(2, 0).text() == "reach" and box.table.item(2, 1).text().startswith("{unit: infantry")
+    box.table.cellWidget(0, 1).activated.emit(1)  # "los": the stray key goes, the note stays
+    qtbot.waitUntil(lambda: "los" in facts[0])
+    assert "lso" not in facts[0] and facts[0]["note"].startswith("The two objective hexes")
+    window.undo_stack.undo()
+    assert "lso" in facts[0] and "los" not in facts[0]

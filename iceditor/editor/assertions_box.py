@@ -12,6 +12,7 @@ import io
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QGroupBox, QPushButton, QTableWidgetItem, QVBoxLayout
 
 from .panel_widgets import DeletableTable, Message, fit_rows, row
@@ -77,18 +78,36 @@ class AssertionsBox(QGroupBox):
         for i, fact in enumerate(self.facts()):
             self.table.insertRow(i)
             kind = next((k for k in KINDS if k in fact), "")
-            shown = QTableWidgetItem(kind)
+            shown = QTableWidgetItem(kind or "none")
             shown.setFlags(shown.flags() & ~Qt.ItemFlag.ItemIsEditable)
             self.table.setItem(i, KIND, shown)
-            text = one_line(fact[kind]) if kind else ""
-            self.table.setItem(i, FACT, QTableWidgetItem(text))
-            self.table.item(i, FACT).setToolTip(text)
+            if kind:
+                text = one_line(fact[kind])
+                self.table.setItem(i, FACT, QTableWidgetItem(text))
+                self.table.item(i, FACT).setToolTip(text)
+            else:
+                self._no_kind(i, fact)
             self.table.setItem(i, NOTE, QTableWidgetItem(str(fact.get("note", ""))))
             self.table.item(i, NOTE).setToolTip(str(fact.get("note", "")))
         self.table.blockSignals(False)
         if 0 <= chosen < self.table.rowCount():
             self.table.selectRow(chosen)
         fit_rows(self.table)
+
+    def _no_kind(self, i: int, fact: Any) -> None:
+        """A row that states no fact (a note alone, or a key the schema does not know): its kind
+        chosen in place of the fact writes one of that kind, as Add does, over what is there."""
+        stray = {k: v for k, v in fact.items() if k != "note"}
+        why = f"{one_line(block(stray.items()))} is no fact: " if stray else "No fact, a note alone: "
+        why += "choose its kind (los 10.3, reach 8.1 and 8.5, turns 8.1), then edit it"
+        self.table.item(i, KIND).setForeground(QColor("#a02020"))
+        self.table.item(i, KIND).setToolTip(why)
+        choice = QComboBox(objectName=f"assertions-kind-{i}", toolTip=why)
+        choice.addItem("no fact: choose its kind...", None)
+        for kind in KINDS:
+            choice.addItem(kind, kind)
+        choice.activated.connect(lambda index, i=i, c=choice: self.set_kind(i, c.itemData(index)))
+        self.table.setCellWidget(i, FACT, choice)
 
     # -- editing ----------------------------------------------------------------------------------
     def _two_hexes(self) -> tuple[str, str]:
@@ -98,9 +117,10 @@ class AssertionsBox(QGroupBox):
         first, second = chosen[0], chosen[1] if len(chosen) > 1 else chosen[0]
         return self.shared.label(first), self.shared.label(second)
 
-    def add(self, kind: str) -> bool:
+    def _new_fact(self, kind: str) -> Any:
+        """A fact of `kind` between the two hexes `_two_hexes` gives, to be edited."""
         a, b = self._two_hexes()
-        fact = {
+        return {
             "los": lambda: flow(**{"from": quoted(a), "to": quoted(b), "expect": "clear"}),
             "reach": lambda: flow(unit="infantry", **{"from": quoted(a), "to": quoted(b)}),
             "turns": lambda: flow(
@@ -110,7 +130,10 @@ class AssertionsBox(QGroupBox):
                 at_most=1,
             ),
         }[kind]()
-        item = block([(kind, fact)])
+
+    def add(self, kind: str) -> bool:
+        a, b = self._two_hexes()
+        item = block([(kind, self._new_fact(kind))])
         data = self.shared.data
         edit = Edit(f"Assertion: {kind} {a} to {b}")
         if "assertions" in data:
@@ -120,6 +143,20 @@ class AssertionsBox(QGroupBox):
         if not self._push(edit):
             return False
         self.table.selectRow(len(self.facts()) - 1)
+        return True
+
+    def set_kind(self, i: int, kind: str | None) -> bool:
+        """The fact of row `i`, which states none, becomes one of `kind` (its other keys replaced, its note kept)."""
+        facts = self.facts()
+        if kind is None or not 0 <= i < len(facts):
+            return False
+        path = ("assertions", i)
+        edit = Edit(f"Assertion {i + 1}: a {kind} fact")
+        for key in [k for k in facts[i] if k != "note"]:
+            edit.remove(path, key)
+        edit.set(path, kind, self._new_fact(kind), before="note")
+        # After the combo's signal returns: the edit rebuilds the table, and with it the combo.
+        QTimer.singleShot(0, lambda: self._push(edit) and self.table.selectRow(i))
         return True
 
     def remove(self) -> bool:

@@ -31,10 +31,12 @@ def row(*widgets: QWidget) -> QHBoxLayout:
     return out
 
 
-def fit_rows(table: QTableWidget) -> None:
-    """As tall as its rows (an empty table as tall as one): the boxes below get the room."""
+def fit_rows(table: QTableWidget, most: int | None = None) -> None:
+    """As tall as its rows (an empty table as tall as one; at most `most` of them, the rest
+    scrolled to): the boxes below get the room."""
     table.resizeRowsToContents()
-    rows = sum(table.rowHeight(i) for i in range(table.rowCount())) or table.verticalHeader().defaultSectionSize()
+    shown = range(min(table.rowCount(), most if most is not None else table.rowCount()))
+    rows = sum(table.rowHeight(i) for i in shown) or table.verticalHeader().defaultSectionSize()
     table.setFixedHeight(table.horizontalHeader().sizeHint().height() + rows + 2 * table.frameWidth())
 
 

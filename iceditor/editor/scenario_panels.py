@@ -199,6 +199,9 @@ class ScenarioPanels(QObject):
         need = content.sizeHint().height() + dock.height() - cast(QScrollArea, dock.widget()).viewport().height()
         rest = max(dock.height() + tabbed.height() - need, tabbed.minimumSizeHint().height())
         self.window.resizeDocks([dock, tabbed], [need, rest], Qt.Orientation.Vertical)
+        # no taller than that when the window grows or fits the screen after: the room is the tabbed
+        # panels' (at 1366x768 the Order of battle's tree kept two rows, the Scenario panel blank space)
+        dock.setMaximumHeight(need)
 
     def add_tool(self, tool: Tool) -> QAction:
         """A map tool that edits the scenario: usable while the document is one."""

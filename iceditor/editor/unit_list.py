@@ -3,20 +3,32 @@
 A panel shows the list under its table for the row chosen; units are added from the side's order
 of battle and removed, each change one undo step. The last unit stays: the instruction names one
 at least (the schema's `minItems: 1`), and is removed as a whole in its panel instead. An
-instruction that names a group can name its units instead (all of them, to be removed from).
+instruction that names a group can name its units instead (all of them, to be removed from), and
+one that names units can name a group again. The list and its buttons sit side by side: the
+panels share a short dock at 1366x768.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QComboBox, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
+import shiboken6
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QListWidget,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine.model.counters import SIDES
 from engine.model.scenario import UNIT_KINDS
 from engine.validate.placements import describe_key, key_of
 
-from .panel_widgets import Message, row
+from .panel_widgets import Message
 from .scenario_data import DataPath, Edit, find, flow, like_siblings, node, sequence
 from .scenario_panels import ScenarioPanels
 
@@ -40,18 +52,30 @@ class UnitList(QWidget):
         super().__init__(objectName=name)
         self.shared = shared
         self.path: DataPath | None = None  # the instruction's
+        self._shown: DataPath | None = None  # the instruction the dock last scrolled to
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.units = QListWidget(objectName=f"{name}-list")
-        self.units.setMaximumHeight(66)
-        layout.addWidget(self.units)
+        self.units.setMaximumHeight(84)
+        self.units.setToolTip("The units the instruction names, not a group")
         self.choice = QComboBox(objectName=f"{name}-add", toolTip="A unit of the side's order of battle")
         self.choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # filled once shown
         self.choice.activated.connect(lambda i: self.add(self.choice.itemData(i)))
         remove = QPushButton("Remove unit", objectName=f"{name}-remove")
         remove.clicked.connect(self.remove)
-        self.units_row = row(QLabel("Units:"), self.choice, remove)
-        layout.addLayout(self.units_row)
+        self.group = QComboBox(objectName=f"{name}-group", toolTip="The instruction names this group instead")
+        self.group.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.group.activated.connect(lambda i: self.name_group(self.group.itemData(i)))
+        buttons = QVBoxLayout()
+        for widget in (self.choice, remove, self.group):
+            buttons.addWidget(widget)
+        buttons.addStretch()
+        self.listing = QWidget(objectName=f"{name}-listing")
+        side_by_side = QHBoxLayout(self.listing)
+        side_by_side.setContentsMargins(0, 0, 0, 0)
+        side_by_side.addWidget(self.units, 1)
+        side_by_side.addLayout(buttons)
+        layout.addWidget(self.listing)
         self.split = QPushButton("Name units instead of the group", objectName=f"{name}-split")
         self.split.setToolTip("The instruction lists the group's units, to remove those it does not apply to")
         self.split.clicked.connect(self.name_units)
@@ -66,6 +90,22 @@ class UnitList(QWidget):
         self.path = path
         self.message.clear()
         self.refresh()
+
+    def refresh(self) -> None:
+        was_listed = self.listing.isVisibleTo(self.window())
+        self._fill()
+        # another row chosen, or the units just listed: not after each edit of the same list
+        if self.listing.isVisibleTo(self.window()) and (self.path != self._shown or not was_listed):
+            QTimer.singleShot(0, self._in_view)
+        self._shown = self.path
+
+    def _in_view(self) -> None:
+        """The panel's dock scrolled, if it must, so that the list shows whole (a short dock)."""
+        area = self.parentWidget()
+        while area is not None and not isinstance(area, QScrollArea):
+            area = area.parentWidget()
+        if area is not None and shiboken6.isValid(self):
+            area.ensureWidgetVisible(self, 0, 0)
 
     @property
     def side(self) -> str:
@@ -84,11 +124,10 @@ class UnitList(QWidget):
         found = find(self.shared.data, self.path)
         return found if isinstance(found, dict) else None
 
-    def refresh(self) -> None:
+    def _fill(self) -> None:
         owner, units = self.owner(), self.listed()
         self.setVisible(owner is not None and ("units" in owner or "group" in owner))
-        for widget in (self.units, *(self.units_row.itemAt(i).widget() for i in range(3))):
-            widget.setVisible(units is not None)
+        self.listing.setVisible(units is not None)
         self.split.setVisible(units is None)
         if units is None:
             return
@@ -97,7 +136,10 @@ class UnitList(QWidget):
         self.units.addItems([describe(k) for k in keys])
         self.choice.clear()
         self.choice.addItem("add a unit...", None)
+        self.group.clear()
+        self.group.addItem("name a group instead...", None)
         for group in find(self.shared.data, ("sides", self.side, "groups")) or []:
+            self.group.addItem(f"the group {group.get('name')}", str(group.get("name")))
             for unit in group.get("units") or []:
                 key = placement_key(unit)
                 if key not in keys:
@@ -133,10 +175,22 @@ class UnitList(QWidget):
             self.message.setText(f"The {self.side} side has no group {owner['group']!r} to take the units of")
             return False
         units = sequence([flow(**placement_key(u)) for u in group["units"]], flow_style=True)
+        return self._push(self._swap(owner, "group", "units", units, f"the units of {owner['group']}"))
+
+    def name_group(self, name: str | None) -> bool:
+        """`units: [...]` becomes `group: NAME` where the units were (the group's units, all of them)."""
+        owner = self.owner()
+        if name is None or owner is None or self.path is None or "units" not in owner:
+            return False
+        return self._push(self._swap(owner, "units", "group", name, f"the group {name}"))
+
+    def _swap(self, owner: Any, old: str, new: str, value: Any, label: str) -> Edit:
+        """The edit that writes `new: value` in place of `old:`, at its place among the keys."""
+        assert self.path is not None
         keys = list(owner)
-        after = keys[keys.index("group") + 1] if keys[-1] != "group" else None
-        edit = Edit(f"{'/'.join(map(str, self.path))}: the units of {owner['group']}")
-        return self._push(edit.remove(self.path, "group").set(self.path, "units", units, before=after))
+        after = keys[keys.index(old) + 1] if keys[-1] != old else None
+        edit = Edit(f"{'/'.join(map(str, self.path))}: {label}")
+        return edit.remove(self.path, old).set(self.path, new, value, before=after)
 
     def _push(self, edit: Edit) -> bool:
         self.message.clear()

@@ -47,12 +47,14 @@ DONE = {"deployment": "deployed", "entry": "brought on", "restriction": "restric
 def check_scenario(ctx: ScenarioContext) -> Iterator[Problem]:
     scenario = ctx.scenario
     placed: set[JsonPath] = set()
+    capped: set[JsonPath] = set()  # named only by an instruction with a limit: said so in the message
     for path, kind, sides, item in _instructions(scenario.data):
         yield from _references(ctx, path, kind, sides, item)
         # An entry with a limit is an alternative for a few units of a group, not where the group goes (R15).
-        if kind != "restriction" and "limit" not in item:
-            placed.update(r.path for r in named_units(scenario, ctx.counters, sides[0], item))
-    yield from _not_placed(scenario, placed)
+        if kind != "restriction":
+            named = {r.path for r in named_units(scenario, ctx.counters, sides[0], item)}
+            (capped if "limit" in item else placed).update(named)
+    yield from _not_placed(scenario, placed, capped)
 
 
 def _references(
@@ -77,7 +79,11 @@ def _references(
             )
 
 
-def _not_placed(scenario: Scenario, placed: set[JsonPath]) -> Iterator[Problem]:
+def _not_placed(scenario: Scenario, placed: set[JsonPath], capped: set[JsonPath]) -> Iterator[Problem]:
+    limited = (
+        " (a deployment or entry with a limit names it: a limit is a few units' alternative, "
+        "not where the group goes, R15)"
+    )
     groups: dict[JsonPath, list[UnitRef]] = {}
     for ref in scenario.units:
         groups.setdefault(ref.path[:4], []).append(ref)
@@ -89,15 +95,16 @@ def _not_placed(scenario: Scenario, placed: set[JsonPath]) -> Iterator[Problem]:
             yield NOT_PLACED.problem(
                 scenario.doc,
                 (*group_path, "name"),
-                f"{side} group {group_of(scenario, refs[0])} ({listed}) has no deployment and no entry: "
-                "the scenario does not say where it sets up",
+                f"{side} group {group_of(scenario, refs[0])} ({listed}) has no deployment and no entry"
+                f"{limited if any(r.path in capped for r in refs) else ''}: the scenario does not say where it sets up",
             )
             continue
         for ref in missing:
             yield NOT_PLACED.problem(
                 scenario.doc,
                 (*ref.path, ref.kind),
-                f"{side} {ref.describe()} is in no deployment or entry, and its group is in none either",
+                f"{side} {ref.describe()} is in no deployment or entry, and its group is in none either"
+                f"{limited if ref.path in capped else ''}",
             )
 
 

@@ -199,7 +199,17 @@ class OobPanel(QWidget):
         self.details.setWordWrap(False)
         self.details.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.tree.currentItemChanged.connect(self.show_counter)
-        layout.addWidget(self.details, 2)
+        # At 1366x768 (about 700 pixels inside a desktop's title and task bars) the tree had under
+        # four rows: it keeps five, the counter's values one at least (the rest scroll, or the dock).
+        self.details.setMinimumHeight(self.details.horizontalHeader().sizeHint().height() + 20 + 4)
+        self.tree.setMinimumHeight(
+            self.tree.header().sizeHint().height()
+            + 5 * self.tree.fontMetrics().lineSpacing()
+            + self.tree.horizontalScrollBar().sizeHint().height()
+            + 2 * self.tree.frameWidth()
+            + 4
+        )
+        layout.addWidget(self.details, 1)
         self.marks = MarksBox(shared, "oob-marks")  # the chosen group's or unit's printed text, assumed, correction
         layout.addWidget(self.marks)
         self.tree.currentItemChanged.connect(lambda item: self.marks.show_path(self.selected_path() or None))

@@ -34,7 +34,7 @@ from ..marks import MarksBox
 from ..panel_widgets import fit_rows as _fit_rows
 from ..panel_widgets import row as _row
 from ..panel_widgets import table as _table
-from ..scenario_data import DataPath, Edit, block, find, flow, like_siblings, sequence, typed_yaml
+from ..scenario_data import DataPath, Edit, block, find, flow, like_siblings, node, quoted, sequence, typed_yaml
 from ..scenario_panels import ScenarioPanels, panels, show_dock
 from ..window import MainWindow
 from .zone_editor import yaml_text
@@ -51,6 +51,8 @@ TEMPLATES = {
     "at least 1 unit in": "units_in",
     "controls all of": "controls",
 }
+# Add award: VPs per hex of buildings controlled, or per building of a map controlled (24.9).
+AWARDS = {"per hex of building": "per_hex_controlled", "per building of map": "per_building_controlled"}
 
 
 class VictoryPanel(QWidget):
@@ -132,16 +134,29 @@ class VictoryPanel(QWidget):
         return self.control_box
 
     def _points_box(self) -> QWidget:
-        self.points_box = QGroupBox("Victory points")
+        self.points_box = QGroupBox("Victory points (Scenario 6)")
         layout = QVBoxLayout(self.points_box)
         side = QFormLayout()
         self.side = QComboBox(objectName="victory-side")
         self.side.addItems(SIDES)
-        self.side.currentTextChanged.connect(lambda v: self._push(Edit(f"VPs scored by {v}").set(POINTS, "side", v)))
+        self.side.currentTextChanged.connect(self._side_chosen)
         side.addRow("Scored by", self.side)
         layout.addLayout(side)
-        self.awards = _table(["Award", "VP each"], "victory-awards")
+        self.awards = _table(["Award (double-click to edit)", "VP each"], "victory-awards")
+        self.awards.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked)
+        self.awards.itemChanged.connect(self._award_edited)
         layout.addWidget(self.awards)
+        self.award_kind = QComboBox(objectName="victory-award-kind")
+        self.award_kind.addItems(list(AWARDS))
+        add = QPushButton(
+            "Add award",
+            objectName="victory-add-award",
+            toolTip="VPs for the side chosen above: the first one makes the victory one of points (24.1)",
+        )
+        add.clicked.connect(self.add_award)
+        remove = QPushButton("Remove award", objectName="victory-remove-award")
+        remove.clicked.connect(self.remove_award)
+        layout.addLayout(_row(self.award_kind, add, remove))
         self.maximum = QLabel(wordWrap=True, objectName="victory-maximum")
         bold = QFont()
         bold.setBold(True)
@@ -153,7 +168,8 @@ class VictoryPanel(QWidget):
         add.clicked.connect(self.add_band)
         remove = QPushButton("Remove band")
         remove.clicked.connect(self.remove_band)
-        layout.addLayout(_row(add, remove))
+        self.bands = _row(add, remove)
+        layout.addLayout(self.bands)
         return self.points_box
 
     # -- showing ------------------------------------------------------------------------------------
@@ -179,12 +195,17 @@ class VictoryPanel(QWidget):
         conditions = "results" in victory or "points" not in victory
         self.results_box.setVisible(conditions)
         self.control_box.setVisible(conditions)
-        self.points_box.setVisible("points" in victory)
+        # no points yet: only the side and Add award, whose first award writes them
+        for widget in (self.maximum, self.schedule, *(self.bands.itemAt(i).widget() for i in range(2))):
+            widget.setVisible("points" in victory)
         if conditions:
             self._show_results(victory)
             self._show_control(victory.get("control"))
         if "points" in victory:
             self._show_points(victory["points"])
+        else:
+            self.awards.setRowCount(0)
+            _fit_rows(self.awards)
 
     def _show_results(self, victory: Any) -> None:
         row = self.results.currentRow()
@@ -232,16 +253,19 @@ class VictoryPanel(QWidget):
         scenario = self.shared.scenario
         plain = scenario.data["victory"]["points"]
         most = maximum_points(plain, board, dict(zip(scenario.maps, board.maps, strict=False)))
+        self.awards.blockSignals(True)
         for i, award in enumerate(most.awards):
             self.awards.insertRow(i)
-            item = QTableWidgetItem(award.describe().split(" x ", 1)[-1])
-            item.setToolTip(str(points["awards"][i].get("printed", "")))
+            item = QTableWidgetItem(award_text(points["awards"][i]))
+            printed = points["awards"][i].get("printed")
+            item.setToolTip(award.describe().split(" x ", 1)[-1] + (f"\n{printed}" if printed else ""))
             self.awards.setItem(i, 0, item)
             vp = QSpinBox(minimum=1, maximum=99, value=award.vp, keyboardTracking=False)
             vp.valueChanged.connect(
                 lambda v, i=i: self._later(Edit(f"Award {i + 1}: {v} VP").set((*POINTS, "awards", i), "vp", v))
             )
             self.awards.setCellWidget(i, 1, vp)
+        self.awards.blockSignals(False)
         _fit_rows(self.awards)
         self.maximum.setText(f"Maximum: {most.describe()}")
         row = self.schedule.currentRow()
@@ -302,6 +326,79 @@ class VictoryPanel(QWidget):
             self.message.setText("Select a band to remove; a schedule keeps one band at least")
             return False
         return self._push(Edit(f"Remove VP band {row + 1}").remove((*POINTS, "schedule"), row))
+
+    def _side_chosen(self, side: str) -> None:
+        if "points" in self.victory():
+            self._push(Edit(f"VPs scored by {side}").set(POINTS, "side", side))
+
+    def add_award(self) -> bool:
+        """An award of the kind chosen, 1 VP: per hex of the buildings selected on the map (else the
+        board's first), or per building of the first map. The first writes the points: the side
+        chosen, control by the last to occupy (24.9), and one band to edit (0 to 0 VP, a draw)."""
+        board = self.window.document.board
+        chosen = {board.terrain(h).building for h in self.window.selected} - {None}
+        buildings = sorted(chosen) or list(board.buildings())[:1]
+        kind = AWARDS[self.award_kind.currentText()]
+        if kind == "per_hex_controlled" and not buildings:
+            self.message.setText("The map has no building: paint one (B) for a per-hex award")
+            return False
+        scope = (
+            flow(building=sequence([quoted(str(b)) for b in buildings], flow_style=True))
+            if kind == "per_hex_controlled"
+            else flow(map=str(self.shared.data["maps"][0]))
+        )
+        award = flow(**{kind: scope, "vp": 1})
+        edit = Edit(f"Award: 1 VP {self.award_kind.currentText()}")
+        points = self.victory().get("points")
+        if points is not None:
+            edit.insert((*POINTS, "awards"), None, award)
+        else:
+            band = flow(vp=sequence([0, 0], flow_style=True), result="draw")
+            value = block(
+                [
+                    ("side", self.side.currentText()),
+                    ("control", "last_to_occupy"),
+                    ("awards", sequence([award])),
+                    ("schedule", sequence([band])),
+                ]
+            )
+            if "victory" in self.shared.data:
+                edit.set(("victory",), "points", value, after="printed")
+            else:
+                edit.set((), "victory", block([("points", value)]))
+        return self._push(edit)
+
+    def remove_award(self) -> bool:
+        """The chosen award; the last takes the points with it (the results, if any, remain)."""
+        row = self.awards.currentRow()
+        awards = (self.victory().get("points") or {}).get("awards") or []
+        if not 0 <= row < len(awards):
+            self.message.setText("Select the award to remove")
+            return False
+        if len(awards) == 1:
+            return self._push(Edit("No victory points").remove(("victory",), "points"))
+        return self._push(Edit(f"Remove award {row + 1}").remove((*POINTS, "awards"), row))
+
+    def _award_edited(self, item: QTableWidgetItem) -> None:
+        """An award's scope typed as YAML (`per_hex_controlled: {building: ["1"]}`), its VP and
+        printed text kept."""
+        i = item.row()
+        try:
+            scope = typed_yaml(item.text(), f"award {i + 1}")
+            if not isinstance(scope, dict) or len(scope) != 1:
+                raise ValueError('one of per_hex_controlled: {building: ["1"]} or per_building_controlled: {map: map1}')
+        except ValueError as exc:
+            self.message.setText(f"Award {i + 1}: {exc}")
+            QTimer.singleShot(0, self.refresh)
+            return
+        path = (*POINTS, "awards", i)
+        award = node(self.shared.data, path)
+        ((kind, value),) = scope.items()
+        edit = Edit(f"Award {i + 1}: {item.text()}")
+        for old in [k for k in award if k not in ("vp", "printed")]:
+            edit.remove(path, old)
+        edit.set(path, kind, value, before="vp")
+        self._later(edit)
 
     def add_result(self) -> bool:
         zones = list(self.shared.data.get("zones") or {})
@@ -412,6 +509,12 @@ class VictoryPanel(QWidget):
             self.results.selectRow(path[2])
             self.results.setFocus()
         return True
+
+
+def award_text(award: Any) -> str:
+    """An award's scope on one line, as it is edited: `per_hex_controlled: {building: ["1"]}`."""
+    scope = {k: v for k, v in award.items() if k not in ("vp", "printed")}
+    return yaml_text(flow(**scope)).strip().removeprefix("{").removesuffix("}")
 
 
 def install(window: MainWindow) -> None:

@@ -47,7 +47,7 @@ from engine.problems import Problem
 from ..document import _yaml
 from ..mapview import HexSetItem
 from ..marks import MarksBox
-from ..panel_widgets import DeletableTable, Message
+from ..panel_widgets import DeletableTable, Message, fit_rows
 from ..panel_widgets import row as buttons_row
 from ..scenario_data import (
     DataPath,
@@ -77,6 +77,7 @@ PHASES = ("movement", "reaction_movement")
 CHOOSE = ("at_entry", "before_setup", "before_play")  # when the owner picks among an entry's options (24.1)
 SIDE, GROUP, WHERE, TURN, PHASE, CAP = range(6)
 NOT_PLACED = "(not placed: choose a zone)"
+START_ROWS = 6  # the starts table's rows in view; more scroll (at 1366x768 the dock shows about 7)
 EDGES = ("north", "east", "south", "west")
 
 
@@ -176,8 +177,9 @@ class ZonePanel(QWidget):
         self.starts.verticalHeader().hide()
         self.starts.currentCellChanged.connect(lambda *args: self.show_start())
         self.starts.itemChanged.connect(self._cap_edited)
-        self.starts.setMinimumHeight(150)  # five rows or so, whatever the marks below take
-        layout.addWidget(self.starts, 1)
+        layout.addWidget(self.starts)  # as tall as its rows (START_ROWS at most): what is below stays in view
+        self.units = UnitList(self.shared, "starts-units")  # a units: row's units, under its row
+        layout.addWidget(self.units)
         self.start_paths: list[DataPath] = []
         self.unplaced: dict[DataPath, str] = {}  # a row's path (group or unit) -> its side, for unit-not-placed
         add_deployment = QPushButton("Add deployment", objectName="starts-add-deployment")
@@ -199,12 +201,11 @@ class ZonePanel(QWidget):
         self.choose.textActivated.connect(self._choose_chosen)
         self.choose_label = QLabel("picked", toolTip=self.choose.toolTip())
         layout.addLayout(buttons_row(add_option, remove, self.choose_label, self.choose))
-        self.units = UnitList(self.shared, "starts-units")  # a units: row's units
-        layout.addWidget(self.units)
         self.start_message = Message("starts-message")
         layout.addWidget(self.start_message)
         self.marks = MarksBox(self.shared, "starts-marks")
         layout.addWidget(self.marks)
+        layout.addStretch()
         return box
 
     def set_shown(self, shown: bool) -> None:
@@ -391,6 +392,7 @@ class ZonePanel(QWidget):
             if find(data, path) is not None:
                 self._unplaced_row(side, path)
         self.starts.blockSignals(False)
+        fit_rows(self.starts, START_ROWS)
         if 0 <= row < self.starts.rowCount():
             self.starts.selectRow(row)
         self.show_start()
