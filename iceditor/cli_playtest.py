@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.batch.games import GameTask
-from engine.batch.plan import BatchError, BatchSpec, prepare
+from engine.batch.plan import BatchError, BatchSpec, prepare, refuse_summaries
 from engine.batch.scenario_file import Vary, VaryError, parse_vary
 from engine.model.counters import SIDES
 from engine.model.schema import schema_name
@@ -127,6 +127,13 @@ def _prepare(doc: SourceDocument, spec: BatchSpec, out: Path, **vary: Any) -> li
         raise BadInput(f"iceditor playtest: error: {exc}") from None
 
 
+def _refuse_summaries(out: Path, names: tuple[str, ...], docs: list[SourceDocument]) -> None:
+    try:
+        refuse_summaries(out, names, docs)
+    except BatchError as exc:
+        raise BadInput(f"iceditor playtest: error: {exc}") from None
+
+
 def _play(args: argparse.Namespace, tasks: list[GameTask]) -> int:
     """Play the tasks on the cluster with a progress bar; 130 when interrupted, else 0."""
     from engine.batch.runner import Tally, cluster, run_batch
@@ -212,6 +219,7 @@ def _sweep(args: argparse.Namespace, spec: BatchSpec, doc: SourceDocument, out: 
     from engine.batch.html import sweep_html
     from engine.file_writing import atomic_write
 
+    _refuse_summaries(out, ("sweep.json", "sweep.html", "sweep.png"), [doc])
     batches = [(value, out / vary.slug(value)) for value in vary.values]
     tasks = {value_out: _prepare(doc, spec, value_out, path=vary.path, value=value) for value, value_out in batches}
     status = _play(args, [t for ts in tasks.values() for t in ts])
@@ -246,6 +254,7 @@ def _compare(args: argparse.Namespace, spec: BatchSpec, paths: list[Path]) -> in
     if names[0] == names[1]:
         names = [f"a-{names[0]}", f"b-{names[1]}"]
     out = args.out or Path(f"compare-{names[0]}-{names[1]}")
+    _refuse_summaries(out, ("compare.json", "compare.html"), docs)
     tasks = [_prepare(doc, spec, out / name) for doc, name in zip(docs, names, strict=True)]
     status = _play(args, tasks[0] + tasks[1])
     reports = [_publish(out / name, ts) for name, ts in zip(names, tasks, strict=True)]

@@ -188,3 +188,38 @@ def test_playtest_out_beside_its_scenario_is_played(tmp_path: Path, capsys: pyte
 
     tasks = prepare(load_yaml(scenario), BatchSpec(1, ("random", "random")), tmp_path)
     assert len(tasks) == 1 and (tmp_path / "scenario.yaml").is_file() and (tmp_path / "duel-map.yaml").is_file()
+
+
+@pytest.mark.parametrize(
+    ("scenario_name", "map_name", "command"),
+    [
+        ("sweep.json", "duel-map.yaml", ["--vary", "turns=2,3"]),  # the sweep's summary
+        ("s.yaml", "sweep.png", ["--vary", "turns=2,3"]),  # a map the sweep's plot would replace
+        ("compare.html", "duel-map.yaml", ["compare"]),  # the compare's report
+    ],
+)
+def test_a_sweep_or_compare_whose_summary_would_be_an_input_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], scenario_name: str, map_name: str, command: list[str]
+) -> None:
+    """Issue 24: `--vary` and `compare` write their own files at the top of DIR (sweep.json,
+    sweep.html, sweep.png; compare.json, compare.html): checked against the inputs as the batch's
+    are, before a game is played."""
+    shutil.copy(FIXTURE / "duel-map.yaml", tmp_path / map_name)
+    scenario = tmp_path / scenario_name
+    scenario.write_text(
+        (FIXTURE / "duel.yaml").read_text(encoding="utf-8").replace("[duel-map.yaml]", f"[{map_name}]"),
+        encoding="utf-8",
+    )
+    kept = {path: path.read_bytes() for path in tmp_path.iterdir() if path.is_file()}
+    if command == ["compare"]:
+        other = tmp_path / "other.yaml"
+        other.write_bytes(scenario.read_bytes())
+        kept[other] = other.read_bytes()
+        argv = ["playtest", "compare", str(scenario), str(other)]
+    else:
+        argv = ["playtest", str(scenario), *command]
+    assert main([*argv, "--games", "1", "--no-progress", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "would write over" in err and "a file this command reads" in err, err
+    assert {path: path.read_bytes() for path in tmp_path.iterdir() if path.is_file()} == kept
+    assert not (tmp_path / "games").exists()

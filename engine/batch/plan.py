@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -122,6 +123,22 @@ def _refuse_inputs(out: Path, scenario: Path, carried: list[Path]) -> None:
                 f"--out {shown(out, PATH_LIMIT)}: not written: the batch would write over "
                 f"{shown(given, PATH_LIMIT)}, a file this command reads; give the batch a folder of its own"
             )
+
+
+def refuse_summaries(out: Path, names: Sequence[str], docs: Sequence[SourceDocument]) -> None:
+    """BatchError, before anything is played, if a sweep's or a compare's own files at the top of
+    DIR (`names`: sweep.json, compare.html...) would be a file one of its scenarios reads (the
+    scenario, a map, the errata), however the paths are spelled (issue 24)."""
+    for doc in docs:
+        maps, errata = _inputs(doc.data, Path(doc.file).parent)
+        reads = [Path(doc.file), *(found for _, found in maps), *([errata] if errata is not None else [])]
+        for name in names:
+            for given in reads:
+                if os.path.realpath(given) == os.path.realpath(out / name):
+                    raise BatchError(
+                        f"--out {shown(out, PATH_LIMIT)}: not written: {name} would write over "
+                        f"{shown(given, PATH_LIMIT)}, a file this command reads; give the batch a folder of its own"
+                    )
 
 
 def _carry_files(data: Any, maps: list[tuple[str, Path]], errata: Path | None, out: Path) -> Any:
