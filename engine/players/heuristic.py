@@ -28,7 +28,7 @@ from typing import Any
 from engine.game.actions import DONE, FACE, LEAD, MOVE, PASS, STATE, Action
 from engine.game.fire import AIM, ANTITANK, INTENSIVE, JOIN, SHOOT
 from engine.game.fire_odds import fire_odds
-from engine.game.infiltration import INFILTRATION
+from engine.game.infiltration import INFILTRATION, modifiers
 from engine.game.paths import Route, paths
 from engine.game.state import ASSAULT, FREE_STATE, MOVEMENT, REACTION, SETUP, GameState, other
 from engine.game.units import Unit
@@ -177,19 +177,30 @@ class HeuristicPlayer:
 
     def _infiltration(self, game: GameState, side: str, actions: list[Action]) -> Action:
         """24.31-24.32: the infiltration hex nearest the objectives, in cover (its result's terrain
-        modifier); the German reveals no hidden hex he need not."""
+        modifier); the German reveals no hidden hex he need not. Its alternatives (a search's): the
+        hexes nearest the objectives with the two lowest die roll modifiers below the chosen's
+        (24.33: the lower the roll the better: farther from the Germans, in better terrain), and
+        not infiltrating at all (24.31)."""
         know = self._know()
         tries = [a for a in actions if a.verb == "infiltrate"]
         if tries:
             most = max(len(a.units) for a in tries)
             best = [a for a in tries if len(a.units) == most]
-            return min(
+            chosen = min(
                 best,
                 key=lambda a: (
                     know.to_objective.get(_hex_at(game, a.arg), FAR),
                     -know.cover.get(_hex_at(game, a.arg), 1),
                 ),
             )
+            units = _infiltrators(game, chosen)
+            by_modifier: dict[int, Action] = {}
+            for a in sorted(best, key=lambda a: know.to_objective.get(_hex_at(game, a.arg), FAR)):
+                by_modifier.setdefault(sum(m for m, _ in modifiers(game, units, _hex_at(game, a.arg))), a)
+            own = sum(m for m, _ in modifiers(game, units, _hex_at(game, chosen.arg)))
+            better = [by_modifier[m] for m in sorted(by_modifier) if m < own][: ALTERNATIVES - 1]
+            self.alternatives = [*better, _done_or_first(actions)]
+            return chosen
         places = [a for a in actions if a.verb == "place"]
         if places:
             return max(places, key=lambda a: self._place_score(game, a, []))
@@ -472,6 +483,13 @@ class HeuristicPlayer:
 def _overrunnable(units: list[Unit]) -> bool:
     """9.0: enemy infantry with no CW (a gun's AT fire, 9.2 A) and no AFV (9.13) among them."""
     return bool(units) and all(u.kind not in ("cw", "afv") for u in units)
+
+
+def _infiltrators(game: GameState, action: Action) -> list[Unit]:
+    """The units an `infiltrate SIDE/SQUAD[+COMMANDER] HEX` designates (24.31)."""
+    side, squad = action.units[0].split("/")
+    members = [u for u in game.side_units(side) if u.squad == squad and u.kind in ("infantry", "ft")]
+    return members + [game.unit(i) for i in action.units[1:]]
 
 
 def _route_action(route: Route, stack: tuple[str, ...], legal: list[Action]) -> Action | None:
