@@ -4,11 +4,17 @@ overruling the doctrine (R330)."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine.game import Action, legal_actions
 from engine.game.state import GameState
 from engine.geometry.movement import Morale
-from engine.players import HeuristicPlayer, SearchPlayer
+from engine.hexgrid import hex_distance
+from engine.players import HeuristicPlayer, SearchPlayer, heuristic
 from tests.test_engine_overrun import OVERRUN_SCENARIO, T34, defenders, start, tank
+from tests.test_engine_rules import german_movement
+from tests.test_engine_rules import start as duel
+from tests.test_engine_wrecks import AFV, wrecked
 
 
 def russian_choice(game: GameState) -> Action:
@@ -44,3 +50,23 @@ def test_r330_the_search_overrules_the_heuristic_only_where_every_draw_agrees_by
     assert settle(own, {own: [0.0, 0.0], other: [5.0, -0.1]}) == own  # better on average, not in every draw
     assert settle(own, {own: [0.0, 0.0], other: [0.5, 0.5]}) == own  # better in each, by less than the margin
     assert settle(own, {own: [0.0, 0.0], other: [1.5, 1.0], third: [3.0, 2.0]}) == third
+
+
+def test_8_65_the_heuristic_pushes_a_wreck_only_where_no_move_brings_the_afv_nearer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """8.65: 'To push a Wreck, an AFV must spend its entire Movement Phase ... in a hex adjacent to
+    the Wreck' (R332): worth it only where the Wreck stands between the AFV and its goal and no
+    move brings it nearer. The duel's IIIe in 1307 faces the Wreck in 1306, its goal 1305 beyond."""
+    game = wrecked(german_movement(duel()))
+    player = HeuristicPlayer(1)
+    player.begin(game.scenario, "german")
+    know = player._know()
+    know.occupy = know.objectives = frozenset({game.board.hex("1305")})
+    know.to_objective = {h: hex_distance(h, game.board.hex("1305")) for h in game.board.hexes}
+    push = Action("push", (AFV,), "1306")
+    assert push in legal_actions(game)
+    assert not player._blocked(game, push)  # it may drive round the Wreck
+    monkeypatch.setattr(heuristic, "paths", lambda game, stack: {})  # now no way round
+    assert player._blocked(game, push)
+    assert player.decide(game, "german", [push, Action("done")]) == push
