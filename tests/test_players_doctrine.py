@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.game import Action, legal_actions
+from engine.game import Action, legal_actions, play
 from engine.game.state import GameState
 from engine.geometry.movement import Morale
 from engine.hexgrid import hex_distance
@@ -40,6 +40,19 @@ def test_9_2_a_the_heuristic_overruns_infantry_and_an_atr_but_not_a_gun_that_wou
     gun.morale = Morale.PINNED
     game.caches = {}
     assert russian_choice(game) == overrun
+
+
+def test_9_2_a_the_heuristic_defender_fires_its_guns_at_the_overrunning_afv() -> None:
+    """9.2 A: the guns 'may fire at the AFV unit ... regardless of the firing unit's facing or if it
+    has already fired' (R331): the German heuristic fires the ATR, a 2% chance against the T34b's
+    front, rather than let the AFV in unopposed (it attacks every defender next, 9.2 C)."""
+    game = start()
+    tank(game)
+    defenders(game, "ATR-1", "E/R-PR8-1")
+    play(game, Action("overrun", (T34,), "1304"))
+    player = HeuristicPlayer(1)
+    player.begin(OVERRUN_SCENARIO, "german")
+    assert player.decide(game, "german", legal_actions(game)) == Action("antitank", ("german/ATR-1",), "1303")
 
 
 def test_r330_the_search_overrules_the_heuristic_only_where_every_draw_agrees_by_the_margin() -> None:

@@ -108,6 +108,8 @@ class HeuristicPlayer:
             return self._infiltration(game, side, actions)
         if game.attack is not None:
             return self._declaring(game, actions)
+        if game.overrun.get("under_way") and ANTITANK in verbs:
+            return self._overrun_fire(game, actions)
         if game.interrupt is not None or PASS in verbs:
             return self._answer(game, side, actions)
         if game.closing:
@@ -348,6 +350,17 @@ class HeuristicPlayer:
             return False
         reach = min((goals.get(_hex_at(game, h), FAR) for h in paths(game, push.units)), default=FAR)
         return reach >= here
+
+    def _overrun_fire(self, game: GameState, actions: list[Action]) -> Action:
+        """9.2 A: the guns in the overrun hex fire at the AFV's front whenever they may hurt it (the
+        AFV attacks every defender next, 9.2 C, and the shot is open whatever the gun's facing)."""
+        afv = game.unit(game.overrun["under_way"]["afv"])
+        for a in actions:
+            if a.verb == ANTITANK:
+                shot = frontal_shot(game, game.unit(a.units[0]), afv)
+                if at_chance(shot.firepower, shot.armor, shot.dice[0].count, shot.higher) > 0:
+                    return a
+        return _done_or_first(actions)
 
     def _overrun(self, game: GameState, actions: list[Action], enemies: list[tuple[Hex, list[Unit]]]) -> Action | None:
         """9.0: an overrun of a hex whose guns would hardly stop the AFV (9.2 A: the NORMAL ATRs and
