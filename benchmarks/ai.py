@@ -3,6 +3,7 @@ side, with 95% Wilson intervals (docs/balance.md, Strength).
 
     python benchmarks/ai.py [--games N] [--scenarios s1,s6] [--pairs search:heuristic,heuristic:random]
                             [--seed S] [--given-setup] [--format table|json]
+    python benchmarks/ai.py --batches PAIRS_DIR:BASE_DIR [...]
 
 Each scenario as `iceditor playtest` plays it: the players set up (R265; `--given-setup`: from the
 file's test `setup:`). For each scenario, each side and each pair STRONG:WEAK, N games with STRONG on that side and WEAK
@@ -10,6 +11,13 @@ on the other (seeds S, S+1, ...: the same dice seeds for every pair): STRONG's w
 losses, its win rate with its interval, and the games per second. For `search`, the time per
 decision it searched (its default budget: search.py) and per decision overall. One process, one
 core: pin it (`taskset -c 1`) and compare figures of the same run.
+
+`--batches PAIRS_DIR:BASE_DIR` plays nothing: it reads two `iceditor playtest` folders of the same
+scenario and seeds, PAIRS_DIR played `--players STRONG,WEAK --swap` and BASE_DIR `--players
+WEAK,WEAK` (every game logged: the batch keeps them), and prints for each side STRONG's record
+there, beside the base's on the same seeds, and the games where the result differs: STRONG
+better or worse than the base on that seed (a paired comparison: the same dice seed, the same
+opponent; the sign test's two-sided p-value of as many better as worse).
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -90,6 +99,98 @@ def measure(key: str, strong: str, weak: str, side: str, games: int, seed: int, 
     }
 
 
+def _summaries(folder: Path) -> dict[int, dict[str, Any]]:
+    """A batch's finished games (DIR/games/gNNNNN.json, docs/balance.md), by seed."""
+    found = {}
+    for path in sorted((folder / "games").glob("g*.json")):
+        if not path.name.endswith(".error.json"):
+            game = json.loads(path.read_text(encoding="utf-8"))
+            found[int(game["seed"])] = game
+    return found
+
+
+def _sign_test(better: int, worse: int) -> float:
+    """The two-sided p-value of `better` against `worse` if either were as likely (ties left out)."""
+    n = better + worse
+    if n == 0:
+        return 1.0
+    k = min(better, worse)
+    tail: float = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def _outcome(game: dict[str, Any], side: str) -> str:
+    return "win" if game["winner"] == side else "draw" if game["winner"] not in SIDES else "loss"
+
+
+def batch_rows(pairs_dir: Path, base_dir: Path, strong: str) -> list[dict[str, Any]]:
+    """`strong` on each side in PAIRS_DIR against the base's same side on the same seeds (BASE_DIR)."""
+    pairs, base = _summaries(pairs_dir), _summaries(base_dir)
+    rank = {"win": 2, "draw": 1, "loss": 0}
+    rows = []
+    for side in SIDES:
+        enemy = next(s for s in SIDES if s != side)
+        games = [
+            (seed, g)
+            for seed, g in sorted(pairs.items())
+            if g["players"][side] == strong != g["players"][enemy] and seed in base
+        ]
+
+        ours = [_outcome(g, side) for _, g in games]
+        theirs = [_outcome(base[seed], side) for seed, _ in games]
+        better = sum(rank[a] > rank[b] for a, b in zip(ours, theirs, strict=True))
+        worse = sum(rank[a] < rank[b] for a, b in zip(ours, theirs, strict=True))
+        n, wins = len(ours), ours.count("win")
+        low, high = wilson(wins, n)
+        base_wins = theirs.count("win")
+        base_low, base_high = wilson(base_wins, n)
+        rows.append(
+            {
+                "side": side,
+                "player": strong,
+                "games": n,
+                "record": [wins, ours.count("draw"), ours.count("loss")],
+                "win_rate": wins / n if n else 0.0,
+                "interval": [round(low, 3), round(high, 3)],
+                "base_record": [base_wins, theirs.count("draw"), theirs.count("loss")],
+                "base_interval": [round(base_low, 3), round(base_high, 3)],
+                "better": better,
+                "worse": worse,
+                "p_sign": _sign_test(better, worse),
+                "cpu_s_a_game": sum(g["cpu_seconds"] for _, g in games) / n if n else 0.0,
+            }
+        )
+    return rows
+
+
+def print_batches(specs: list[str], fmt: str) -> int:
+    rows = []
+    for spec in specs:
+        pairs_dir, _, base_dir = spec.partition(":")
+        if not base_dir or not (Path(pairs_dir) / "games").is_dir() or not (Path(base_dir) / "games").is_dir():
+            print(f"ai.py: --batches {spec}: want PAIRS_DIR:BASE_DIR, two playtest folders", file=sys.stderr)
+            return 2
+        batch = json.loads((Path(pairs_dir) / "batch.json").read_text(encoding="utf-8"))
+        scenario = Path(batch.get("source", pairs_dir)).stem
+        strong = str(batch["players"][0])
+        rows += [{"scenario": scenario, **row} for row in batch_rows(Path(pairs_dir), Path(base_dir), strong)]
+    if fmt == "json":
+        print(json.dumps(rows, indent=1))
+        return 0
+    head = ("scenario", "side", "player", "W-D-L", "win rate (95%)", "base W-D-L", "base win rate (95%)")
+    print(f"| {' | '.join(head)} | better-worse (p) | CPU s a game |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        (low, high), (blow, bhigh) = r["interval"], r["base_interval"]
+        print(
+            f"| {r['scenario']} | {r['side']} | {r['player']} | {'-'.join(map(str, r['record']))} | "
+            f"{r['win_rate']:.0%} ({low:.0%}-{high:.0%}) | {'-'.join(map(str, r['base_record']))} | "
+            f"{r['base_record'][0] / r['games'] if r['games'] else 0:.0%} ({blow:.0%}-{bhigh:.0%}) | "
+            f"{r['better']}-{r['worse']} ({r['p_sign']:.2g}) | {r['cpu_s_a_game']:.1f} |"
+        )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4, help="games per scenario, side and pair (default 4)")
@@ -98,7 +199,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--given-setup", action="store_true", help="play from the files' test setup: (R265)")
     parser.add_argument("--format", choices=("table", "json"), default="table")
+    parser.add_argument("--batches", nargs="+", metavar="PAIRS_DIR:BASE_DIR", help="read logged batches instead")
     args = parser.parse_args(argv)
+    if args.batches:
+        return print_batches(args.batches, args.format)
     keys = args.scenarios.split(",")
     unknown = [k for k in keys if k not in SCENARIOS]
     if unknown or args.games < 1:

@@ -55,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
             found = rule_events(game.log)
             games[key].update(found.keys())
             times[key].update(found)
+            if (n + 1) % 10 == 0 and n + 1 < args.games:  # a long run says how far it is
+                print(f"{key}: {n + 1} of {args.games} games", file=sys.stderr, flush=True)
         print(f"{key}: {args.games} games", file=sys.stderr, flush=True)
     print(f"| rule | what | {' | '.join(keys)} |")
     print(f"|---|---|{'---|' * len(keys)}")

@@ -4,7 +4,9 @@
   infantry; leaders lead the units of their hex (8.3 A); each stack goes by path (paths.py) to
   the reachable hex that is nearest the objectives the victory conditions name, in the best cover
   (11.31), seen by the fewest enemy hexes (10.3) and not over-crowded; units on an objective hold.
-  An AFV next to enemy infantry turns to it and overruns (9.0) when no gun of theirs is seen there.
+  An AFV next to enemy units turns to them and overruns (9.0) unless the guns seen there would
+  likely destroy it first (9.2 A); an AFV that no move brings nearer the objectives pushes the
+  Wreck in front of it out of its way (8.65).
 - Fire (10.0-16.0): every attack open is scored by its exact odds (fire_odds.py: each target's
   E, S and P chances, the firers' PCs included) and the best one is made while it is worth a
   unit's fire; AP firers combine (11.13) unless a firer that moved would add a die (11.32); AT fire
@@ -25,16 +27,19 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.game.actions import DONE, FACE, LEAD, MOVE, PASS, STATE, Action
+from engine.game.actions import DONE, FACE, LEAD, MOVE, PASS, PUSH, STATE, Action
 from engine.game.fire import AIM, ANTITANK, INTENSIVE, JOIN, SHOOT
-from engine.game.fire_odds import fire_odds
-from engine.game.infiltration import INFILTRATION
+from engine.game.fire_odds import fire_odds, fire_pc_chance
+from engine.game.infiltration import INFILTRATION, modifiers
+from engine.game.overrun import frontal_shot
 from engine.game.paths import Route, paths
+from engine.game.shot import is_atg
 from engine.game.state import ASSAULT, FREE_STATE, MOVEMENT, REACTION, SETUP, GameState, other
 from engine.game.units import Unit
 from engine.game.views import View
 from engine.hexgrid import Hex, hex_distance, parse_label
 from engine.model.scenario import Scenario
+from engine.odds import at_chance
 
 from .knowledge import FAR, Knowledge
 
@@ -46,6 +51,7 @@ OPPORTUNITY_AT_LEAST = 0.3  # 13.0: firing at a mover spends the unit's Defensiv
 ALTERNATIVES = 3  # the choices a search (search.py) weighs beside this player's own
 AT_AT_LEAST = 0.08  # the chance to destroy an AFV worth an AT shot (12.0)
 ASSAULT_RATIO = 1.5  # attackers to defenders for an assault; 1 at an objective (17.0)
+OVERRUN_RISK = 0.1  # R331: the most chance of the overrun hex's guns destroying the AFV (9.2 A) worth taking
 
 
 def worth(unit: Unit) -> float:
@@ -102,6 +108,8 @@ class HeuristicPlayer:
             return self._infiltration(game, side, actions)
         if game.attack is not None:
             return self._declaring(game, actions)
+        if game.overrun.get("under_way") and ANTITANK in verbs:
+            return self._overrun_fire(game, actions)
         if game.interrupt is not None or PASS in verbs:
             return self._answer(game, side, actions)
         if game.closing:
@@ -177,19 +185,30 @@ class HeuristicPlayer:
 
     def _infiltration(self, game: GameState, side: str, actions: list[Action]) -> Action:
         """24.31-24.32: the infiltration hex nearest the objectives, in cover (its result's terrain
-        modifier); the German reveals no hidden hex he need not."""
+        modifier); the German reveals no hidden hex he need not. Its alternatives (a search's): the
+        hexes nearest the objectives with the two lowest die roll modifiers below the chosen's
+        (24.33: the lower the roll the better: farther from the Germans, in better terrain), and
+        not infiltrating at all (24.31)."""
         know = self._know()
         tries = [a for a in actions if a.verb == "infiltrate"]
         if tries:
             most = max(len(a.units) for a in tries)
             best = [a for a in tries if len(a.units) == most]
-            return min(
+            chosen = min(
                 best,
                 key=lambda a: (
                     know.to_objective.get(_hex_at(game, a.arg), FAR),
                     -know.cover.get(_hex_at(game, a.arg), 1),
                 ),
             )
+            units = _infiltrators(game, chosen)
+            by_modifier: dict[int, Action] = {}
+            for a in sorted(best, key=lambda a: know.to_objective.get(_hex_at(game, a.arg), FAR)):
+                by_modifier.setdefault(sum(m for m, _ in modifiers(game, units, _hex_at(game, a.arg))), a)
+            own = sum(m for m, _ in modifiers(game, units, _hex_at(game, chosen.arg)))
+            better = [by_modifier[m] for m in sorted(by_modifier) if m < own][: ALTERNATIVES - 1]
+            self.alternatives = [*better, _done_or_first(actions)]
+            return chosen
         places = [a for a in actions if a.verb == "place"]
         if places:
             return max(places, key=lambda a: self._place_score(game, a, []))
@@ -210,6 +229,10 @@ class HeuristicPlayer:
         turn = self._afv_turn(game, side, actions, enemies)
         if turn is not None:
             return turn
+        for push in (a for a in actions if a.verb == PUSH and ("push", *a.units) not in self._moved):
+            self._moved.add(("push", *push.units))
+            if self._blocked(game, push):
+                return push
         exposure = know.exposure(h for h, _ in enemies)
         led = [s for s in moves if game.active and s[0] == game.active[0] and len(s) > 1]
         if led:  # 8.3 A: the leader passed; he takes the most units of his hex he may
@@ -300,23 +323,55 @@ class HeuristicPlayer:
         self, game: GameState, side: str, actions: list[Action], enemies: list[tuple[Hex, list[Unit]]]
     ) -> Action | None:
         """9.0: an AFV that may still overrun turns its front to enemy infantry next to it (8.74)."""
-        targets = {h for h, units in enemies if _overrunnable(units)}
-        if not targets:
+        at = dict(enemies)
+        if not at:
             return None
         for a in actions:
             if a.verb != FACE or len(a.units) != 1 or ("face", *a.units) in self._moved:
                 continue
             afv, toward = game.unit(a.units[0]), _hex_at(game, a.arg)
-            if afv.is_afv and afv.hex is not None and toward in targets and toward in game.neighbours(afv.hex):
+            if (
+                afv.is_afv
+                and afv.hex is not None
+                and toward in game.neighbours(afv.hex)
+                and _overrunnable(game, afv, at.get(toward, []))
+            ):
                 self._moved.add(("face", *a.units))  # once a phase: the overrun follows, or not
                 return a
         return None
 
+    def _blocked(self, game: GameState, push: Action) -> bool:
+        """8.65: push the Wreck in front of an AFV that no move brings nearer its goals, when the
+        Wreck's hex is nearer them (a road or a bridge it blocks)."""
+        goals = self._know().goals(game)
+        afv = game.unit(push.units[0])
+        here = goals.get(afv.hex, FAR) if afv.hex is not None else FAR
+        if goals.get(_hex_at(game, push.arg), FAR) >= here:
+            return False
+        reach = min((goals.get(_hex_at(game, h), FAR) for h in paths(game, push.units)), default=FAR)
+        return reach >= here
+
+    def _overrun_fire(self, game: GameState, actions: list[Action]) -> Action:
+        """9.2 A: the guns in the overrun hex fire at the AFV's front whenever they may hurt it (the
+        AFV attacks every defender next, 9.2 C, and the shot is open whatever the gun's facing)."""
+        afv = game.unit(game.overrun["under_way"]["afv"])
+        for a in actions:
+            if a.verb == ANTITANK:
+                shot = frontal_shot(game, game.unit(a.units[0]), afv)
+                if at_chance(shot.firepower, shot.armor, shot.dice[0].count, shot.higher) > 0:
+                    return a
+        return _done_or_first(actions)
+
     def _overrun(self, game: GameState, actions: list[Action], enemies: list[tuple[Hex, list[Unit]]]) -> Action | None:
-        """9.0: an overrun of infantry with no gun seen among them (9.2 A's AT fire), with the
-        infantry riding along if there is any (9.3)."""
+        """9.0: an overrun of a hex whose guns would hardly stop the AFV (9.2 A: the NORMAL ATRs and
+        ATGs there fire at its front first; an MG does not), with the infantry riding along if
+        there is any (9.3)."""
         at = dict(enemies)
-        runs = [a for a in actions if a.verb == "overrun" and _overrunnable(at.get(_hex_at(game, a.arg), []))]
+        runs = [
+            a
+            for a in actions
+            if a.verb == "overrun" and _overrunnable(game, game.unit(a.units[0]), at.get(_hex_at(game, a.arg), []))
+        ]
         if not runs:
             return None
         return max(runs, key=lambda a: (sum(worth(u) for u in at[_hex_at(game, a.arg)]), len(a.units)))
@@ -469,9 +524,25 @@ class HeuristicPlayer:
         ]
 
 
-def _overrunnable(units: list[Unit]) -> bool:
-    """9.0: enemy infantry with no CW (a gun's AT fire, 9.2 A) and no AFV (9.13) among them."""
-    return bool(units) and all(u.kind not in ("cw", "afv") for u in units)
+def _overrunnable(game: GameState, afv: Unit, units: list[Unit]) -> bool:
+    """9.0: enemy units with no AFV among them (9.13) whose NORMAL ATRs and ATGs would destroy the
+    AFV, firing at its front before it enters (9.2 A), with a chance of OVERRUN_RISK at most."""
+    if not units or any(u.is_afv for u in units):
+        return False
+    spared = 1.0
+    for gun in units:
+        if (gun.type == "ATR" or is_atg(gun)) and gun.morale == "normal" and afv.hex is not None:
+            shot = frontal_shot(game, gun, afv)
+            hit = at_chance(shot.firepower, shot.armor, shot.dice[0].count, shot.higher)
+            spared *= 1.0 - float(fire_pc_chance(game, gun) * hit)
+    return 1.0 - spared <= OVERRUN_RISK
+
+
+def _infiltrators(game: GameState, action: Action) -> list[Unit]:
+    """The units an `infiltrate SIDE/SQUAD[+COMMANDER] HEX` designates (24.31)."""
+    side, squad = action.units[0].split("/")
+    members = [u for u in game.side_units(side) if u.squad == squad and u.kind in ("infantry", "ft")]
+    return members + [game.unit(i) for i in action.units[1:]]
 
 
 def _route_action(route: Route, stack: tuple[str, ...], legal: list[Action]) -> Action | None:

@@ -6,11 +6,16 @@ view (determinize.py, R181: the enemy's unseen units and mines placed as they ma
 search's own), the same draws for every choice (common random numbers). After the choice both
 sides play the heuristic for a short horizon, and the state is scored by an evaluation function
 instead of playing to the end (a playout to the end costs 0.2 s in Scenario 1, 0.9 s in Scenario 6):
-the result if the game ended now (24.9), the worth of each side's units and their morale, and how
-near the side's units stand to what it goes for. Forced decisions and those where the doctrine
-sees one choice cost no search. A flat Monte Carlo over determinized states ("perfect
-information Monte Carlo"): the budget is `samples` draws a decision (by default: a game stays a
-function of its seeds), or with `time_limit` no new draw once that many seconds are spent.
+the result if the game ended now (24.9), the objective hexes each side holds, the worth of each
+side's units and their morale, and how near the side's units stand to what it goes for.
+
+The heuristic's own choice stands unless another beats it in every draw, and by `MARGIN` on
+average (R330): with a few draws and a short horizon most of a difference is the dice of the
+horizon, and a search that overrules the doctrine on that noise plays worse, not better.
+Forced decisions and those where the doctrine sees one choice cost no search. A flat Monte Carlo
+over determinized states ("perfect information Monte Carlo"): the budget is `samples` draws a
+decision (by default: a game stays a function of its seeds), or with `time_limit` no new draw once
+that many seconds are spent.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from engine.game.state import GameState, other
 from engine.game.units import ELIMINATED
 from engine.game.victory import result
 from engine.game.views import View
+from engine.hexgrid import Hex
 from engine.model.counters import SIDES
 from engine.model.scenario import Scenario
 
@@ -35,6 +41,9 @@ from .knowledge import FAR
 SAMPLES = 2  # draws of the unseen a decision, each trying every choice
 HORIZON = 12  # decisions played after a choice before the state is judged
 WIN = 20.0  # the evaluation of the result if the game ended now, in rifles (heuristic.worth)
+HELD = 2.0  # an objective hex held (24.9): units there and none of the enemy's (R266), or controlled
+NEAR = 20  # the farthest a unit's distance from the side's goals counts, in hexes
+MARGIN = 1.0  # R330: a choice overrules the heuristic's by this much on average, in rifles
 
 
 class SearchPlayer:
@@ -50,8 +59,9 @@ class SearchPlayer:
         self.own = HeuristicPlayer(seed)
         self.policy: dict[str, HeuristicPlayer] = {}
         self.scenario: Scenario | None = None
-        self.searched = 0  # decisions searched, and their time (benchmarks/ai.py)
+        self.searched = 0  # decisions searched, their time, and those it overruled (benchmarks/ai.py)
         self.seconds = 0.0
+        self.overruled = 0
 
     def begin(self, scenario: Scenario, side: str) -> None:
         self.scenario = scenario
@@ -70,18 +80,33 @@ class SearchPlayer:
         if len(choices) < 2 or self.scenario is None:
             return choice
         start = time.perf_counter()
-        totals = dict.fromkeys(choices, 0.0)
+        values: dict[Action, list[float]] = {c: [] for c in choices}
         for drawn in range(self.samples):
             if drawn and self.time_limit is not None and time.perf_counter() - start > self.time_limit:
                 break
             sample = determinize(view, self.scenario, random.Random(self.random.randrange(2**32)))
             seed = self.random.randrange(2**32)
             for c in choices:
-                totals[c] += self._value(sample.copy(seed=seed), c, view.side)
+                values[c].append(self._value(sample.copy(seed=seed), c, view.side))
         self.searched += 1
         self.seconds += time.perf_counter() - start
-        best = max(totals.values())
-        return choice if totals[choice] >= best - 1e-9 else max(choices, key=lambda c: totals[c])
+        settled = self._settle(choice, values)
+        self.overruled += settled != choice
+        return settled
+
+    @staticmethod
+    def _settle(choice: Action, values: dict[Action, list[float]]) -> Action:
+        """R330: the heuristic's choice, unless another beats it in every draw (the same draws and
+        dice for each: common random numbers) and by MARGIN on average; then the best such."""
+        own = values[choice]
+        better = {
+            c: sum(v) / len(v)
+            for c, v in values.items()
+            if c != choice
+            and all(a > b for a, b in zip(v, own, strict=True))
+            and sum(v) / len(v) >= sum(own) / len(own) + MARGIN
+        }
+        return max(better, key=lambda c: better[c]) if better else choice
 
     def _value(self, game: GameState, action: Action, side: str) -> float:
         """The choice played in the drawn state, then the heuristic for both sides a while, judged."""
@@ -101,21 +126,34 @@ class SearchPlayer:
         return self.evaluate(game, side)
 
     def evaluate(self, game: GameState, side: str) -> float:
-        """The state for `side`, in rifles: the result if it ended now (24.9), each side's units by
-        worth (an eliminated one nothing; PINNED and SUPPRESSED less: 3.22), and how near the side's
-        units stand to the hexes it goes for (a tenth of a rifle a hex)."""
+        """The state for `side`, in rifles: the result if it ended now (24.9), the objective hexes
+        each side holds (HELD each), each side's units by worth (an eliminated one nothing;
+        PINNED and SUPPRESSED less: 3.22), and how near the side's units stand to the hexes it goes
+        for (a tenth of a rifle a hex, up to NEAR hexes: a unit off the map, to enter or eliminated,
+        counts as that far, so that neither waiting nor dying looks like progress)."""
         outcome = game.result if game.is_over else result(game)
         winner = outcome["winner"] if outcome else None
         score = WIN if winner == side else -WIN if winner == other(side) else 0.0
         goals = self.own.know.goals(game) if self.own.know is not None else {}
+        for s, sign in ((side, 1.0), (other(side), -1.0)):
+            know = self.policy[s].know if s in self.policy else None
+            if know is not None:
+                score += sign * HELD * sum(1 for h in know.occupy if _holds(game, s, h, know.by_control))
         for unit in game.units.values():
+            if unit.side == side:  # off the map (to enter, or eliminated) as far as counts
+                at = goals.get(unit.hex, FAR) if unit.on_map and unit.hex is not None else FAR
+                score -= 0.1 * min(at, NEAR)
             if unit.where == ELIMINATED:
                 continue
             value = worth(unit) * (0.6 if unit.morale == "suppressed" else 0.8 if unit.morale == "pinned" else 1.0)
-            if unit.side == side:
-                score += value
-                if unit.on_map and unit.hex is not None:
-                    score -= 0.1 * min(goals.get(unit.hex, FAR), 20)
-            else:
-                score -= value
+            score += value if unit.side == side else -value
         return score
+
+
+def _holds(game: GameState, side: str, h: Hex, by_control: bool) -> bool:
+    """24.9: where control scores, the side controls the hex (the last to occupy it); else its
+    units stand there and none of the enemy's (R266)."""
+    if by_control:
+        return game.control.get(h) == side
+    units = game.at(h)
+    return any(u.side == side for u in units) and not any(u.side != side for u in units)

@@ -1,0 +1,85 @@
+"""The heuristic's doctrine where the rules give it a choice a wargamer weighs: overrunning a hex
+with guns in it (9.0, 9.2 A), pushing a Wreck out of the way (8.65), and the search's rule for
+overruling the doctrine (R330)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.game import Action, legal_actions, play
+from engine.game.state import GameState
+from engine.geometry.movement import Morale
+from engine.hexgrid import hex_distance
+from engine.players import HeuristicPlayer, SearchPlayer, heuristic
+from tests.test_engine_overrun import OVERRUN_SCENARIO, T34, defenders, start, tank
+from tests.test_engine_rules import german_movement
+from tests.test_engine_rules import start as duel
+from tests.test_engine_wrecks import AFV, wrecked
+
+
+def russian_choice(game: GameState) -> Action:
+    player = HeuristicPlayer(1)
+    player.begin(OVERRUN_SCENARIO, "russian")
+    return player.decide(game, "russian", legal_actions(game))
+
+
+def test_9_2_a_the_heuristic_overruns_infantry_and_an_atr_but_not_a_gun_that_would_kill_it() -> None:
+    """9.2 A: 'all NORMAL status ATR and ATG units in the hex may fire at the AFV unit ... directed
+    at the AFV's frontal armor' (R331: a chance of 10% at most): the T34b (front 7) overruns squad E
+    with the ATR (AT 8: 2 dice + 7 <= 8 one time in 36, its PC passed 5 times in 6: 2%), not the
+    37AT (AT 11: 2 dice + 7 <= 11 one time in six: 14%), unless the gun is PINNED and may not fire."""
+    overrun = Action("overrun", (T34,), "1304")
+    game = start()
+    tank(game)
+    defenders(game, "E/R-PR8-1", "ATR-1")
+    assert russian_choice(game) == overrun
+    game = start()
+    tank(game)
+    gun, _ = defenders(game, "37AT-1", "E/R-PR8-1")
+    assert russian_choice(game) != overrun
+    gun.morale = Morale.PINNED
+    game.caches = {}
+    assert russian_choice(game) == overrun
+
+
+def test_9_2_a_the_heuristic_defender_fires_its_guns_at_the_overrunning_afv() -> None:
+    """9.2 A: the guns 'may fire at the AFV unit ... regardless of the firing unit's facing or if it
+    has already fired' (R331): the German heuristic fires the ATR, a 2% chance against the T34b's
+    front, rather than let the AFV in unopposed (it attacks every defender next, 9.2 C)."""
+    game = start()
+    tank(game)
+    defenders(game, "ATR-1", "E/R-PR8-1")
+    play(game, Action("overrun", (T34,), "1304"))
+    player = HeuristicPlayer(1)
+    player.begin(OVERRUN_SCENARIO, "german")
+    assert player.decide(game, "german", legal_actions(game)) == Action("antitank", ("german/ATR-1",), "1303")
+
+
+def test_r330_the_search_overrules_the_heuristic_only_where_every_draw_agrees_by_the_margin() -> None:
+    """R330: with few draws most of a difference is the dice of the horizon; the heuristic's own
+    choice stands unless another is better in every draw and by MARGIN on average."""
+    own, other, third = Action("done"), Action("pass"), Action("move", ("x",), "0101")
+    settle = SearchPlayer._settle
+    assert settle(own, {own: [0.0, 0.0], other: [5.0, -0.1]}) == own  # better on average, not in every draw
+    assert settle(own, {own: [0.0, 0.0], other: [0.5, 0.5]}) == own  # better in each, by less than the margin
+    assert settle(own, {own: [0.0, 0.0], other: [1.5, 1.0], third: [3.0, 2.0]}) == third
+
+
+def test_8_65_the_heuristic_pushes_a_wreck_only_where_no_move_brings_the_afv_nearer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """8.65: 'To push a Wreck, an AFV must spend its entire Movement Phase ... in a hex adjacent to
+    the Wreck' (R332): worth it only where the Wreck stands between the AFV and its goal and no
+    move brings it nearer. The duel's IIIe in 1307 faces the Wreck in 1306, its goal 1305 beyond."""
+    game = wrecked(german_movement(duel()))
+    player = HeuristicPlayer(1)
+    player.begin(game.scenario, "german")
+    know = player._know()
+    know.occupy = know.objectives = frozenset({game.board.hex("1305")})
+    know.to_objective = {h: hex_distance(h, game.board.hex("1305")) for h in game.board.hexes}
+    push = Action("push", (AFV,), "1306")
+    assert push in legal_actions(game)
+    assert not player._blocked(game, push)  # it may drive round the Wreck
+    monkeypatch.setattr(heuristic, "paths", lambda game, stack: {})  # now no way round
+    assert player._blocked(game, push)
+    assert player.decide(game, "german", [push, Action("done")]) == push
