@@ -166,12 +166,7 @@ def test_playtest_out_whose_files_would_be_its_inputs_is_refused(
     folder = tmp_path / inputs
     (folder / "sub").mkdir(parents=True)
     (tmp_path / "link").symlink_to(tmp_path)
-    shutil.copy(FIXTURE / "duel-map.yaml", folder / map_name)
-    scenario = folder / scenario_name
-    scenario.write_text(
-        (FIXTURE / "duel.yaml").read_text(encoding="utf-8").replace("[duel-map.yaml]", f"[{map_name}]"),
-        encoding="utf-8",
-    )
+    scenario = _duel_named(folder, scenario_name, map_name)
     kept = {path: path.read_bytes() for path in folder.iterdir() if path.is_file()}
     assert main(["playtest", str(scenario), "--games", "1", "--no-progress", "--out", str(tmp_path / out)]) == 2
     err = capsys.readouterr().err
@@ -190,6 +185,17 @@ def test_playtest_out_beside_its_scenario_is_played(tmp_path: Path, capsys: pyte
     assert len(tasks) == 1 and (tmp_path / "scenario.yaml").is_file() and (tmp_path / "duel-map.yaml").is_file()
 
 
+def _duel_named(folder: Path, scenario_name: str, map_name: str) -> Path:
+    """The duel fixture in `folder`, the scenario and its map under the names given."""
+    shutil.copy(FIXTURE / "duel-map.yaml", folder / map_name)
+    scenario = folder / scenario_name
+    scenario.write_text(
+        (FIXTURE / "duel.yaml").read_text(encoding="utf-8").replace("[duel-map.yaml]", f"[{map_name}]"),
+        encoding="utf-8",
+    )
+    return scenario
+
+
 @pytest.mark.parametrize(
     ("scenario_name", "map_name", "command"),
     [
@@ -204,12 +210,7 @@ def test_a_sweep_or_compare_whose_summary_would_be_an_input_is_refused(
     """Issue 24: `--vary` and `compare` write their own files at the top of DIR (sweep.json,
     sweep.html, sweep.png; compare.json, compare.html): checked against the inputs as the batch's
     are, before a game is played."""
-    shutil.copy(FIXTURE / "duel-map.yaml", tmp_path / map_name)
-    scenario = tmp_path / scenario_name
-    scenario.write_text(
-        (FIXTURE / "duel.yaml").read_text(encoding="utf-8").replace("[duel-map.yaml]", f"[{map_name}]"),
-        encoding="utf-8",
-    )
+    scenario = _duel_named(tmp_path, scenario_name, map_name)
     kept = {path: path.read_bytes() for path in tmp_path.iterdir() if path.is_file()}
     if command == ["compare"]:
         other = tmp_path / "other.yaml"
