@@ -122,6 +122,7 @@ def test_the_woods_threshold_is_the_chart_s_woods_min_trees(qtbot, monkeypatch) 
     effects = dataclasses.replace(tables.terrain_effects(), woods_min_trees=3)
     monkeypatch.setattr(tables, "terrain_effects", lambda path=None: effects)
     monkeypatch.setattr(map_symbols, "terrain_effects", lambda path=None: effects)
+    monkeypatch.setattr(terrain, "terrain_effects", lambda path=None: effects)
     terrain._woods_min_trees.cache_clear()  # the engine reads the chart once
     try:
         assert "woods" not in terrain_symbols(Hex(0, 0), Terrain(trees=2), lambda n: None)
