@@ -38,8 +38,8 @@ def _data_folders_of_the_test_run(tmp_path_factory: pytest.TempPathFactory) -> I
 
 
 # Hypothesis, bounded (tests/properties.py): no deadline (a loaded machine is slow, not wrong);
-# 50 examples a property in `pytest -q`, twenty times as many with HYPOTHESIS_PROFILE=long.
-settings.register_profile("ci", deadline=None, max_examples=50)
+# 25 examples a property in `pytest -q`, forty times as many with HYPOTHESIS_PROFILE=long.
+settings.register_profile("ci", deadline=None, max_examples=25)
 settings.register_profile("long", deadline=None, max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 

@@ -1,7 +1,7 @@
 """Example counts of the property tests, bounded by the Hypothesis profile (tests/conftest.py).
 
-`pytest -q` runs the `ci` profile: 50 examples for a property that gives no count of its own.
-`HYPOTHESIS_PROFILE=long pytest -q -m hypothesis` (CI runs it) gives every property twenty
+`pytest -q` runs the `ci` profile: 25 examples for a property that gives no count of its own.
+`HYPOTHESIS_PROFILE=long pytest -q -m hypothesis` (CI runs it) gives every property forty
 times as many. A costly property takes a share of the profile's count with `fewer_examples`.
 """
 

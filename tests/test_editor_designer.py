@@ -110,6 +110,7 @@ def test_the_heatmap_drop_downs_name_the_zones_drawn(window: MainWindow) -> None
     assert (tool.watching.currentText(), tool.watched.currentText()) == ("german-deployment", "russian-infiltration")
 
 
+@pytest.mark.slow
 def test_the_sighting_profile_shows_the_whole_chart(window: MainWindow, workspace: Path) -> None:
     """At 1366x768 the Sighting Chart of a line between levels showed only its top strip (10.32 b)."""
     window.set_document(open_document(next((workspace / "scenarios").glob("s6-*.yaml"))))

@@ -577,7 +577,11 @@ def status(window: MainWindow) -> str:
     return window.statusBar().currentMessage()
 
 
-@pytest.mark.parametrize("answer", ["Save copies", "Save over the originals", None], ids=["copies", "over", "cancel"])
+@pytest.mark.parametrize(
+    "answer",
+    [pytest.param("Save copies", marks=pytest.mark.slow), "Save over the originals", None],
+    ids=["copies", "over", "cancel"],
+)
 def test_save_as_of_scenario_6_with_an_edited_map_asks_where_the_maps_go(
     workspace: Path, window_on, dialogs: Dialogs, answer: str | None
 ) -> None:

@@ -195,7 +195,7 @@ def _findings(problems: list[Problem], renames: dict[str, str]) -> Counter[tuple
 
 
 @pytest.mark.gui
-@pytest.mark.parametrize("number", range(1, 7))
+@pytest.mark.parametrize("number", [1, 2, 3, *(pytest.param(n, marks=pytest.mark.slow) for n in (4, 5, 6))])
 def test_the_copy_of_each_bundled_scenario_validates_as_the_original(
     workspace: Path,
     window_on,  # noqa: F811 (the fixture imported above)

@@ -54,6 +54,7 @@ def _random_log(scenario_name: str, seed: int, decisions: int) -> list[dict[str,
     return game.log
 
 
+@pytest.mark.slow
 def test_the_golden_game_is_the_same_when_every_action_starts_as_on_a_copy(strict: None) -> None:
     """The golden log (tests/golden/s1-seed-1.jsonl) byte for byte with STRICT_UNITS: no rule reads
     a unit through a reference kept across its change, and every change goes through `changing`."""

@@ -49,6 +49,7 @@ def test_a_seeded_game_is_the_golden_log_byte_for_byte_and_replays_identically()
     assert halfway.turn < end.turn or halfway.phase != end.phase
 
 
+@pytest.mark.slow
 def test_cli_play_and_replay(tmp_path: Path, capsys: Any) -> None:
     log = tmp_path / "game.jsonl"
     assert main(["play", "s1", "--seed", "4", "--log", str(log), "--format", "json"]) == 0

@@ -115,6 +115,7 @@ def test_r201_a_snapshot_is_the_last_line_and_of_the_last_action() -> None:
         read_log("\n".join([*lines[:-2], lines[-1]]))
 
 
+@pytest.mark.slow
 def test_r201_a_saved_game_verifies_and_opens_in_another_process(tmp_path: Path) -> None:
     """R201: the snapshot is the same data whatever the process's string hashing (sets of texts
     sorted), so `--verify --partial` (a game in progress) in another process finds it the state

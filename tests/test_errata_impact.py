@@ -186,6 +186,7 @@ HEADLINES = {
 }
 
 
+@pytest.mark.slow  # the impact on all six scenarios, worked out once for the six: 5 s
 @pytest.mark.parametrize("name", HEADLINES)
 def test_headline_numbers(name: str) -> None:
     r = bundled()[name]

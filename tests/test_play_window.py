@@ -297,6 +297,7 @@ def test_iceditor_edit_a_corrupt_game_log_says_its_line(tmp_path: Path) -> None:
     assert f"{log}:1: error" in run.stderr
 
 
+@pytest.mark.slow
 def test_another_file_opened_in_the_window_ends_the_game(window: MainWindow, tmp_path: Path) -> None:
     mode = mode_of(window)
     assert mode.start(HOT_SEAT, seed=1)

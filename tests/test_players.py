@@ -89,7 +89,13 @@ def hidden_twin(game: GameState, seed: int | None) -> GameState:
 
 
 @pytest.mark.parametrize(
-    ("name", "seed", "least"), [("heuristic", None, 10), ("search", None, 3), ("heuristic", 99, 2), ("search", 99, 2)]
+    ("name", "seed", "least"),
+    [
+        pytest.param("heuristic", None, 10, marks=pytest.mark.slow),
+        ("search", None, 3),
+        ("heuristic", 99, 2),
+        ("search", 99, 2),
+    ],
 )
 def test_fair_a_player_chooses_alike_in_states_that_differ_only_in_what_it_may_not_see(
     name: str, seed: int | None, least: int
