@@ -135,7 +135,7 @@ def scripts(quick: bool) -> list[Figure]:
 def first_game(name: str) -> None:
     """A new process's first game of a bundled scenario, random play to the end of its first fire phase."""
     from engine.game import legal_actions, new_game, play
-    from engine.game.play import FIRE_PHASES
+    from engine.game.firing import FIRE_PHASES
     from engine.model.scenario import load_scenario
     from engine.players import make_player
     from engine.resources import given_or_bundled

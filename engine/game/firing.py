@@ -20,7 +20,7 @@ from engine.model.tables import table_values, terrain_effects
 from .state import DEFENSIVE_FIRE, MOVEMENT, MOVING_FIRE, REACTION, SUPPORT_FIRE, GameState, other
 from .units import Unit
 
-FIRE_PHASES = (SUPPORT_FIRE, DEFENSIVE_FIRE, MOVING_FIRE)
+FIRE_PHASES = (SUPPORT_FIRE, DEFENSIVE_FIRE, MOVING_FIRE)  # 6.0 B, E, F (10.13)
 
 
 def firing_side(game: GameState) -> str:

@@ -47,6 +47,7 @@ from .assault import apply_assault, assault_actions, end_assault_phase
 from .closing import apply_closing, closing_actions
 from .dice import Dice
 from .fire import apply_fire, apply_reaction, fire_actions, reaction_actions
+from .firing import FIRE_PHASES
 from .infiltration import (
     INFILTRATION,
     apply_infiltration,
@@ -88,7 +89,6 @@ from .state import (
     FREE_STATE,
     MORALE,
     MOVEMENT,
-    MOVING_FIRE,
     PLAYER_TURN,
     REACTION,
     SETUP,
@@ -101,7 +101,6 @@ from .victory import initial_control, result
 
 ENGINE_VERSION = "iceditor-engine/1"
 BOTH_PLAY = (MORALE, ASSAULT, FREE_STATE)  # 6.0: A, G and H: both players participate
-FIRE_PHASES = (SUPPORT_FIRE, DEFENSIVE_FIRE, MOVING_FIRE)  # 6.0 B, E, F (10.13)
 
 
 class ScenarioNotPlayable(ValueError):

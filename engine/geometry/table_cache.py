@@ -2,11 +2,12 @@
 validation and the editor's first LOS no longer build the table of a board seen before).
 
 A table depends only on the board's hexes, the LOS values of the rule tables (SightTerrain) and
-the code that builds it, so that is its key: a changed map layout, rule table or line_table.py
-is a new key, never a stale table. Files are plain numpy arrays (`np.load(allow_pickle=False)`:
-data, never code), written atomically, one file a key, under `$ICEDITOR_CACHE_DIR`, else
-`$XDG_CACHE_HOME/iceditor`, else `~/.cache/iceditor`. `ICEDITOR_CACHE=off` keeps nothing on disk.
-A file that cannot be read or written is ignored: the table is built as if there were none."""
+the code that builds it, so that is its key: a changed map layout, rule table or the code of
+line_table.py, lattice.py or sight.py is a new key, never a stale table. Files are plain numpy
+arrays (`np.load(allow_pickle=False)`: data, never code), written atomically, one file a key,
+under `$ICEDITOR_CACHE_DIR`, else `$XDG_CACHE_HOME/iceditor`, else `~/.cache/iceditor`.
+`ICEDITOR_CACHE=off` keeps nothing on disk. A file that cannot be read or written is ignored:
+the table is built as if there were none."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ import numpy as np
 from engine.file_writing import atomic_write
 from engine.hexgrid import Hex
 
-from . import line_table
+from . import lattice, line_table, sight
 from .line_table import DeltaTable
 from .sight import SightTerrain
 
@@ -44,7 +45,12 @@ def cache_folder() -> Path | None:
 
 @cache
 def _code_version() -> str:
-    return hashlib.sha256(Path(line_table.__file__).read_bytes()).hexdigest()[:16]
+    """The code that builds a table: the lines (line_table), the lattice they are walked on, and
+    the LOS values' derived scale (sight); a change to any of them is a new key."""
+    digest = hashlib.sha256()
+    for module in (line_table, lattice, sight):
+        digest.update(Path(str(module.__file__)).read_bytes())  # modules of files: never None
+    return digest.hexdigest()[:16]
 
 
 def table_key(order: Sequence[Hex], terrain: SightTerrain) -> str:

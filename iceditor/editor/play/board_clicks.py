@@ -17,8 +17,8 @@ from engine.game.actions import FACE, MOVE, PLACE
 from engine.game.describe import options
 from engine.game.fire import AIM, ANTITANK, JOIN, SHOOT
 from engine.game.fire_odds import fire_odds
+from engine.game.firing import FIRE_PHASES
 from engine.game.paths import Route
-from engine.game.play import FIRE_PHASES
 from engine.game.state import MOVEMENT, REACTION
 from engine.hexgrid import Hex
 
