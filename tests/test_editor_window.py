@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMessageBox,
+    QScrollArea,
     QTabBar,
     QTableWidget,
     QTextBrowser,
@@ -105,6 +106,22 @@ def test_every_tool_and_every_panel_fits_1366x768(window: MainWindow) -> None:
     # a tab of the Problems panel's place, the window's width: the Sighting Chart is not squeezed
     assert profile.isVisible() and profile in window.tabifiedDockWidgets(window.problems_dock)
     assert profile.width() > 0.9 * window.width()
+
+
+def test_no_panel_scrolls_sideways_at_1366x768(window: MainWindow) -> None:
+    """Under Xvfb at 1366x768 the Victory panel scrolled sideways by 19 px: its result's side, kind
+    and two buttons in one row were wider than the dock. Each panel fits its dock's width."""
+    wide = {}
+    for dock in window.findChildren(QDockWidget):
+        if not dock.toggleViewAction().isVisible():
+            continue
+        dock.show()
+        dock.raise_()
+        settle()
+        for area in dock.findChildren(QScrollArea):
+            if area.isVisible() and area.horizontalScrollBar().maximum() > 0:
+                wide[dock.windowTitle()] = area.horizontalScrollBar().maximum()
+    assert not wide, wide
 
 
 def test_no_stray_tab_bar_names_a_hidden_panel(qtbot, workspace: Path) -> None:  # type: ignore[no-untyped-def]

@@ -1,11 +1,11 @@
 """Widgets the scenario panels build alike: a table of rows chosen one at a time, a row of
-buttons, a table as tall as its rows (so the boxes below it stay in view), and the red line
-saying why an edit was not done."""
+buttons, a choice as narrow as a few letters, a table as tall as its rows (so the boxes below it
+stay in view), and the red line saying why an edit was not done."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Signal
-from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QTableWidget, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QTableWidget, QWidget
 
 from .scenario_panels import delete_pressed
 
@@ -29,6 +29,13 @@ def row(*widgets: QWidget) -> QHBoxLayout:
         out.addWidget(widget)
     out.addStretch()
     return out
+
+
+def narrow(box: QComboBox, letters: int) -> None:
+    """As wide as `letters` letters, not as its longest item: a row of them fits the dock at
+    1366x768 (the list still opens as wide as its items)."""
+    box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    box.setMinimumContentsLength(letters)
 
 
 def fit_rows(table: QTableWidget, most: int | None = None) -> None:

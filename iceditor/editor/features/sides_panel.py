@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from engine.model.counters import SIDES
 
 from ..marks import MarksBox
-from ..panel_widgets import Message
+from ..panel_widgets import Message, narrow
 from ..panel_widgets import fit_rows as _fit_rows
 from ..panel_widgets import row as _row
 from ..panel_widgets import table as _table
@@ -115,8 +115,7 @@ class SidesPanel(QWidget):
         self.infiltration = QCheckBox("Russian infiltration (24.3) in", objectName="sides-infiltration")
         self.infiltration.toggled.connect(self._infiltration_toggled)
         self.infiltration_zone = QComboBox(objectName="sides-infiltration-zone")
-        self.infiltration_zone.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.infiltration_zone.setMinimumContentsLength(12)
+        narrow(self.infiltration_zone, 12)
         self.infiltration_zone.activated.connect(lambda _: self._infiltration_zone())
         layout.addLayout(_row(self.infiltration, self.infiltration_zone))
         self.infiltration_printed = QLineEdit(

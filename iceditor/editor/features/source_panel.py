@@ -27,7 +27,7 @@ from engine.model.schema import keys_at
 
 from ..assertions_box import AssertionsBox
 from ..marks import MarksBox
-from ..panel_widgets import Message, fit_rows, row, table
+from ..panel_widgets import Message, fit_rows, narrow, row, table
 from ..scenario_data import DataPath, Edit, block, find
 from ..scenario_panels import ScenarioPanels, panels, show_dock
 from ..window import MainWindow
@@ -105,8 +105,7 @@ class SourcePanel(QWidget):
         layout.addWidget(self.assumed)
         self.assumed_field = QComboBox(objectName="source-assumed-field")
         self.assumed_field.addItems(sorted(keys_at("scenario", ("assumed",))))
-        self.assumed_field.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.assumed_field.setMinimumContentsLength(8)
+        narrow(self.assumed_field, 8)
         self.assumed_reason = self._line("source-assumed-reason", "why the field has this value (one line)")
         add = QPushButton("Mark assumed", objectName="source-assumed-add")
         add.clicked.connect(self.mark_assumed)

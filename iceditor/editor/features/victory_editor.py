@@ -106,7 +106,9 @@ class VictoryPanel(QWidget):
         add.clicked.connect(self.add_result)
         remove = QPushButton("Remove result", objectName="victory-remove-result")
         remove.clicked.connect(self.remove_result)
-        layout.addLayout(_row(self.template_side, self.template, add, remove))
+        # the result's side and kind above its buttons: in one row they were wider than the dock at 1366x768
+        layout.addLayout(_row(self.template_side, self.template))
+        layout.addLayout(_row(add, remove))
         return self.results_box
 
     def _control_box(self) -> QWidget:
