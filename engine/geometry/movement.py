@@ -234,7 +234,8 @@ def movement_graph(board: Board, mover: Mover) -> nx.DiGraph:
     return graphs[key]
 
 
-_Adjacency = dict[Hex, list[tuple[Hex, float]]]
+# (head, MPs to enter it, the facing of the step: FACING_OF[head - tail], kept so no search subtracts hexes)
+_Adjacency = dict[Hex, list[tuple[Hex, float, int]]]
 
 
 def _movement_caches(board: Board) -> tuple[dict[tuple[bool, State], _Adjacency], dict[tuple[bool, State], nx.DiGraph]]:
@@ -250,12 +251,12 @@ def _costs_from(board: Board, key: tuple[bool, State], tails: Iterable[Hex]) -> 
     out: _Adjacency = {}
     for a in tails:
         costs = ((b, movement_cost(board, a, b, mover)) for b in board.neighbours(a))
-        out[a] = [(b, cost) for b, cost in costs if cost is not None]
+        out[a] = [(b, cost, FACING_OF[b - a]) for b, cost in costs if cost is not None]
     return out
 
 
 def _edges(adjacency: _Adjacency) -> list[tuple[Hex, Hex, float]]:
-    return [(a, b, cost) for a, heads in adjacency.items() for b, cost in heads]
+    return [(a, b, cost) for a, heads in adjacency.items() for b, cost, _ in heads]
 
 
 def _adjacency(board: Board, mover: Mover) -> _Adjacency:
@@ -358,8 +359,7 @@ def _afv_search(
         h, facing = state
         if h == goal:
             break
-        for n, enter in adjacency[h]:
-            ahead = FACING_OF[n - h]
+        for n, enter, ahead in adjacency[h]:
             total = cost + turning[facing][ahead] + enter
             if n not in barred and total <= cutoff and (n, ahead) not in costs:
                 heapq.heappush(heap, (total, (n, ahead), state))
@@ -390,7 +390,7 @@ def reach(board: Board, start: Hex, mover: Mover, *, afvs: Collection[Hex] = (),
     limit = allowance(mover)
     barred = _barred(mover, afvs, wrecks, start)
     if limit == ONE_HEX:
-        costs = {start: 0.0} | {h: cost for h, cost in _adjacency(board, mover)[start] if h not in barred}
+        costs = {start: 0.0} | {h: cost for h, cost, _ in _adjacency(board, mover)[start] if h not in barred}
     elif mover.is_afv:
         costs = {}
         for (h, _), cost in _afv_search(board, start, mover, barred, limit)[0].items():
@@ -413,7 +413,7 @@ def _cheapest(adjacency: _Adjacency, start: Hex, limit: float) -> dict[Hex, floa
         if h in costs:
             continue
         costs[h] = cost
-        for n, step in adjacency[h]:
+        for n, step, _ in adjacency[h]:
             if n not in costs and cost + step <= limit:
                 heapq.heappush(heap, (cost + step, next(order), n))
     return costs
@@ -618,6 +618,7 @@ def turns_searches(
     settled: set[Hex] = set()
     done: set[AfvState] = set()
     parent: dict[AfvState, AfvState] = {}
+    over_two: dict[tuple[float, int, int, float], float | None] = {}
     while heap and len(found) < len(target_sets):
         turns, spent, h, facing, from_hex, from_facing = heapq.heappop(heap)
         if (h, facing) in done:
@@ -626,10 +627,11 @@ def turns_searches(
         settled.add(h)
         parent[h, facing] = (from_hex, from_facing)
         for i in sets_of.get(h, ()):
-            found.setdefault(i, TurnSearch(turns, frozenset(settled), _way(parent, (h, facing))))
-        for n, edge_cost in adjacency[h]:
+            if i not in found:
+                found[i] = TurnSearch(turns, frozenset(settled), _way(parent, (h, facing)))
+        for n, edge_cost, step_facing in adjacency[h]:
             enter = 1.0 if limit == ONE_HEX else edge_cost
-            ahead = facing if turning is None else FACING_OF[n - h]
+            ahead = facing if turning is None else step_facing
             if (n, ahead) in done or n in barred or enter > budget:
                 continue  # 8.1: no minimum move, a hex dearer than the allowance is never entered (R41)
             cost = enter if turning is None else enter + turning[facing][ahead]
@@ -640,7 +642,10 @@ def turns_searches(
                 label = (turns + 1, cost)
             else:
                 left = budget if fresh else budget - spent
-                later = _turn_over_two_phases(left, hexsides_between(facing, ahead), enter, budget)
+                split = (left, facing, ahead, enter)  # few distinct ones: each worked out once a search
+                if split not in over_two:
+                    over_two[split] = _turn_over_two_phases(left, hexsides_between(facing, ahead), enter, budget)
+                later = over_two[split]
                 if later is None:
                     continue
                 label = (turns + (2 if fresh else 1), later)

@@ -5,15 +5,13 @@ A table depends only on the board's hexes, the LOS values of the rule tables (Si
 the code that builds it, so that is its key: a changed map layout, rule table or the code of
 line_table.py, lattice.py or sight.py is a new key, never a stale table. Files are plain numpy
 arrays (`np.load(allow_pickle=False)`: data, never code), written atomically, one file a key,
-under `$ICEDITOR_CACHE_DIR`, else `$XDG_CACHE_HOME/iceditor`, else `~/.cache/iceditor`.
-`ICEDITOR_CACHE=off` keeps nothing on disk. A file that cannot be read or written is ignored:
+in engine/cache_folder.py's folder. A file that cannot be read or written is ignored:
 the table is built as if there were none."""
 
 from __future__ import annotations
 
 import hashlib
 import io
-import os
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import fields
@@ -22,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.cache_folder import cache_folder
 from engine.file_writing import atomic_write
 from engine.hexgrid import Hex
 
@@ -30,17 +29,6 @@ from .line_table import DeltaTable
 from .sight import SightTerrain
 
 _SCALARS = ("grid_shape", "span")  # tuples of ints; every other field is an array or a dict of arrays
-
-
-def cache_folder() -> Path | None:
-    """Where tables are kept; None when the cache is off."""
-    if os.environ.get("ICEDITOR_CACHE", "").lower() in ("off", "0", "no"):
-        return None
-    given = os.environ.get("ICEDITOR_CACHE_DIR")
-    if given:
-        return Path(given)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "iceditor"
 
 
 @cache

@@ -16,6 +16,7 @@ from referencing.jsonschema import DRAFT202012
 from engine.problems import Problem, Severity
 from engine.resources import data_path
 
+from .schema_cache import known_valid, remember_valid
 from .source import SourceDocument, excerpt, pointer
 
 # The `format:` key of each file names its schema.
@@ -245,7 +246,11 @@ def schema_problems(doc: SourceDocument, name: str | None = None) -> Iterator[Pr
             pointer="/format",
         )
         return
+    if known_valid(name, doc.data):
+        return
     errors = sorted(validator(name).iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
+    if not errors:
+        remember_valid(name, doc.data)
     told: set[tuple[str | int, ...]] = set()
     for error in errors:
         error = _deepest(error)

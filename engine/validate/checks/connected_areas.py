@@ -51,10 +51,15 @@ def check_map(sheet: MapSheet) -> Iterator[Problem]:
 
 def _pieces(board: Board, hexes: frozenset[Hex]) -> list[list[str]]:
     """The connected pieces as sorted labels, largest first (then by first label)."""
-    import networkx as nx  # 0.1 s to import, for a map check: a scenario's validation imports every check module
-
-    graph = nx.Graph()
-    graph.add_nodes_from(hexes)
-    graph.add_edges_from((h, n) for h in hexes for n in board.neighbours(h) if n in hexes)
-    pieces = [sorted(board.label(h) for h in piece) for piece in nx.connected_components(graph)]
+    # a flood fill, not networkx: importing it cost a tenth of a second of every `iceditor validate`
+    left, pieces = set(hexes), []
+    while left:
+        piece, frontier = set(), [left.pop()]
+        while frontier:
+            h = frontier.pop()
+            piece.add(h)
+            joined = [n for n in board.neighbours(h) if n in left]
+            left.difference_update(joined)
+            frontier += joined
+        pieces.append(sorted(board.label(h) for h in piece))
     return sorted(pieces, key=lambda p: (-len(p), p[0]))
