@@ -21,6 +21,7 @@ from engine.model.tables import table_values
 from engine.odds import ap_result, at_destroyed
 
 from .actions import DONE, PASS, Action, IllegalAction, verb
+from .ammo import ap_cost, committed, may_spend, spend
 from .firing import combat_rolled, firer_and_hex, firing_side, mark_fired
 from .flamethrower import FLAME, apply_flame, flame_actions
 from .grenades import GRENADE, apply_grenade, grenade_actions
@@ -99,6 +100,7 @@ def _legal(game: GameState, action: Action) -> bool:
                 and unit not in firers
                 and may_aim(game, unit, target)
                 and may_combine(game, [*firers, unit])
+                and may_spend(game, unit, ap_cost(unit, False), committed(game, unit, firers, game.attack["intensive"]))
             )
         return action in _declaring(game) if action.verb == INTENSIVE else action.verb in (SHOOT, CANCEL)
     named = firer_and_hex(game, action, action.verb) if action.verb in (AIM, ANTITANK) else None
@@ -173,8 +175,19 @@ def _declaring(game: GameState) -> list[Action]:
     assert attack is not None
     target = game.board.hex(attack["target"])
     firers = [game.unit(i) for i in attack["units"]]
-    actions = [Action(JOIN, (u.id,)) for u in combinable(game, firers, target)]
-    actions += [Action(INTENSIVE, (u.id,)) for u in firers if is_mg(u) and u.id not in attack["intensive"]]  # 11.15
+    intensive = attack["intensive"]
+    actions = [
+        Action(JOIN, (u.id,))
+        for u in combinable(game, firers, target)
+        if may_spend(game, u, ap_cost(u, False), committed(game, u, firers, intensive))  # 22.1 (R344)
+    ]
+    actions += [  # 11.15; 22.2: three points, all still in the pool (R344)
+        Action(INTENSIVE, (u.id,))
+        for u in firers
+        if is_mg(u)
+        and u.id not in intensive
+        and may_spend(game, u, ap_cost(u, True) - ap_cost(u, False), committed(game, u, firers, intensive))
+    ]
     return [*actions, Action(SHOOT), Action(CANCEL)]
 
 
@@ -229,6 +242,8 @@ def _shoot(game: GameState) -> list[dict[str, Any]]:
     intensive = tuple(i for i in attack["intensive"] if i in {u.id for u in passed})
     shot = ap_shot(game, passed, target, intensive=intensive)
     events.append(_shot_event(game, shot))
+    for unit in passed:  # 22.1: only a unit that actually fires spends
+        events += spend(game, unit, ap_cost(unit, unit.id in intensive))
     combat_rolled(game)
     for dice, unit in zip(shot.dice, shot.targets, strict=True):
         unit = game.unit(unit.id)  # as the results before left it (12.34, a crew's loss)
@@ -270,6 +285,7 @@ def _antitank(game: GameState, unit: Unit, target_hex: Any) -> list[dict[str, An
         return events
     shot = at_shot(game, unit, target_hex)
     events.append(_shot_event(game, shot))
+    events += spend(game, unit, ap_cost(unit, False))  # 22.2: ATG or ATR, 1 point
     combat_rolled(game)
     afv = shot.targets[0]
     faces = game.dice.roll(shot.dice[0].count)

@@ -26,6 +26,7 @@ from engine.model.tables import table_values
 from engine.odds import ap_levels, ap_result
 
 from .actions import Action, IllegalAction, verb
+from .ammo import ammo_left, cost, spend
 from .firing import FIRE_PHASES, ap_dice, combat_rolled, firing_side, mark_fired, may_fire
 from .performance import performance_check
 from .results import apply_result
@@ -70,6 +71,13 @@ def max_rounds(mortar: Unit, indirect: bool) -> int:
     by_crew = {int(k): int(v) for k, v in rules["max_rounds_by_crew"].items()}
     most = min(int(rules["max_rounds"]), by_crew.get(mortar.men, int(rules["max_rounds"])))
     return min(most, int(rules["max_rounds_indirect"])) if indirect else most
+
+
+def _most(game: GameState, mortar: Unit, indirect: bool) -> int:
+    """max_rounds, and no more than the ammo points left (22.2: 'Mortar: 1 point per round', R344)."""
+    left = ammo_left(game, mortar)
+    most = max_rounds(mortar, indirect)
+    return most if left is None else min(most, left // cost("mortar_per_round"))
 
 
 def may_declare(game: GameState, mortar: Unit) -> bool:
@@ -135,10 +143,10 @@ def mortar_actions(game: GameState) -> list[Action]:
             label = game.label_of(target)
             if open_line:
                 actions += [
-                    Action(MORTAR, (mortar.id,), f"{label} {n}") for n in range(1, max_rounds(mortar, False) + 1)
+                    Action(MORTAR, (mortar.id,), f"{label} {n}") for n in range(1, _most(game, mortar, False) + 1)
                 ]
                 continue
-            most = max_rounds(mortar, True)
+            most = _most(game, mortar, True)
             for spotter_id, seen in sees.items():
                 if target in seen:
                     actions += [Action(MORTAR, (mortar.id, spotter_id), f"{label} {n}") for n in range(1, most + 1)]
@@ -182,6 +190,7 @@ def apply_mortar(game: GameState, action: Action) -> Events:
     mortar.extra["mortar_target"] = label  # 14.3 a: the target of the last Player Turn it fired in (R137)
     if not check.passed:
         return events
+    events += spend(game, mortar, rounds * cost("mortar_per_round"))  # 22.1: only rounds actually fired
     modifier, why = scatter_modifier(game, mortar, target, rounds, indirect=spotter is not None, same=same_target)
     for number in range(1, rounds + 1):
         events += _round(game, mortar, target, number, modifier, why)
@@ -224,7 +233,7 @@ def declaration(game: GameState, action: Action) -> tuple[Unit, Unit | None, Hex
         assert spotter.hex is not None
         if not open_lines(game, [(spotter.hex, target)], FirerState(spotter.state))[0]:
             raise IllegalAction(f"{spotter.id} has no LOS to {label}", "14.22")
-    most = max_rounds(mortar, spotter is not None)
+    most = _most(game, mortar, spotter is not None)
     if not 1 <= rounds <= most:
         rule = "14.13" if spotter is not None and most == int(_rules()["max_rounds_indirect"]) else "14.12"
         raise IllegalAction(f"{mortar.id} may fire 1 to {most} rounds now, not {rounds}", rule)
