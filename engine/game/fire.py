@@ -21,11 +21,13 @@ from engine.model.tables import table_values
 from engine.odds import ap_result, at_destroyed
 
 from .actions import DONE, PASS, Action, IllegalAction, verb
+from .advanced import advanced
 from .ammo import ap_cost, committed, may_spend, spend
 from .firing import combat_rolled, firer_and_hex, firing_side, mark_fired
 from .flamethrower import FLAME, apply_flame, flame_actions
 from .grenades import GRENADE, apply_grenade, grenade_actions
 from .mortars import MORTAR, apply_mortar, mortar_actions
+from .observation import note_intensive, observe
 from .performance import Check
 from .results import apply_result, destroy_afv
 from .shot import (
@@ -236,11 +238,13 @@ def _shoot(game: GameState) -> list[dict[str, Any]]:
     game.attack = None
     target = game.board.hex(attack["target"])
     units = [game.unit(i) for i in attack["units"]]
-    passed, events = fire_pcs(game, units)
+    observed, events = attack_observed(game, units, target)  # 23.11: before any fire PC
+    passed, pcs = fire_pcs(game, units)
+    events += pcs
     if not passed:
         return [*events, {"event": "no fire", "hex": attack["target"], "why": "every PC failed", "rule": "10.0 c"}]
     intensive = tuple(i for i in attack["intensive"] if i in {u.id for u in passed})
-    shot = ap_shot(game, passed, target, intensive=intensive)
+    shot = ap_shot(game, passed, target, intensive=intensive, observed=observed)
     events.append(_shot_event(game, shot))
     for unit in passed:  # 22.1: only a unit that actually fires spends
         events += spend(game, unit, ap_cost(unit, unit.id in intensive))
@@ -263,8 +267,29 @@ def _shoot(game: GameState) -> list[dict[str, Any]]:
         )
         events += apply_result(game, unit, result, "11.43")
     for unit_id in intensive:  # 11.15: 'After each use of Intensive Fire ... two dice'
+        note_intensive(game, game.unit(unit_id))
         events += _intensive_roll(game, game.unit(unit_id))
     return events
+
+
+def attack_observed(game: GameState, firers: list[Unit], target: Hex) -> tuple[bool, list[dict[str, Any]]]:
+    """23.1: one observer a firing hex (23.12), its commander if one fires from there (23.14's
+    leader; R347), else its first firer; the hex is observed once one succeeds (23.13), and the
+    attempts stop there. The basic game: always observed, no dice."""
+    if not advanced(game):
+        return True, []
+    events: list[dict[str, Any]] = []
+    hexes: dict[Hex, list[Unit]] = {}
+    for unit in firers:
+        assert unit.hex is not None
+        hexes.setdefault(unit.hex, []).append(unit)
+    for here in hexes.values():
+        observer = next((u for u in here if u.kind == "commander"), here[0])
+        observed, seen = observe(game, observer, target)
+        events += seen
+        if observed:
+            return True, events
+    return False, events
 
 
 def _intensive_roll(game: GameState, unit: Unit) -> list[dict[str, Any]]:
@@ -280,7 +305,17 @@ def _intensive_roll(game: GameState, unit: Unit) -> list[dict[str, Any]]:
 
 
 def _antitank(game: GameState, unit: Unit, target_hex: Any) -> list[dict[str, Any]]:
-    passed, events = fire_pcs(game, [unit])
+    events: list[dict[str, Any]] = []
+    if advanced(game):  # 23.31: 'AT fire must always be directed at an observed target'
+        observed, events = observe(game, unit, target_hex)
+        if not observed:  # its attempt is spent: no PC, no ammo, no second try this Player Turn (R348)
+            events += mark_fired(game, [unit])
+            return [
+                *events,
+                {"event": "no fire", "hex": game.label(target_hex), "why": "not observed", "rule": "23.31"},
+            ]
+    passed, pcs = fire_pcs(game, [unit])
+    events += pcs
     if not passed:
         return events
     shot = at_shot(game, unit, target_hex)

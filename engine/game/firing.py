@@ -71,6 +71,8 @@ def mark_fired(game: GameState, units: list[Unit]) -> list[dict[str, Any]]:
         unit.fired = True
         unit.extra["fired_phase"] = game.phase
         unit.extra["fired_game_turn"] = game.turn
+        if game.options.get("advanced"):
+            unit.extra["fired_at"] = game.phase_count()  # 23.2 observer g-j (observation.py)
         if game.phase == SUPPORT_FIRE:
             unit.extra["support_fired"] = True  # 8.21: it may not move in the Movement Phase
         if unit.hidden:

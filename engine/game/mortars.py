@@ -26,8 +26,10 @@ from engine.model.tables import table_values
 from engine.odds import ap_levels, ap_result
 
 from .actions import Action, IllegalAction, verb
+from .advanced import advanced
 from .ammo import ammo_left, cost, spend
 from .firing import FIRE_PHASES, ap_dice, combat_rolled, firing_side, mark_fired, may_fire
+from .observation import observe
 from .performance import performance_check
 from .results import apply_result
 from .sightlines import open_lines
@@ -182,6 +184,10 @@ def apply_mortar(game: GameState, action: Action) -> Events:
         if not check.passed:  # 'the mortar may not use indirect fire'; it took no PC: not fired (R135)
             game.changing(spotter).extra["spot_failed"] = _phase_key(game)
             return events
+    observed = True
+    if advanced(game):  # 23.11: before the PC; 23.33: an unobserved hex scatters more; the spotter observes
+        observed, seen = observe(game, spotter or mortar, target)
+        events += seen
     check = performance_check(game.dice, mortar.pr)  # R136: one PC for all the rounds declared
     events.append({"event": "fire PC", "unit": mortar.id, "check": check.describe(), "rule": "10.12"})
     events += mark_fired(game, [mortar])  # 4.0, 10.11: pass or fail, it has fired
@@ -191,7 +197,9 @@ def apply_mortar(game: GameState, action: Action) -> Events:
     if not check.passed:
         return events
     events += spend(game, mortar, rounds * cost("mortar_per_round"))  # 22.1: only rounds actually fired
-    modifier, why = scatter_modifier(game, mortar, target, rounds, indirect=spotter is not None, same=same_target)
+    modifier, why = scatter_modifier(
+        game, mortar, target, rounds, indirect=spotter is not None, same=same_target, observed=observed
+    )
     for number in range(1, rounds + 1):
         events += _round(game, mortar, target, number, modifier, why)
     return events
@@ -241,7 +249,7 @@ def declaration(game: GameState, action: Action) -> tuple[Unit, Unit | None, Hex
 
 
 def scatter_modifier(
-    game: GameState, mortar: Unit, target: Hex, rounds: int, *, indirect: bool, same: bool
+    game: GameState, mortar: Unit, target: Hex, rounds: int, *, indirect: bool, same: bool, observed: bool = True
 ) -> tuple[int, list[str]]:
     """14.3 a's die roll modifiers (cumulative), and why."""
     assert mortar.hex is not None
@@ -250,6 +258,7 @@ def scatter_modifier(
         (same, "same_target_as_previous_turn", "the same target hex as the last Player Turn it fired in"),
         (indirect, "indirect_fire", "indirect fire (14.22)"),
         (rounds > 3, "more_than_three_rounds", "more than three rounds"),
+        (not observed, "unobserved_target", "the target hex unobserved (23.33, R349)"),
         (
             hex_distance(mortar.hex, target) < int(mortar.value("initial_range")),
             "under_minimum_range",

@@ -38,6 +38,7 @@ MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, 
 # 6.0: the seven phases of a Player Turn, and H.
 PLAYER_TURN = (MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, FREE_STATE)
 LETTER = dict(zip(PLAYER_TURN, "ABCDEFGH", strict=True))
+COUNTED_PHASES = (SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT)  # 23.2: no Morale Phase
 
 
 # What `GameState.caches` keeps from phase to phase: the choices and lines keyed by all they depend
@@ -234,6 +235,12 @@ class GameState:
         self.active = tuple(i for i in self.active if i not in stopped)
         return events
 
+    def phase_count(self) -> int:
+        """The phases played, the Morale Phase not counted (23.2: 'Exclude the Morale Phase when
+        counting the last three phases'); in a Morale Phase, the phase before it."""
+        index = COUNTED_PHASES.index(self.phase) if self.phase in COUNTED_PHASES else -1
+        return self.player_turns * len(COUNTED_PHASES) + index
+
     def relocate(self, unit: Unit, where: str, h: Hex | None) -> None:
         """Every change of where a unit is goes through here: the index of `at` follows it (a new
         dict and lists, as whoever reads the old one expects), and what is kept of the hexes it left
@@ -242,6 +249,8 @@ class GameState:
         before = unit.hex if unit.on_map else None
         unit.where, unit.hex = where, h
         after = unit.hex if unit.on_map else None
+        if before is not None and after is not None and before != after and self.options.get("advanced"):
+            unit.extra["moved_at"] = self.phase_count()  # 23.2 g, observer c (observation.py)
         self._kept = {}
         if self._at is None or before == after:
             return
