@@ -27,7 +27,7 @@ from .firing import combat_rolled, firer_and_hex, firing_side, mark_fired
 from .flamethrower import FLAME, apply_flame, flame_actions
 from .grenades import GRENADE, apply_grenade, grenade_actions
 from .mortars import MORTAR, apply_mortar, mortar_actions
-from .observation import note_intensive, observe
+from .observation import note_intensive, observe, observers
 from .performance import Check
 from .results import apply_result, destroy_afv
 from .shot import (
@@ -273,18 +273,12 @@ def _shoot(game: GameState) -> list[dict[str, Any]]:
 
 
 def attack_observed(game: GameState, firers: list[Unit], target: Hex) -> tuple[bool, list[dict[str, Any]]]:
-    """23.1: one observer a firing hex (23.12), its commander if one fires from there (23.14's
-    leader; R347), else its first firer; the hex is observed once one succeeds (23.13), and the
-    attempts stop there. The basic game: always observed, no dice."""
+    """23.1: each firing hex's observer (`observers`) tries in turn; the hex is observed once one
+    succeeds (23.13), and the attempts stop there. The basic game: always observed, no dice."""
     if not advanced(game):
         return True, []
     events: list[dict[str, Any]] = []
-    hexes: dict[Hex, list[Unit]] = {}
-    for unit in firers:
-        assert unit.hex is not None
-        hexes.setdefault(unit.hex, []).append(unit)
-    for here in hexes.values():
-        observer = next((u for u in here if u.kind == "commander"), here[0])
+    for observer in observers(firers):
         observed, seen = observe(game, observer, target)
         events += seen
         if observed:

@@ -139,6 +139,24 @@ def _fire_modifier(game: GameState, enemies: list[Unit], values: dict[str, Any])
     return min(found) if found else None
 
 
+def observers(firers: list[Unit]) -> list[Unit]:
+    """23.12: one observer a firing hex, its commander if one fires from there (23.14: in group
+    fire 'only the leader may be used to observe'; R347), else its first firer."""
+    hexes: dict[Hex | None, list[Unit]] = {}
+    for unit in firers:
+        hexes.setdefault(unit.hex, []).append(unit)
+    return [next((u for u in here if u.kind == "commander"), here[0]) for here in hexes.values()]
+
+
+def observed_chance(game: GameState, firers: list[Unit], target: Hex) -> tuple[float, list[Observation]]:
+    """The chance that some observer of the attack observes the hex (each rolls its own dice)."""
+    seen = [observation(game, u, target) for u in observers(firers)]
+    missed = 1.0
+    for one in seen:
+        missed *= 1 - one.chance
+    return 1 - missed, seen
+
+
 def observe(game: GameState, observer: Unit, target: Hex) -> tuple[bool, list[dict[str, Any]]]:
     """23.2: the attempt, its two dice from the game's generator, logged; a success is remembered
     for 23.2 observer a."""
