@@ -258,7 +258,6 @@ def scatter_modifier(
         (same, "same_target_as_previous_turn", "the same target hex as the last Player Turn it fired in"),
         (indirect, "indirect_fire", "indirect fire (14.22)"),
         (rounds > 3, "more_than_three_rounds", "more than three rounds"),
-        (not observed, "unobserved_target", "the target hex unobserved (23.33, R349)"),
         (
             hex_distance(mortar.hex, target) < int(mortar.value("initial_range")),
             "under_minimum_range",
@@ -266,6 +265,9 @@ def scatter_modifier(
         ),
     ]
     total, why = 0, []
+    if not observed:  # 23.33 (the advanced rules): not printed, assumed (R349)
+        total += int(_rules()["unobserved_scatter_modifier"])
+        why.append(f"+{_rules()['unobserved_scatter_modifier']} the target hex unobserved (23.33, R349)")
     for applies, key, words in parts:
         if applies:
             total += int(modifiers[key])
