@@ -43,6 +43,7 @@ def add_parsers(commands: Any) -> None:
     game.add_argument("--seed", type=int, default=0, help="the game's dice and the players' choices (default 0)")
     game.add_argument("--players", default="random,random", help="german,russian players (default random,random)")
     game.add_argument("--log", type=Path, metavar="FILE", help="write the game's log (JSON lines) to FILE")
+    game.add_argument("--advanced", action="store_true", help="the advanced rules (21.0-23.0, R319)")
     game.add_argument("--format", choices=("text", "json"), default="text")
     again = commands.add_parser(
         "replay",
@@ -85,7 +86,7 @@ def _play(args: argparse.Namespace) -> int:
         )
     try:
         players = side_players(names, args.seed)  # as a batch's game of this seed (engine/batch/games.py)
-        game = new_game(scenario, args.seed)
+        game = new_game(scenario, args.seed, {"advanced": True} if args.advanced else None)
     except ScenarioNotPlayable as exc:  # its errors name their file, line and rule
         raise BadInput(str(exc)) from None
     except ValueError as exc:

@@ -76,6 +76,9 @@ def _add_fire(kinds: Any) -> None:
         "(12.0), and each mortar's round: where it lands and each result (14.0-14.5; direct fire only).",
     )
     fire.add_argument(
+        "--advanced", action="store_true", help="a scenario's set-up under the advanced rules (21.0-23.0, R319)"
+    )
+    fire.add_argument(
         "file", type=_file, metavar="FILE", help="a scenario file or a bundled name (s1), or a game log (play --log)"
     )
     fire.add_argument("--from", dest="sources", action="append", required=True, metavar="HEX", help="a firing hex")
@@ -152,7 +155,7 @@ def _fire(args: argparse.Namespace) -> int:
 
     from .boardarg import hex_arg
 
-    game = _position(args.file)
+    game = _position(args.file, args.advanced)
     sources = [hex_arg(game.board, label, args.file) for label in args.sources]
     target = hex_arg(game.board, args.target, args.file)
     try:
@@ -166,18 +169,24 @@ def _fire(args: argparse.Namespace) -> int:
     return 0
 
 
-def _position(path: Path) -> GameState:
-    """FILE's position: a game log's last state, or a scenario's set-up."""
+def _position(path: Path, advanced: bool) -> GameState:
+    """FILE's position: a game log's last state (under its own options: R321), or a scenario's set-up."""
     from engine.game import ScenarioNotPlayable, new_game
 
     from .boardarg import load_scenario_arg
     from .cli_game import replayed
 
     if path.suffix == ".jsonl":
-        return replayed(path)[0]
+        game = replayed(path)[0]
+        if advanced and not game.options.get("advanced", False):
+            raise BadInput(
+                command_error("odds fire", f"--advanced: {path} is a game of the basic rules (its log's options, R321)")
+            )
+        return game
     scenario, board = load_scenario_arg(path)
     try:
-        return new_game(scenario, 0, board=board)  # the maps just read, not read again
+        # the maps just read, not read again
+        return new_game(scenario, 0, {"advanced": True} if advanced else None, board=board)
     except ScenarioNotPlayable as exc:  # its errors name their file, line and rule
         raise BadInput(str(exc)) from None
 

@@ -4,7 +4,7 @@ report (engine/batch, docs/balance.md); `--vary PATH=V1,V2` sweeps a value of th
 
 Exit 0 for a batch played to its end; 1 when some games failed (their errors are in the report; the
 same command plays them again); 2 for input that cannot be played (a scenario with errors, an
-unknown player, a bad --vary, --advanced, a folder holding another batch, an unreachable scheduler);
+unknown player, a bad --vary, a folder holding another batch, an unreachable scheduler);
 130 when interrupted (what finished is kept: the same command resumes).
 """
 
@@ -29,11 +29,6 @@ from .boardarg import BadInput
 from .file_args import SCENARIO_HELP, file_arg
 from .output import print_json
 
-ADVANCED = (
-    "iceditor playtest: error: --advanced: the advanced rules (21.0 MG modes, 22.0 ammo depletion, 23.0 "
-    "observation) are not in the engine yet (issue 23); a batch plays the basic game"
-)
-
 
 def add_parsers(commands: Any) -> None:
     test = commands.add_parser(
@@ -56,7 +51,7 @@ def add_parsers(commands: Any) -> None:
     test.add_argument("--vary", metavar="PATH=V1,V2", help="a batch for each value at PATH of the scenario file")
     test.add_argument("--given-setup", action="store_true", help="start from the file's test setup: (R265)")
     test.add_argument("--max-actions", type=int, default=1_000_000, metavar="N", help="a game longer fails")
-    test.add_argument("--advanced", action="store_true", help="the advanced rules (21.0-23.0): not yet (issue 23)")
+    test.add_argument("--advanced", action="store_true", help="the advanced rules (21.0-23.0, R319)")
     test.add_argument("--no-progress", action="store_true", help="no progress bar (a line at the end only)")
     test.add_argument("--format", choices=("text", "json"), default="text")
 
@@ -64,8 +59,6 @@ def add_parsers(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int | None:
     if args.command != "playtest":
         return None
-    if args.advanced:
-        raise BadInput(ADVANCED)
     if args.workers is not None and args.workers < 1:
         raise BadInput(f"iceditor playtest: error: --workers {args.workers}: at least one")
     spec = _spec(args)
@@ -100,7 +93,9 @@ def _spec(args: argparse.Namespace) -> BatchSpec:
     names = tuple(n.strip() for n in args.players.split(","))
     if len(names) != len(SIDES):
         raise BadInput(f"iceditor playtest: error: --players names {len(SIDES)} players, german then russian")
-    return BatchSpec(args.games, (names[0], names[1]), args.swap, args.seed, args.given_setup, args.max_actions)
+    return BatchSpec(
+        args.games, (names[0], names[1]), args.swap, args.seed, args.given_setup, args.max_actions, args.advanced
+    )
 
 
 def _document(path: Path) -> SourceDocument:

@@ -96,7 +96,6 @@ def test_a_folder_holding_another_batch_is_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
-        (["playtest", "s1", "--advanced"], "the advanced rules (21.0 MG modes"),
         (["playtest", "s1", "--players", "random,nobody"], "no player 'nobody' (players: "),
         (["playtest", "s1", "--players", "random"], "--players names 2 players"),
         (["playtest", "s1", "--games", "0"], "--games 0: a batch plays at least one game"),

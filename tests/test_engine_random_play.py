@@ -107,8 +107,12 @@ def _stopped_there(game: GameState, phase: str, h: Any) -> bool:
     )
 
 
-def random_game(scenario: str, seed: int) -> GameState:
-    game = new_game(SCENARIOS[scenario], seed)
+def random_game(
+    scenario: str, seed: int, options: dict[str, Any] | None = None, also: Any = None
+) -> GameState:
+    """A game of random players, the invariants checked after every action (and `also(game, before)`,
+    given the state's copy before it, for the rules an option adds)."""
+    game = new_game(SCENARIOS[scenario], seed, options)
     ids = set(game.units)
     players = {"german": make_player("random", seed), "russian": make_player("random", seed + 1)}
     logs = {side: SideLog(side) for side in players}
@@ -118,8 +122,11 @@ def random_game(scenario: str, seed: int) -> GameState:
         before = snapshot(game)
         board = (set(game.wrecks), dict(game.grenades_used))
         action = players[side].choose(player_view(game, side, logs[side]), legal_actions(game))
+        previous = game.copy() if also is not None else None
         play(game, action)
         check_invariants(game, ids, phase if game.phase != phase else None, before, action, board)
+        if also is not None:
+            also(game, previous)
     return game
 
 

@@ -547,9 +547,15 @@ def test_13_2_opportunity_fire_ranges() -> None:
 def test_combat_is_all_printed_but_the_two_diagrams() -> None:
     """combat.yaml holds printed numbers only, but for the two diagrams the rulebook refers to and
     does not print: the facing diagram of the frontal area (8.7, R96) and the Scatter Diagram (14.3 b,
-    R138), both assumed."""
+    R138), both assumed; and two numbers of the advanced rules the book leaves out: an FT's ammo
+    cost (22.2, R345) and 23.33's scatter at an unobserved hex (R349)."""
     assumed = [path for path, node in sourced_values(COMBAT) if "assumed" in node]
-    assert sorted(assumed) == [("frontal_area", "half_angle_degrees"), ("mortar", "scatter", "diagram")]
+    assert sorted(assumed) == [
+        ("ammo_points", "flamethrower"),
+        ("frontal_area", "half_angle_degrees"),
+        ("mortar", "scatter", "diagram"),
+        ("mortar", "unobserved_scatter_modifier"),
+    ]
 
 
 # --- Sighting Chart ----------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ class GameTask:
     players: tuple[str, str]  # by side, in SIDES order (german, russian)
     out: str  # DIR, absolute: a folder every worker sees
     max_actions: int = 1_000_000
+    advanced: bool = False  # the advanced rules (21.0-23.0, R319)
 
 
 def player_seed(seed: int, side_index: int) -> int:
@@ -70,7 +71,7 @@ def play_task(task: GameTask) -> dict[str, Any]:
     started = time.process_time()
     try:
         scenario = _scenario(task.scenario, Path(task.scenario).stat().st_mtime_ns)
-        game = new_game(scenario, task.seed)
+        game = new_game(scenario, task.seed, {"advanced": True} if task.advanced else None)
         observer = Observer(game)
         play_out(game, side_players(task.players, task.seed), max_actions=task.max_actions, after=observer)
         summary = summarize(task, game, observer, time.process_time() - started)

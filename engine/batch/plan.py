@@ -43,6 +43,7 @@ class BatchSpec:
     seed: int = 0  # game i's seed is seed + i
     given_setup: bool = False  # R265: play from the file's test `setup:`
     max_actions: int = 1_000_000
+    advanced: bool = False  # the advanced rules (21.0-23.0, R319); batch.json says so only when on
 
     def players_of(self, i: int) -> tuple[str, str]:
         german, russian = self.players
@@ -83,7 +84,7 @@ def prepare(
         "source": doc.file,
         "scenario_sha256": hashlib.sha256(text.encode()).hexdigest(),
         "vary": {"path": path, "value": value} if path is not None else None,
-        **{k: v for k, v in asdict(spec).items() if k != "games"},
+        **{k: v for k, v in asdict(spec).items() if k != "games" and (k != "advanced" or v)},
         "players": list(spec.players),
     }
     _claim(out, settings)
@@ -91,7 +92,7 @@ def prepare(
         atomic_write(target, text)
     atomic_write(out / "batch.json", json.dumps({**settings, "games": spec.games}, indent=1, sort_keys=True) + "\n")
     return [
-        GameTask(f"g{i:05d}", str(target), spec.seed + i, spec.players_of(i), str(out), spec.max_actions)
+        GameTask(f"g{i:05d}", str(target), spec.seed + i, spec.players_of(i), str(out), spec.max_actions, spec.advanced)
         for i in range(spec.games)
     ]
 

@@ -21,10 +21,13 @@ from engine.model.tables import table_values
 from engine.odds import ap_result, at_destroyed
 
 from .actions import DONE, PASS, Action, IllegalAction, verb
+from .advanced import advanced
+from .ammo import ap_cost, committed, may_spend, spend
 from .firing import combat_rolled, firer_and_hex, firing_side, mark_fired
 from .flamethrower import FLAME, apply_flame, flame_actions
 from .grenades import GRENADE, apply_grenade, grenade_actions
 from .mortars import MORTAR, apply_mortar, mortar_actions
+from .observation import note_intensive, observe, observers
 from .performance import Check
 from .results import apply_result, destroy_afv
 from .shot import (
@@ -99,6 +102,7 @@ def _legal(game: GameState, action: Action) -> bool:
                 and unit not in firers
                 and may_aim(game, unit, target)
                 and may_combine(game, [*firers, unit])
+                and may_spend(game, unit, ap_cost(unit, False), committed(game, unit, firers, game.attack["intensive"]))
             )
         return action in _declaring(game) if action.verb == INTENSIVE else action.verb in (SHOOT, CANCEL)
     named = firer_and_hex(game, action, action.verb) if action.verb in (AIM, ANTITANK) else None
@@ -173,8 +177,19 @@ def _declaring(game: GameState) -> list[Action]:
     assert attack is not None
     target = game.board.hex(attack["target"])
     firers = [game.unit(i) for i in attack["units"]]
-    actions = [Action(JOIN, (u.id,)) for u in combinable(game, firers, target)]
-    actions += [Action(INTENSIVE, (u.id,)) for u in firers if is_mg(u) and u.id not in attack["intensive"]]  # 11.15
+    intensive = attack["intensive"]
+    actions = [
+        Action(JOIN, (u.id,))
+        for u in combinable(game, firers, target)
+        if may_spend(game, u, ap_cost(u, False), committed(game, u, firers, intensive))  # 22.1 (R344)
+    ]
+    actions += [  # 11.15; 22.2: three points, all still in the pool (R344)
+        Action(INTENSIVE, (u.id,))
+        for u in firers
+        if is_mg(u)
+        and u.id not in intensive
+        and may_spend(game, u, ap_cost(u, True) - ap_cost(u, False), committed(game, u, firers, intensive))
+    ]
     return [*actions, Action(SHOOT), Action(CANCEL)]
 
 
@@ -223,12 +238,16 @@ def _shoot(game: GameState) -> list[dict[str, Any]]:
     game.attack = None
     target = game.board.hex(attack["target"])
     units = [game.unit(i) for i in attack["units"]]
-    passed, events = fire_pcs(game, units)
+    observed, events = attack_observed(game, units, target)  # 23.11: before any fire PC
+    passed, pcs = fire_pcs(game, units)
+    events += pcs
     if not passed:
         return [*events, {"event": "no fire", "hex": attack["target"], "why": "every PC failed", "rule": "10.0 c"}]
     intensive = tuple(i for i in attack["intensive"] if i in {u.id for u in passed})
-    shot = ap_shot(game, passed, target, intensive=intensive)
+    shot = ap_shot(game, passed, target, intensive=intensive, observed=observed)
     events.append(_shot_event(game, shot))
+    for unit in passed:  # 22.1: only a unit that actually fires spends
+        events += spend(game, unit, ap_cost(unit, unit.id in intensive))
     combat_rolled(game)
     for dice, unit in zip(shot.dice, shot.targets, strict=True):
         unit = game.unit(unit.id)  # as the results before left it (12.34, a crew's loss)
@@ -248,8 +267,23 @@ def _shoot(game: GameState) -> list[dict[str, Any]]:
         )
         events += apply_result(game, unit, result, "11.43")
     for unit_id in intensive:  # 11.15: 'After each use of Intensive Fire ... two dice'
+        note_intensive(game, game.unit(unit_id))
         events += _intensive_roll(game, game.unit(unit_id))
     return events
+
+
+def attack_observed(game: GameState, firers: list[Unit], target: Hex) -> tuple[bool, list[dict[str, Any]]]:
+    """23.1: each firing hex's observer (`observers`) tries in turn; the hex is observed once one
+    succeeds (23.13), and the attempts stop there. The basic game: always observed, no dice."""
+    if not advanced(game):
+        return True, []
+    events: list[dict[str, Any]] = []
+    for observer in observers(firers):
+        observed, seen = observe(game, observer, target)
+        events += seen
+        if observed:
+            return True, events
+    return False, events
 
 
 def _intensive_roll(game: GameState, unit: Unit) -> list[dict[str, Any]]:
@@ -265,11 +299,22 @@ def _intensive_roll(game: GameState, unit: Unit) -> list[dict[str, Any]]:
 
 
 def _antitank(game: GameState, unit: Unit, target_hex: Any) -> list[dict[str, Any]]:
-    passed, events = fire_pcs(game, [unit])
+    events: list[dict[str, Any]] = []
+    if advanced(game):  # 23.31: 'AT fire must always be directed at an observed target'
+        observed, events = observe(game, unit, target_hex)
+        if not observed:  # its attempt is spent: no PC, no ammo, no second try this Player Turn (R348)
+            events += mark_fired(game, [unit])
+            return [
+                *events,
+                {"event": "no fire", "hex": game.label(target_hex), "why": "not observed", "rule": "23.31"},
+            ]
+    passed, pcs = fire_pcs(game, [unit])
+    events += pcs
     if not passed:
         return events
     shot = at_shot(game, unit, target_hex)
     events.append(_shot_event(game, shot))
+    events += spend(game, unit, ap_cost(unit, False))  # 22.2: ATG or ATR, 1 point
     combat_rolled(game)
     afv = shot.targets[0]
     faces = game.dice.roll(shot.dice[0].count)

@@ -17,6 +17,7 @@ from engine.hexgrid import Hex
 from engine.odds import FACES, ap_chances, at_chance, dice_totals
 
 from .actions import Action, IllegalAction
+from .advanced import advanced
 from .firing import FIRE_PHASES, firing_side, may_fire
 from .mortars import (
     MORTAR,
@@ -28,6 +29,7 @@ from .mortars import (
     scatter_modifier,
     scatter_result,
 )
+from .observation import observation, observed_chance
 from .shot import ap_shot, at_shot, fire_pc_modifier, may_aim, may_antitank, may_combine
 from .state import SUPPORT_FIRE, GameState
 from .units import Unit
@@ -104,9 +106,24 @@ def _eligibility(game: GameState, unit: Unit, target: Hex) -> dict[str, Any]:
 
 
 def _ap(game: GameState, firers: list[Unit], target: Hex) -> dict[str, Any]:
-    """The attack if every PC passes, and each target unit's odds over every pass/fail case."""
+    """The attack if every PC passes, and each target unit's odds over every pass/fail case; with
+    the advanced rules, over observed and unobserved too (23.2, 23.32), and the observation's odds."""
     firers = firers[:MOST_FIRERS]
-    shot = ap_shot(game, firers, target)
+    if not advanced(game):
+        return _ap_case(game, firers, target, True)
+    p_seen, seen = observed_chance(game, firers, target)
+    observed, unobserved = _ap_case(game, firers, target, True), _ap_case(game, firers, target, False)
+    for a, b in zip(observed["targets"], unobserved["targets"], strict=True):
+        a["p"] = {k: p_seen * v + (1 - p_seen) * b["p"][k] for k, v in a["p"].items()}
+    return {
+        **observed,
+        "observation": {"p_observed": round(p_seen, 4), "attempts": [o.describe() for o in seen]},
+        "unobserved_firepower": unobserved["firepower"],
+    }
+
+
+def _ap_case(game: GameState, firers: list[Unit], target: Hex, observed_hex: bool) -> dict[str, Any]:
+    shot = ap_shot(game, firers, target, observed=observed_hex)
     passes = [fire_pc_chance(game, u) for u in firers]
     totals: list[dict[str, Fraction]] = [dict.fromkeys(("E", "S", "P", "none"), Fraction(0)) for _ in shot.targets]
     kept: dict[tuple[int, ...], Any] = {}
@@ -121,7 +138,7 @@ def _ap(game: GameState, firers: list[Unit], target: Hex) -> dict[str, Any]:
                 t["none"] += weight
             continue
         if firing not in kept:
-            kept[firing] = ap_shot(game, [firers[i] for i in firing], target)
+            kept[firing] = ap_shot(game, [firers[i] for i in firing], target, observed=observed_hex)
         sub = kept[firing]
         for t, dice in zip(totals, sub.dice, strict=True):
             key = (sub.firepower, dice.count)
@@ -142,7 +159,11 @@ def _at(game: GameState, firer: Unit, target: Hex) -> dict[str, Any]:
     shot = at_shot(game, firer, target)
     hit = at_chance(shot.firepower, shot.armor, shot.dice[0].count, shot.higher)
     pc = fire_pc_chance(game, firer)
-    return {**shot.describe(game), "p_fires": float(pc), "p_destroyed": float(pc * hit)}
+    if not advanced(game):
+        return {**shot.describe(game), "p_fires": float(pc), "p_destroyed": float(pc * hit)}
+    seen = observation(game, firer, target)  # 23.31: no AT fire at a hex not observed
+    fires = float(pc) * seen.chance
+    return {**shot.describe(game), "p_fires": fires, "p_destroyed": fires * float(hit), "observation": seen.describe()}
 
 
 def _mortar_refusal(game: GameState, mortar: Unit, target: Hex) -> str | None:
@@ -216,11 +237,18 @@ def describe_odds(odds: dict[str, Any]) -> str:
         levels = ap["levels"]
         lines.append(f"AP firepower {ap['firepower']} (P {levels['P']}, S {levels['S']}, E {levels['E']}):")
         lines += [f"  {part['value']:+g} {part['what']} ({part['rule']})" for part in ap["parts"]]
+        seen = ap.get("observation")
+        if seen is not None:
+            lines.append(
+                f"  observed {seen['p_observed']:.1%} (23.2); "
+                f"unobserved: firepower {ap['unobserved_firepower']} (23.32)"
+            )
+            lines += [f"    {_observation(o)}" for o in seen["attempts"]]
         for target in ap["targets"]:
             p = target["p"]
             lines.append(
                 f"  {target['unit']}: {_dice(target['dice'])}; E {p['E']:.1%}, S {p['S']:.1%}, P {p['P']:.1%}, "
-                f"no effect {p['none']:.1%} (PCs included)"
+                f"no effect {p['none']:.1%} (PCs{' and observation' if seen else ''} included)"
             )
     for shot in odds["at"]:
         lines.append(
@@ -228,6 +256,8 @@ def describe_odds(odds: dict[str, Any]) -> str:
             f"{' +1 higher' if shot['higher'] else ''}, {_dice(shot['targets'][0]['dice'])}: "
             f"destroyed {shot['p_destroyed']:.1%} (PC {shot['p_fires']:.0%} included)"
         )
+        if "observation" in shot:
+            lines.append(f"  observation included (23.31): {_observation(shot['observation'])}")
     for mortar in odds["mortar"]:
         modifiers = ", ".join(mortar["modifiers"]) or "no modifier"
         landed = ", ".join(f"{land['hex'] or 'off the map'} {land['p']:.1%}" for land in mortar["lands"])
@@ -245,6 +275,14 @@ def describe_odds(odds: dict[str, Any]) -> str:
     if ap is None and not odds["at"] and not odds["mortar"]:
         lines.append("  no unit there may fire at that hex now")
     return "\n".join(lines)
+
+
+def _observation(seen: dict[str, Any]) -> str:
+    """One observer's attempt: automatic (23.0), or its base, modifiers and chance (23.2)."""
+    if seen["automatic"]:
+        return f"{seen['observer']}: adjacent, observed (23.0)"
+    mods = ", ".join(f"{m['value']:+d} {m['why']}" for m in seen["modifiers"]) or "no modifier"
+    return f"{seen['observer']}: 2 dice at most {seen['base']}; {mods}: {seen['chance']:.1%}"
 
 
 def _dice(count: int) -> str:

@@ -17,6 +17,7 @@ from engine.geometry.movement import Morale, State, terrain_row
 from engine.hexgrid import Hex
 from engine.model.tables import table_values, terrain_effects
 
+from .ammo import out_of_ammo
 from .state import DEFENSIVE_FIRE, MOVEMENT, MOVING_FIRE, REACTION, SUPPORT_FIRE, GameState, other
 from .units import Unit
 
@@ -33,6 +34,8 @@ def firing_side(game: GameState) -> str:
 def may_fire(game: GameState, unit: Unit) -> bool:
     """10.11, 10.13-10.16: whether the unit may attempt to fire now (any kind of fire)."""
     if not unit.on_map or unit.side != firing_side(game) or unit.fired:
+        return False
+    if out_of_ammo(game, unit):  # 22.1: 'may fire no more in the game'
         return False
     if unit.morale != Morale.NORMAL:  # 10.11: 'PINNED/SUPPRESSED units are not eligible to fire'
         return False
@@ -68,6 +71,8 @@ def mark_fired(game: GameState, units: list[Unit]) -> list[dict[str, Any]]:
         unit.fired = True
         unit.extra["fired_phase"] = game.phase
         unit.extra["fired_game_turn"] = game.turn
+        if game.options.get("advanced"):
+            unit.extra["fired_at"] = game.phase_count()  # 23.2 observer g-j (observation.py)
         if game.phase == SUPPORT_FIRE:
             unit.extra["support_fired"] = True  # 8.21: it may not move in the Movement Phase
         if unit.hidden:

@@ -19,6 +19,7 @@ from engine.hexgrid import Hex, hex_distance
 from engine.model.tables import table_values
 
 from .actions import Action, IllegalAction, verb
+from .ammo import ap_cost, spend
 from .firing import FIRE_PHASES, combat_rolled, firer_and_hex, firing_side, mark_fired, may_fire
 from .performance import performance_check
 from .results import apply_result
@@ -101,6 +102,7 @@ def apply_flame(game: GameState, action: Action) -> Events:
     assert unit.hex is not None
     if not check.passed:
         return events
+    events += spend(game, unit, ap_cost(unit, False))  # 22.0: an FT's number (R345)
     distance = hex_distance(unit.hex, target)
     line = _table()[f"range_{distance}"]
     results = {int(total): str(r["result"]) for r in line for total in r["rolls"]}

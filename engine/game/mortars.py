@@ -26,7 +26,10 @@ from engine.model.tables import table_values
 from engine.odds import ap_levels, ap_result
 
 from .actions import Action, IllegalAction, verb
+from .advanced import advanced
+from .ammo import ammo_left, cost, spend
 from .firing import FIRE_PHASES, ap_dice, combat_rolled, firing_side, mark_fired, may_fire
+from .observation import observe
 from .performance import performance_check
 from .results import apply_result
 from .sightlines import open_lines
@@ -70,6 +73,13 @@ def max_rounds(mortar: Unit, indirect: bool) -> int:
     by_crew = {int(k): int(v) for k, v in rules["max_rounds_by_crew"].items()}
     most = min(int(rules["max_rounds"]), by_crew.get(mortar.men, int(rules["max_rounds"])))
     return min(most, int(rules["max_rounds_indirect"])) if indirect else most
+
+
+def _most(game: GameState, mortar: Unit, indirect: bool) -> int:
+    """max_rounds, and no more than the ammo points left (22.2: 'Mortar: 1 point per round', R344)."""
+    left = ammo_left(game, mortar)
+    most = max_rounds(mortar, indirect)
+    return most if left is None else min(most, left // cost("mortar_per_round"))
 
 
 def may_declare(game: GameState, mortar: Unit) -> bool:
@@ -135,10 +145,10 @@ def mortar_actions(game: GameState) -> list[Action]:
             label = game.label_of(target)
             if open_line:
                 actions += [
-                    Action(MORTAR, (mortar.id,), f"{label} {n}") for n in range(1, max_rounds(mortar, False) + 1)
+                    Action(MORTAR, (mortar.id,), f"{label} {n}") for n in range(1, _most(game, mortar, False) + 1)
                 ]
                 continue
-            most = max_rounds(mortar, True)
+            most = _most(game, mortar, True)
             for spotter_id, seen in sees.items():
                 if target in seen:
                     actions += [Action(MORTAR, (mortar.id, spotter_id), f"{label} {n}") for n in range(1, most + 1)]
@@ -174,6 +184,10 @@ def apply_mortar(game: GameState, action: Action) -> Events:
         if not check.passed:  # 'the mortar may not use indirect fire'; it took no PC: not fired (R135)
             game.changing(spotter).extra["spot_failed"] = _phase_key(game)
             return events
+    observed = True
+    if advanced(game):  # 23.11: before the PC; 23.33: an unobserved hex scatters more; the spotter observes
+        observed, seen = observe(game, spotter or mortar, target)
+        events += seen
     check = performance_check(game.dice, mortar.pr)  # R136: one PC for all the rounds declared
     events.append({"event": "fire PC", "unit": mortar.id, "check": check.describe(), "rule": "10.12"})
     events += mark_fired(game, [mortar])  # 4.0, 10.11: pass or fail, it has fired
@@ -182,7 +196,10 @@ def apply_mortar(game: GameState, action: Action) -> Events:
     mortar.extra["mortar_target"] = label  # 14.3 a: the target of the last Player Turn it fired in (R137)
     if not check.passed:
         return events
-    modifier, why = scatter_modifier(game, mortar, target, rounds, indirect=spotter is not None, same=same_target)
+    events += spend(game, mortar, rounds * cost("mortar_per_round"))  # 22.1: only rounds actually fired
+    modifier, why = scatter_modifier(
+        game, mortar, target, rounds, indirect=spotter is not None, same=same_target, observed=observed
+    )
     for number in range(1, rounds + 1):
         events += _round(game, mortar, target, number, modifier, why)
     return events
@@ -224,7 +241,7 @@ def declaration(game: GameState, action: Action) -> tuple[Unit, Unit | None, Hex
         assert spotter.hex is not None
         if not open_lines(game, [(spotter.hex, target)], FirerState(spotter.state))[0]:
             raise IllegalAction(f"{spotter.id} has no LOS to {label}", "14.22")
-    most = max_rounds(mortar, spotter is not None)
+    most = _most(game, mortar, spotter is not None)
     if not 1 <= rounds <= most:
         rule = "14.13" if spotter is not None and most == int(_rules()["max_rounds_indirect"]) else "14.12"
         raise IllegalAction(f"{mortar.id} may fire 1 to {most} rounds now, not {rounds}", rule)
@@ -232,7 +249,7 @@ def declaration(game: GameState, action: Action) -> tuple[Unit, Unit | None, Hex
 
 
 def scatter_modifier(
-    game: GameState, mortar: Unit, target: Hex, rounds: int, *, indirect: bool, same: bool
+    game: GameState, mortar: Unit, target: Hex, rounds: int, *, indirect: bool, same: bool, observed: bool = True
 ) -> tuple[int, list[str]]:
     """14.3 a's die roll modifiers (cumulative), and why."""
     assert mortar.hex is not None
@@ -248,6 +265,9 @@ def scatter_modifier(
         ),
     ]
     total, why = 0, []
+    if not observed:  # 23.33 (the advanced rules): not printed, assumed (R349)
+        total += int(_rules()["unobserved_scatter_modifier"])
+        why.append(f"+{_rules()['unobserved_scatter_modifier']} the target hex unobserved (23.33, R349)")
     for applies, key, words in parts:
         if applies:
             total += int(modifiers[key])

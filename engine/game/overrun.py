@@ -29,6 +29,7 @@ from engine.model.tables import movement_allowances, table_values
 from engine.odds import at_destroyed
 
 from .actions import PASS, Action, IllegalAction, verb
+from .ammo import ap_cost, spend
 from .assault import apply_assault, assault_actions, run_fight, start_fight
 from .fire import ANTITANK, fire_pcs
 from .firing import combat_rolled
@@ -271,6 +272,7 @@ def apply_decision(game: GameState, action: Action) -> Events:
     under_way["fired"].append(gun.id)
     passed, events = fire_pcs(game, [gun])  # 9.2 A: 'resolved as normal anti-tank fire': 10.12's PC first
     if passed:
+        events += spend(game, gun, ap_cost(gun, False))  # 22.2: ATG or ATR, 1 point
         shot = frontal_shot(game, gun, afv)
         faces = game.dice.roll(shot.dice[0].count)
         combat_rolled(game)

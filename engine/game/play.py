@@ -43,6 +43,8 @@ from .actions import (
     IllegalAction,
     malformed,
 )
+from .advanced import advanced
+from .ammo import assign_ammo
 from .assault import apply_assault, assault_actions, end_assault_phase
 from .closing import apply_closing, closing_actions
 from .dice import Dice
@@ -118,9 +120,12 @@ def new_game(
     validated: bool = False,
 ) -> GameState:
     """A game of `scenario` at its set-up. Options: `first_shot` (True: PCs to move from the start,
-    as after 8.22's first shot). `board`: the maps as an editor holds them (its unsaved terrain; a
-    copy is played on); `validated`: the caller's own validation found no errors (the editor's).
-    The maps of a scenario are read once and shared by all its games (the game never edits them)."""
+    as after 8.22's first shot); `advanced` (the advanced rules 21.0-23.0, one switch: R319) with
+    `observation_penalty` (23.2's Optional Penalty) and `special_roll` (the Cumulative Combat
+    Results Table's Optional Special Roll), each off unless set. `board`: the maps as an editor
+    holds them (its unsaved terrain; a copy is played on); `validated`: the caller's own validation
+    found no errors (the editor's). The maps of a scenario are read once and shared by all its
+    games (the game never edits them)."""
     if not validated:
         _check_playable(scenario)
     counters: Counters = bundled_counters()
@@ -135,6 +140,8 @@ def new_game(
     units = {u.id: u for u in field_units(scenario, counters)}
     game = GameState(scenario, context, counters, seed, dict(options or {}), Dice(seed), units)
     game.first_shot = bool(game.options.get("first_shot", False))
+    if advanced(game):
+        assign_ammo(game)  # 22.0
     initial_control(game)
     events = apply_given_setup(game)
     game.to_act = str(scenario.data["sets_up_first"])

@@ -450,9 +450,12 @@ def _leader_in(game: GameState, h: Hex) -> bool:
 # -- the attack's numbers ----------------------------------------------------------------------
 
 
-def ap_shot(game: GameState, firers: list[Unit], target: Hex, *, intensive: tuple[str, ...] = ()) -> Shot:
+def ap_shot(
+    game: GameState, firers: list[Unit], target: Hex, *, intensive: tuple[str, ...] = (), observed: bool = True
+) -> Shot:
     """11.1: each firer's factors after range attenuation (11.2), then doubling and halving (11.15,
-    11.16 d), then the other reductions (11.16 a-c), in that order."""
+    11.16 d), then the other reductions (11.16 a-c), in that order; last, 23.32's halving of the
+    final total at an unobserved hex (`observed` False: the advanced rules' observation failed)."""
     ap = table_values("combat")["ap_fire"]
     parts: list[Part] = []
     total = 0
@@ -485,6 +488,9 @@ def ap_shot(game: GameState, firers: list[Unit], target: Hex, *, intensive: tupl
         total += int(reductions["target_higher_level"])
         parts.append(Part("the target hex is higher", int(reductions["target_higher_level"]), "11.16 c"))
     firepower = max(0, total)
+    if not observed and not needs_no_observation(game, firers, target):
+        firepower = math.ceil(firepower * float(reductions["unobserved_multiplier"]))  # 'rounded up'
+        parts.append(Part("the target hex unobserved: halved, rounded up", firepower, "23.32"))
     moved = any(u.moved for u in firers)
     targets = [u for u in game.at(target) if u.side != firers[0].side]  # 10.24, hidden ones too (R93)
     dice = []
@@ -492,6 +498,13 @@ def ap_shot(game: GameState, firers: list[Unit], target: Hex, *, intensive: tupl
         count, why = ap_dice(game, unit, moved=moved)
         dice.append(Dice(count, tuple(why)))
     return Shot("ap", firers, target, targets, firepower, parts, dice, levels=ap_levels(firepower))
+
+
+def needs_no_observation(game: GameState, firers: list[Unit], target: Hex) -> bool:
+    """23.34: 'AFV's and MG's do not have to observe target hexes that are Buildings to fire their
+    full AP fire factors'; an attack with any other firer is halved whole (R348)."""
+    building = game.board.terrain(target).building is not None
+    return building and all(u.is_afv or is_mg(u) for u in firers)
 
 
 def at_shot(game: GameState, firer: Unit, target: Hex) -> Shot:

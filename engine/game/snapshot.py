@@ -25,6 +25,7 @@ from .units import Extra, Unit
 # what new_game rebuilds from the scenario and the header, the log and the dice
 _NOT_STATE = {"scenario", "context", "counters", "seed", "options", "dice", "units", "log", "caches"}
 _STATE_FIELDS = [f.name for f in fields(GameState) if f.name not in _NOT_STATE and not f.name.startswith("_")]
+_WHEN_USED = {"ammo"}  # left out while empty: the basic game's snapshot is as before the advanced rules
 _UNIT_FIELDS = [f.name for f in fields(Unit) if f.name not in ("id", "values")]
 
 
@@ -36,7 +37,11 @@ def snapshot(game: GameState) -> dict[str, Any]:
     """The state as JSON data: `state` (the game's fields), `units` (id -> fields), `dice` (the
     generator's state)."""
     secrets = {side: {"mines": s.mines, "hidden_hexes": s.hidden_hexes} for side, s in game.secrets.items()}
-    state = {name: _encode(getattr(game, name)) for name in _STATE_FIELDS if name != "secrets"}
+    state = {
+        name: _encode(getattr(game, name))
+        for name in _STATE_FIELDS
+        if name != "secrets" and (name not in _WHEN_USED or getattr(game, name))
+    }
     units = {
         u.id: {
             name: _encode(
@@ -59,10 +64,11 @@ def restore(game: GameState, data: dict[str, Any], rolled: list[int]) -> None:
     `rolled`: every die the log records up to it. SnapshotError for data that is not a state."""
     try:
         state, units = data["state"], data["units"]
-        if set(state) != set(_STATE_FIELDS) or set(units) != set(game.units):
+        if not set(_STATE_FIELDS) - _WHEN_USED <= set(state) <= set(_STATE_FIELDS) or set(units) != set(game.units):
             raise SnapshotError("its fields or units are not the game's")
         for name in _STATE_FIELDS:
-            setattr(game, name, _decode(state[name]))
+            if name in state:
+                setattr(game, name, _decode(state[name]))
         game.secrets = {side: Secrets(**s) for side, s in game.secrets.items()}  # type: ignore[arg-type]
         for unit_id, values in units.items():
             unit = game.units[unit_id]

@@ -38,6 +38,7 @@ MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, 
 # 6.0: the seven phases of a Player Turn, and H.
 PLAYER_TURN = (MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, FREE_STATE)
 LETTER = dict(zip(PLAYER_TURN, "ABCDEFGH", strict=True))
+COUNTED_PHASES = (SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT)  # 23.2: no Morale Phase
 
 
 # What `GameState.caches` keeps from phase to phase: the choices and lines keyed by all they depend
@@ -91,6 +92,7 @@ class GameState:
     revealed_mines: dict[Hex, dict[str, int]] = field(default_factory=dict)  # 19.22, 19.23: public once detonated
     ips_used: dict[str, list[int]] = field(default_factory=dict)  # the points of the markers placed, by side
     grenades_used: dict[str, int] = field(default_factory=dict)  # 15.9: grenades used, by side (public)
+    ammo: dict[str, int] = field(default_factory=dict)  # 22.1: points left by pool (advanced: ammo.py, R346)
     grenade_hexes: set[tuple[int, Hex]] = field(default_factory=set)  # 15.3: (Player Turn, hex) thrown from
     infiltration: dict[str, Any] = field(default_factory=dict)  # 24.3: the infiltration under way (public)
     control: dict[Hex, str] = field(default_factory=dict)  # R82: the last side to occupy each hex
@@ -233,6 +235,12 @@ class GameState:
         self.active = tuple(i for i in self.active if i not in stopped)
         return events
 
+    def phase_count(self) -> int:
+        """The phases played, the Morale Phase not counted (23.2: 'Exclude the Morale Phase when
+        counting the last three phases'); in a Morale Phase, the phase before it."""
+        index = COUNTED_PHASES.index(self.phase) if self.phase in COUNTED_PHASES else -1
+        return self.player_turns * len(COUNTED_PHASES) + index
+
     def relocate(self, unit: Unit, where: str, h: Hex | None) -> None:
         """Every change of where a unit is goes through here: the index of `at` follows it (a new
         dict and lists, as whoever reads the old one expects), and what is kept of the hexes it left
@@ -241,6 +249,8 @@ class GameState:
         before = unit.hex if unit.on_map else None
         unit.where, unit.hex = where, h
         after = unit.hex if unit.on_map else None
+        if before is not None and after is not None and before != after and self.options.get("advanced"):
+            unit.extra["moved_at"] = self.phase_count()  # 23.2 g, observer c (observation.py)
         self._kept = {}
         if self._at is None or before == after:
             return
@@ -388,6 +398,7 @@ class GameState:
             dict(self.entry_choice),
         )
         twin.stage, twin.options, twin.grenades_used = dict(self.stage), dict(self.options), dict(self.grenades_used)
+        twin.ammo = dict(self.ammo)
         twin.ips_used = {side: list(points) for side, points in self.ips_used.items()}
         twin.grenade_hexes, twin.held, twin.acted = set(self.grenade_hexes), set(self.held), set(self.acted)
         twin.wrecks, twin.setup_done, twin.assault_markers = (
@@ -434,7 +445,9 @@ class GameState:
             for s, v in self.secrets.items()
             if side is None or s == side
         }
+        ammo = {} if not self.ammo else {"ammo": self._ammo_json(side)}  # the basic game's view unchanged
         return {
+            **ammo,
             "turn": self.turn,
             "phase": self.phase,
             "phasing": self.phasing or None,
@@ -452,6 +465,14 @@ class GameState:
             "assault": _public_assault(self.assault),
             "secrets": secrets,
             "result": self.result,
+        }
+
+    def _ammo_json(self, side: str | None) -> dict[str, int]:
+        """22.3: each unit's remaining ammo points, the owner's roster: the other side's not (R346)."""
+        return {
+            u.id: self.ammo[u.extra["ammo_pool"]]
+            for u in self.units.values()
+            if "ammo_pool" in u.extra and (side is None or u.side == side)
         }
 
     def _unit_json(self, u: Unit) -> dict[str, Any]:

@@ -187,10 +187,11 @@ def field_units(scenario: Scenario, counters: Counters) -> list[Unit]:
     """
     units: list[Unit] = []
     seen: Counter[str] = Counter()
-    for ref in scenario.units:
+    for index, ref in enumerate(scenario.units):
         group = _group(scenario, ref)
-        for unit in _units_of(ref, counters, group):
+        for position, unit in enumerate(_units_of(ref, counters, group)):
             unit.extra["listed_state"] = str(ref.data.get("state", "up"))  # 3.12: the set-up list's
+            unit.extra["_listed"] = (index, position)  # 24.1: its entry and place there (22.0's ammo)
             if unit.kind == "cw":
                 unit.extra["full_crew"] = unit.men  # 8.12: a CW without its full crew never moves
             seen[unit.id] += 1

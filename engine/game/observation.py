@@ -1,0 +1,174 @@
+"""Observation (23.0, an advanced rule): who observes a target hex, the chance and every modifier
+(23.2), the dice from the game's generator, and what an unobserved hex does to fire (23.3).
+
+One function, `observation`, gives the modifiers and the chance to the engine and to the odds
+calculator alike. What "moved" and "fired" mean for 23.2's modifiers is kept on the units while the
+advanced rules are on: `moved_at` (the phase it last changed hex in), `fired_at` and
+`intensive_at` (the phase it last fired, and fired intensively, 11.15), each a count of the
+phases played with the Morale Phase left out ('Exclude the Morale Phase when counting', R350).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.geometry.lattice import touches
+from engine.geometry.movement import State, terrain_row
+from engine.geometry.sight import FirerState
+from engine.hexgrid import Hex, hex_distance
+from engine.model.tables import table_values, terrain_effects
+from engine.odds import dice_totals
+
+from .advanced import advanced
+from .sightlines import along
+from .state import COUNTED_PHASES, GameState
+from .units import Unit
+
+
+def _recent(game: GameState, at: int | None) -> bool:
+    """'within the last three phases': this phase and the two before it (R350)."""
+    return at is not None and game.phase_count() - at < int(_rules()["last_phases"])
+
+
+def note_intensive(game: GameState, unit: Unit) -> None:
+    """23.2 observer j: 'MG, using intensive fire' (`fired_at` is firing.mark_fired's)."""
+    if advanced(game):
+        game.changing(unit).extra["intensive_at"] = game.phase_count()
+
+
+@dataclass(frozen=True)
+class Observation:
+    observer: str
+    target: str
+    automatic: bool  # 23.0: adjacent hexes
+    base: int
+    modifiers: tuple[tuple[int, str], ...]  # (value, why with its rule)
+    chance: float  # of 2d6 + modifiers <= base
+
+    @property
+    def total(self) -> int:
+        return sum(v for v, _ in self.modifiers)
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "observer": self.observer,
+            "hex": self.target,
+            "automatic": self.automatic,
+            "base": self.base,
+            "modifiers": [{"value": v, "why": w} for v, w in self.modifiers],
+            "chance": round(self.chance, 4),
+            "rule": "23.0" if self.automatic else "23.2",
+        }
+
+
+def _rules() -> dict[str, Any]:
+    values: dict[str, Any] = table_values("combat")["observation"]
+    return values
+
+
+def observation(game: GameState, observer: Unit, target: Hex) -> Observation:
+    """23.2: the Observation Base of the target hex, each modifier for and against, and the chance."""
+    assert observer.hex is not None
+    label = game.label_of(target)
+    if hex_distance(observer.hex, target) <= 1:  # 23.0: 'Units in adjacent hexes always automatically observe'
+        return Observation(observer.id, label, True, 12, (), 1.0)
+    rules = _rules()
+    for_target, for_observer = rules["favoring_target"], rules["favoring_observer"]
+    effects = terrain_effects()
+    terrain = game.board.terrain(target)
+    row = terrain_row(terrain, effects)
+    base = effects.row(row).observation_base
+    enemies = [u for u in game.at(target) if u.side != observer.side]
+    mods: list[tuple[int, str]] = []
+
+    def add(count: int, value: Any, why: str) -> None:
+        if count:
+            mods.append((count * int(value), why))
+
+    steps = rules["range_steps"]
+    beyond = hex_distance(observer.hex, target) - int(steps["initial_hexes"])
+    add(
+        max(0, beyond) // int(steps["hexes_per_step"]), for_target["per_range_step"], "range beyond five hexes (23.2 a)"
+    )
+    add(game.improved_positions.get(target, 0), for_target["per_ip_point"], "improved position points (23.2 b)")
+    add(terrain.trees, for_target["per_tree_in_target_hex"], "Tree symbols in the target hex (23.2 c)")
+    line = along(game, observer.hex, target, FirerState(str(observer.state)))
+    add(line.trees_along, for_target["per_tree_afv_wreck_along_los"], "Trees/AFVs/Wrecks along the LOS (23.2 d)")
+    between = {observer.hex + t.offset for t in touches(target - observer.hex)} - {observer.hex, target}
+    marsh = sum(1 for h in between if game.board.terrain(h).marsh)
+    add(marsh, for_target["per_marsh_along_los"], "Marsh hexes along the LOS (23.2 e)")
+    people = [u for u in enemies if not u.is_afv]
+    add(bool(people) and all(u.state == State.DOWN for u in people), for_target["target_down_non_afv"],
+        "the target is DOWN (23.2 f, R350)")  # fmt: skip
+    add(_recent(game, observer.extra.get("moved_at")), for_target["observer_moved"], "the observer moved (23.2 g)")
+    when = dict(observer.extra.get("observed", ())).get(label)  # the phase count of its last success
+    still = when is not None and all(u.extra.get("moved_at", -1) < when for u in [observer, *enemies])
+    previous = when is not None and when < game.player_turns * len(COUNTED_PHASES)  # before this Player Turn
+    add(still and previous, for_observer["observed_before_no_move"],
+        "observed on a previous Player Turn, nothing moved since (23.2 observer a)")  # fmt: skip
+    lower = line.level_difference <= -2 and row not in ("woods", "building")
+    add(lower, for_observer["target_two_levels_lower"], "the target hex two or more levels lower (23.2 observer b)")
+    add(any(_recent(game, u.extra.get("moved_at")) for u in enemies), for_observer["target_moved"],
+        "a unit in the target hex moved (23.2 observer c)")  # fmt: skip
+    add(any(u.is_afv for u in enemies), for_observer["afv_in_target"], "an AFV in the target hex (23.2 observer d)")
+    add(observer.kind == "commander", for_observer["observer_commander"], "the observer is a commander (23.2 e)")
+    add(sum(u.men for u in enemies) >= 4, for_observer["four_or_more_men"], "four or more men (23.2 observer f)")
+    fire = _fire_modifier(game, enemies, for_observer)
+    if fire is not None:
+        mods.append(fire)
+    total = sum(v for v, _ in mods)
+    chance = float(sum(p for t, p in dice_totals(int(rules["dice"])).items() if t + total <= base))
+    return Observation(observer.id, label, False, base, tuple(mods), chance)
+
+
+def _fire_modifier(game: GameState, enemies: list[Unit], values: dict[str, Any]) -> tuple[int, str] | None:
+    """23.2 observer g-j: the strongest that holds (R350: one fire modifier, the loudest weapon)."""
+    found: list[tuple[int, str]] = []
+    for u in enemies:
+        fired = _recent(game, u.extra.get("fired_at"))
+        atg = u.kind == "cw" and u.type not in ("ATR", "MMG", "MOR") and u.value("at_factor") is not None
+        if _recent(game, u.extra.get("intensive_at")) or (fired and (u.is_afv or atg)):
+            found.append((int(values["atg_afv_or_intensive_mg_fired"]), "an ATG, AFV or intensive MG fired (23.2 j)"))
+        elif fired and u.type in ("MMG", "MOR"):
+            found.append((int(values["mmg_or_mortar_fired"]), "an MMG or mortar fired (23.2 i)"))
+        elif fired and u.type in ("LMG", "ATR"):
+            found.append((int(values["lmg_or_atr_fired"]), "an LMG or ATR fired (23.2 h)"))
+        elif fired:
+            found.append((int(values["non_mg_ap_fire"]), "a non-MG unit used AP fire (23.2 g)"))
+    return min(found) if found else None
+
+
+def observers(firers: list[Unit]) -> list[Unit]:
+    """23.12: one observer a firing hex, its commander if one fires from there (23.14: in group
+    fire 'only the leader may be used to observe'; R347), else its first firer."""
+    hexes: dict[Hex | None, list[Unit]] = {}
+    for unit in firers:
+        hexes.setdefault(unit.hex, []).append(unit)
+    return [next((u for u in here if u.kind == "commander"), here[0]) for here in hexes.values()]
+
+
+def observed_chance(game: GameState, firers: list[Unit], target: Hex) -> tuple[float, list[Observation]]:
+    """The chance that some observer of the attack observes the hex (each rolls its own dice)."""
+    seen = [observation(game, u, target) for u in observers(firers)]
+    missed = 1.0
+    for one in seen:
+        missed *= 1 - one.chance
+    return 1 - missed, seen
+
+
+def observe(game: GameState, observer: Unit, target: Hex) -> tuple[bool, list[dict[str, Any]]]:
+    """23.2: the attempt, its two dice from the game's generator, logged; a success is remembered
+    for 23.2 observer a."""
+    seen = observation(game, observer, target)
+    if seen.automatic:
+        return True, [{"event": "observed", "unit": observer.id, "hex": seen.target, "automatic": True, "rule": "23.0"}]
+    faces = game.dice.roll(int(_rules()["dice"]))
+    observed = sum(faces) + seen.total <= seen.base
+    event = {"event": "observation", **seen.describe(), "dice": list(faces), "observed": observed}
+    del event["chance"]
+    if observed:
+        unit = game.changing(observer)
+        kept = {k: v for k, v in unit.extra.get("observed", ()) if k != seen.target}
+        unit.extra["observed"] = (*kept.items(), (seen.target, game.phase_count()))
+    return observed, [event]

@@ -1,0 +1,217 @@
+"""The advanced rules (21.0-23.0) as one switch, 22.0 ammo depletion and 23.0 observation: a test
+per numbered rule, quoting it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.game import Action, legal_actions, new_game, play
+from engine.game.ammo import ammo_left
+from engine.game.fire_odds import describe_odds, fire_odds
+from engine.game.firing import may_fire
+from engine.game.mortars import scatter_modifier
+from engine.game.observation import observation
+from engine.game.shot import ap_shot
+from engine.game.state import SUPPORT_FIRE, GameState
+from tests.heavy import LONGEST, scenario_params
+from tests.test_engine_fire import FIRE, away, do, events, put
+from tests.test_engine_play import SCENARIOS
+from tests.test_engine_random_play import random_game
+from tests.test_engine_rules import with_dice
+
+ADVANCED = {"advanced": True}
+
+
+def game_at(phasing: str, phase: str, options: dict[str, Any] | None = ADVANCED) -> GameState:
+    game = new_game(FIRE, 1, options)
+    while not (game.phasing == phasing and game.phase == phase):
+        play(game, Action("done"))
+    return game
+
+
+def pool(game: GameState, unit_id: str, points: int) -> None:
+    """A test's ammo number for a unit (the fixture's set-up lists none)."""
+    game.ammo[unit_id] = points
+    game.changing(game.unit(unit_id)).extra["ammo_pool"] = unit_id
+
+
+# -- the switch -----------------------------------------------------------------------------------
+
+
+def test_r319_the_advanced_rules_are_off_by_default_and_the_basic_game_has_no_ammo() -> None:
+    """R319: the advanced rules are one option, off by default; the basic game is as before."""
+    basic = new_game(SCENARIOS["s1-demyansk-pocket"], 1)
+    assert basic.ammo == {} and "ammo" not in basic.view(None)
+    advanced = new_game(SCENARIOS["s1-demyansk-pocket"], 1, ADVANCED)
+    assert advanced.options == ADVANCED and advanced.ammo
+
+
+# -- 22.0 ammo depletion ----------------------------------------------------------------------------
+
+
+def test_22_0_the_scenarios_numbers_are_the_ammo_points() -> None:
+    """22.0: 'the ammo point number in parentheses beside the units in the scenario force
+    selections': S1's German 'Squad C (10)' gives its LMG 10, 'MMG #1 (12)' 12."""
+    game = new_game(SCENARIOS["s1-demyansk-pocket"], 1, ADVANCED)
+    assert ammo_left(game, game.unit("german/C/LMG-PR10-1")) == 10
+    assert ammo_left(game, game.unit("german/MMG-1")) == 12
+    assert ammo_left(game, game.unit("german/C/R-PR9-1")) is None  # no number: unlimited
+
+
+def test_22_1_a_failed_pc_costs_no_ammo_a_fire_does() -> None:
+    """22.1: 'Ammo points are expended only if it actually fires; a failed PC attempt to fire does
+    not cost an ammo point.'"""
+    game = game_at("german", SUPPORT_FIRE)
+    away(game, "german/MMG-1", "russian/A/R-PR9-1")
+    put(game, "german/MMG-1", "1220", toward="1219")
+    put(game, "russian/A/R-PR9-1", "1216")
+    pool(game, "german/MMG-1", 5)
+    do(game, "aim german/MMG-1 1216")
+    with_dice(game, 1, 1, 6, 6, 6, 6, 6, 6)  # observation 2 (observed), PC 12: failed
+    do(game, "shoot")
+    assert not events(game, "attack")  # the PC failed: no attack
+    assert game.ammo["german/MMG-1"] == 5
+
+
+def test_22_1_out_of_ammo_a_unit_fires_no_more() -> None:
+    """22.1: 'When this number is expended the unit is out of ammo and may fire no more in the game.'"""
+    game = game_at("german", SUPPORT_FIRE)
+    mmg = game.unit("german/MMG-1")
+    pool(game, "german/MMG-1", 0)
+    assert not may_fire(game, game.unit(mmg.id))
+
+
+def test_22_2_intensive_fire_spends_three_points_and_needs_them() -> None:
+    """22.2: 'MG in DF mode (non-intensive fire): 1 point; MG in DF mode (intensive fire): 3 points'."""
+    game = game_at("german", SUPPORT_FIRE)
+    away(game, "german/MMG-1", "russian/A/R-PR9-1")
+    put(game, "german/MMG-1", "1220", toward="1219")
+    put(game, "russian/A/R-PR9-1", "1216")
+    pool(game, "german/MMG-1", 2)
+    do(game, "aim german/MMG-1 1216")
+    assert Action("intensive", ("german/MMG-1",)) not in legal_actions(game)  # 2 left: not 3 (R344)
+    game.ammo["german/MMG-1"] = 3
+    do(game, "intensive german/MMG-1")
+    with_dice(game, 1, 1, 1, 1, *[6] * 8)  # observed, PC passed, the attack's dice, then 11.15's roll
+    do(game, "shoot")
+    assert game.ammo["german/MMG-1"] == 0
+    assert events(game, "out of ammo")[-1]["unit"] == "german/MMG-1"
+
+
+def test_22_3_each_side_sees_its_own_remaining_ammo_only() -> None:
+    """22.3: 'one of the boxes on the roster next to the appropriate firing unit is marked off': the
+    owner's roster (R346)."""
+    game = new_game(SCENARIOS["s1-demyansk-pocket"], 1, ADVANCED)
+    german = game.view("german")["ammo"]
+    assert german["german/MMG-1"] == 12 and not any(k.startswith("russian") for k in german)
+    assert game.view(None)["ammo"]["russian/MMG-1"] == 14
+
+
+# -- 23.0 observation ---------------------------------------------------------------------------
+
+
+def test_23_0_adjacent_hexes_always_observe_each_other() -> None:
+    """23.0: 'Units in adjacent hexes always automatically observe each other.'"""
+    game = game_at("german", SUPPORT_FIRE)
+    away(game, "german/D/R-PR9-1", "russian/A/R-PR9-1")
+    put(game, "german/D/R-PR9-1", "1220")
+    put(game, "russian/A/R-PR9-1", "1219")
+    seen = observation(game, game.unit("german/D/R-PR9-1"), game.board.hex("1219"))
+    assert seen.automatic and seen.chance == 1.0
+
+
+def test_23_2_the_base_and_the_modifiers_for_and_against() -> None:
+    """23.2: 'If the dice result is equal to or less than the base number, all the enemy units in the
+    hex are considered observed'; '-2 if the observer is a commander'; '+1 for every five hexes,
+    beyond an initial five hexes'."""
+    game = game_at("german", SUPPORT_FIRE)
+    away(game, "german/PL-PR11", "russian/A/R-PR9-1")
+    put(game, "german/PL-PR11", "1224")
+    put(game, "russian/A/R-PR9-1", "1213")
+    seen = observation(game, game.unit("german/PL-PR11"), game.board.hex("1213"))
+    whys = {why: value for value, why in seen.modifiers}
+    assert whys["the observer is a commander (23.2 e)"] == -2
+    assert whys["range beyond five hexes (23.2 a)"] == 1  # 11 hexes: one step of five beyond five
+    total = sum(whys.values())
+    assert seen.chance == pytest.approx(
+        sum(1 for a in range(1, 7) for b in range(1, 7) if a + b + total <= seen.base) / 36
+    )
+
+
+def test_23_32_an_unobserved_hex_halves_ap_fire_rounded_up() -> None:
+    """23.32: 'If firing AP firepower into an unobserved hex, the firepower total is halved (rounded up).'"""
+    game = game_at("german", SUPPORT_FIRE)
+    away(game, "german/D/R-PR9-1", "russian/A/R-PR9-1")
+    rifle = put(game, "german/D/R-PR9-1", "1220")
+    put(game, "russian/A/R-PR9-1", "1217")
+    seen = ap_shot(game, [rifle], game.board.hex("1217"))
+    unseen = ap_shot(game, [rifle], game.board.hex("1217"), observed=False)
+    assert unseen.firepower == -(-seen.firepower // 2)
+    assert unseen.parts[-1].rule == "23.32"
+
+
+def test_23_34_mgs_fire_full_into_an_unobserved_building() -> None:
+    """23.34: 'AFV's and MG's do not have to observe target hexes that are Buildings to fire their
+    full AP fire factors.'"""
+    game = game_at("german", SUPPORT_FIRE)
+    building = next(h for h, t in game.board.terrain_map.items() if t.building is not None)
+    mmg = game.unit("german/MMG-1")
+    away(game, mmg.id)
+    assert ap_shot(game, [mmg], building, observed=False).firepower == ap_shot(game, [mmg], building).firepower
+
+
+def test_23_33_an_unobserved_mortar_target_scatters_more() -> None:
+    """23.33: 'Mortars may be fired at unobserved hexes but with increased chances of scattering'
+    (+1 on the scatter die: assumed, R349)."""
+    game = game_at("german", SUPPORT_FIRE)
+    mmg = game.unit("german/MMG-1")  # any unit with a hex: the modifier's arithmetic
+    target = game.board.hex("1216")
+    values = dict(initial_range=0)
+    object.__setattr__(mmg, "values", {**mmg.values, **values})
+    seen, _ = scatter_modifier(game, mmg, target, 1, indirect=False, same=False)
+    unseen, why = scatter_modifier(game, mmg, target, 1, indirect=False, same=False, observed=False)
+    assert unseen == seen + 1 and any("23.33" in w for w in why)
+
+
+def test_23_2_the_odds_show_the_observation_with_its_modifiers() -> None:
+    """23.2 in the odds calculator: the chance and each modifier, one function with the engine's."""
+    game = game_at("german", SUPPORT_FIRE)
+    away(game, "german/D/R-PR9-1", "russian/A/R-PR9-1")
+    put(game, "german/D/R-PR9-1", "1220")
+    put(game, "russian/A/R-PR9-1", "1214")
+    odds = fire_odds(game, [game.board.hex("1220")], game.board.hex("1214"))
+    attempt = odds["ap"]["observation"]["attempts"][0]
+    assert attempt == observation(game, game.unit("german/D/R-PR9-1"), game.board.hex("1214")).describe()
+    assert "observed" in describe_odds(odds)
+    basic = game_at("german", SUPPORT_FIRE, None)
+    away(basic, "german/D/R-PR9-1", "russian/A/R-PR9-1")
+    put(basic, "german/D/R-PR9-1", "1220")
+    put(basic, "russian/A/R-PR9-1", "1214")
+    assert "observation" not in fire_odds(basic, [basic.board.hex("1220")], basic.board.hex("1214"))["ap"]
+
+
+# -- random play with the advanced rules -----------------------------------------------------------
+
+
+def _ammo_kept(game: GameState, before: GameState) -> None:
+    """22.1: ammo never below zero; a unit out of ammo before an action never fires in it."""
+    assert all(points >= 0 for points in game.ammo.values())
+    out = {u.id for u in before.units.values() if ammo_left(before, u) == 0}
+    for event in game.log[-1]["events"]:
+        if event.get("event") in ("pc", "fire PC", "flame", "ammo") and event.get("for", "fire") == "fire":
+            assert event.get("unit") not in out, event
+
+
+@pytest.mark.parametrize("scenario", scenario_params(sorted(SCENARIOS), LONGEST | {"s5-through-the-marshes"}))
+def test_random_play_with_the_advanced_rules_keeps_every_invariant(scenario: str) -> None:
+    @settings(max_examples=1, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    @given(seed=st.integers(0, 2**31))
+    def run(seed: int) -> None:
+        game = random_game(scenario, seed, ADVANCED, _ammo_kept)
+        assert game.result is not None
+
+    run()
