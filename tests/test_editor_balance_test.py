@@ -11,7 +11,7 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 
 from iceditor.editor.document import open_document
-from iceditor.editor.features.balance_test import BalanceOptions, play_menu
+from iceditor.editor.features.balance_test import BalanceDialog, BalanceOptions, play_menu
 from iceditor.editor.window import MainWindow
 
 pytestmark = pytest.mark.gui
@@ -43,3 +43,14 @@ def test_a_balance_test_runs_in_the_background_and_opens_its_report(
     qtbot.waitUntil(lambda: bool(opened), timeout=240_000)
     assert opened[0].toLocalFile() == str((out / "report.html").resolve())
     assert run.seen == {"g00000.json"} and sum(run.tally.values()) == 1
+
+
+def test_r319_the_balance_dialogs_advanced_box_asks_the_batch_for_the_advanced_rules(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    """Issue 23: `--advanced` on `playtest`, offered where a balance test starts; off by default."""
+    scenario = tmp_path / "s.yaml"
+    dialog = BalanceDialog(window, scenario)
+    assert "--advanced" not in dialog.options().command(scenario)
+    dialog.advanced.setChecked(True)
+    assert dialog.options().command(scenario)[-1] == "--advanced"

@@ -437,3 +437,22 @@ def test_the_layer_holds_no_game_state(qtbot, s4_after_setup: GameState) -> None
     assert any(isinstance(o, dict) and o.get("id") in layer.counters for o in found)  # the units it drew
     assert not [o for o in found if isinstance(o, (GameState, Unit))]
     assert not hidden & {o for o in found if isinstance(o, str) and o not in layer.faces}
+
+
+def test_22_3_with_the_advanced_rules_a_counter_shows_its_own_sides_ammo_left(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """22.3: "Each time a point is expended, one of the boxes on the roster next to the appropriate
+    firing unit is marked off." The roster is the owner's: the other side's counters show none (R346)."""
+    game = new_game(S1, 3, {"advanced": True})
+    while game.phase == "setup":
+        play(game, legal_actions(game)[-1])
+    scene, layer = layer_of(qtbot, game)
+    view = player_view(game, "german")
+    layer.show(view.data, view.log)
+    counters = {i.uid: i for i in drawn(scene) if isinstance(i, CounterItem)}
+    left = view.data["ammo"]
+    assert left and all(uid.startswith("german/") for uid in left)
+    shown = [uid for uid in left if uid in counters]
+    assert shown
+    for uid in shown:
+        assert f"{left[uid]} ammo points left (22.3)" in counters[uid].toolTip()
+    assert not any("ammo" in c.toolTip() for uid, c in counters.items() if uid.startswith("russian/"))

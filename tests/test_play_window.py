@@ -463,3 +463,28 @@ def test_a_game_without_a_setup_is_set_up_and_entered_on_the_map_by_clicking(  #
     assert {"event": "entered_map", "unit": uid, "hex": route.hexes[0], "rule": "24.1"} in entered["events"]
     at = session.game.label_of(session.game.unit(uid).hex)  # 1303, or where opportunity fire may answer it
     assert at == "1303" or (session.game.interrupt is not None and session.game.interrupt["hex"] == at)
+
+
+def test_r319_the_advanced_rules_box_starts_an_advanced_game_and_a_restart_keeps_it(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23: "a checkbox when a playtest starts"; the basic game stays the default (R319)."""
+    ticked: list[bool] = []
+
+    def tick(self: PlayersDialog) -> bool:
+        ticked.append(self.advanced.isChecked())
+        self.advanced.setChecked(True)
+        return True
+
+    monkeypatch.setattr(PlayersDialog, "exec", tick)
+    play = next(a for a in window.menus["Play"].actions() if a.text() == "&Playtest")
+    play.trigger()
+    settle()
+    mode = mode_of(window)
+    assert mode.session is not None and mode.session.game.options == {"advanced": True}
+    restart = next(a for a in window.menus["Play"].actions() if a.text() == "&Restart with the edits")
+    restart.trigger()
+    settle()
+    assert ticked == [False, True]  # off at first; a restart offers the game's own options
+    assert mode.session.game.options == {"advanced": True}
+    assert PlayersDialog(window, "basic").options() == {}

@@ -36,6 +36,8 @@ from engine.batch.games import GAMES_FOLDER
 from engine.model.counters import SIDES
 from engine.players import PLAYERS
 
+from ..play.players_dialog import advanced_rules_box
+
 if TYPE_CHECKING:
     from ..window import MainWindow
 
@@ -65,11 +67,13 @@ class BalanceOptions:
     swap: bool
     workers: int
     out: Path
+    advanced: bool = False  # the advanced rules (R319)
 
     def command(self, scenario: Path) -> list[str]:
         argv = [sys.executable, "-m", "iceditor", "playtest", str(scenario), "--games", str(self.games)]
         argv += ["--players", ",".join(self.players), "--workers", str(self.workers), "--out", str(self.out)]
-        return [*argv, "--no-progress", "--format", "json"] + (["--swap"] if self.swap else [])
+        argv += ["--swap"] if self.swap else []
+        return [*argv, "--no-progress", "--format", "json"] + (["--advanced"] if self.advanced else [])
 
 
 class BalanceDialog(QDialog):
@@ -91,6 +95,8 @@ class BalanceDialog(QDialog):
             self.players.append(box)
         self.swap = QCheckBox("Swap the players every second game")
         form.addRow("", self.swap)
+        self.advanced = advanced_rules_box()
+        form.addRow("", self.advanced)
         self.workers = QSpinBox(minimum=1, maximum=256, value=os.cpu_count() or 1)
         form.addRow("Worker processes", self.workers)
         self.out = QLineEdit(str(scenario.parent / f"playtest-{scenario.stem}"))
@@ -115,7 +121,12 @@ class BalanceDialog(QDialog):
     def options(self) -> BalanceOptions:
         german, russian = (box.currentText() for box in self.players)
         return BalanceOptions(
-            self.games.value(), (german, russian), self.swap.isChecked(), self.workers.value(), Path(self.out.text())
+            self.games.value(),
+            (german, russian),
+            self.swap.isChecked(),
+            self.workers.value(),
+            Path(self.out.text()),
+            self.advanced.isChecked(),
         )
 
 

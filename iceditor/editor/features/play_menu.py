@@ -80,7 +80,7 @@ class PlayMenu:
             return
         dialog = PlayersDialog(self.window, f"Playtest {self.window.document.path.name}")
         if dialog.exec():
-            mode.start(dialog.players(), dialog.seed.value())
+            mode.start(dialog.players(), dialog.seed.value(), dialog.options())
         self._update()
 
     def restart_game(self) -> None:
@@ -88,10 +88,11 @@ class PlayMenu:
         if mode.session is None:
             self.start()
             return
-        dialog = PlayersDialog(self.window, "Restart with the edits", mode.session.players, mode.session.game.seed)
+        game = mode.session.game
+        dialog = PlayersDialog(self.window, "Restart with the edits", mode.session.players, game.seed, game.options)
         if dialog.exec():
             mode.leave()
-            mode.start(dialog.players(), dialog.seed.value())
+            mode.start(dialog.players(), dialog.seed.value(), dialog.options())
 
     def save_game(self) -> None:
         if self.mode.session is None:

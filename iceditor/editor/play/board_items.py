@@ -100,7 +100,10 @@ class PlayBoardLayer(QGraphicsObject):
         for unit in view_data.get("units", ()):
             if unit.get("hex") is not None and unit.get("where", "on_map") == "on_map":
                 self.stacks.setdefault(board.hex(unit["hex"]), []).append(str(unit["id"]))
-        by_id = {str(u["id"]): u for u in view_data.get("units", ())}
+        ammo = view_data.get("ammo") or {}  # 22.3: the side's own roster (the advanced rules only)
+        by_id = {
+            str(u["id"]): {**u, "ammo": ammo[u["id"]]} if u["id"] in ammo else u for u in view_data.get("units", ())
+        }
         # a counter or marker drawn as before is kept: a decision changes a few, and a scene whose
         # items are all made again repaints the whole view (docs/editor.md, The board in play)
         old, self.counters = self.counters, {}

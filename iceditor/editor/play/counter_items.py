@@ -37,12 +37,15 @@ def marks(unit: dict[str, Any]) -> list[str]:
         words.append("immobilized (8.54)")
     if unit.get("hidden"):
         words.append("hidden (24.21)")
+    if "ammo" in unit:  # the advanced rules: the points left on the roster (22.3)
+        words.append(f"{unit['ammo']} ammo points left (22.3)" if unit["ammo"] else "out of ammo (22.1)")
     return words
 
 
 class CounterItem(QGraphicsItem):
     """`unit` a unit's data in the view (views.py: id, side, kind, type, hex, state, morale, facing,
-    men, hidden, immobilized, moved, fired), drawn at `at` (its centre), `size` units across."""
+    men, hidden, immobilized, moved, fired; with the advanced rules its ammo points left), drawn at
+    `at` (its centre), `size` units across."""
 
     def __init__(
         self,

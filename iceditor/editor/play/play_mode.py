@@ -138,7 +138,7 @@ class PlayMode(BoardClicks, QObject):
         window.document_replaced.connect(self._document_replaced)
 
     # -- starting, entering, leaving -----------------------------------------------------------
-    def start(self, players: dict[str, str], seed: int = 0) -> bool:
+    def start(self, players: dict[str, str], seed: int = 0, options: dict[str, Any] | None = None) -> bool:
         """A new game of the scenario as the window holds it (unsaved edits included); False, saying
         why, if it cannot be played (no scenario, errors the validator reports)."""
         from ..features.errata_panel import edited_scenario  # the scenario on the window's own maps
@@ -163,7 +163,8 @@ class PlayMode(BoardClicks, QObject):
                 return self._refuse(str(exc))
             texts = {f.path: f.text() for f in document.files()}
             self.stop_ai(pause=False)
-            self.session = PlaySession.start(scenario, players, seed=seed, board=scenario.load_board(), texts=texts)
+            board = scenario.load_board()
+            self.session = PlaySession.start(scenario, players, seed=seed, options=options, board=board, texts=texts)
         self._begin()
         return True
 

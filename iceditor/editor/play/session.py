@@ -76,12 +76,14 @@ class PlaySession:
         players: Mapping[str, str],
         *,
         seed: int = 0,
+        options: Mapping[str, Any] | None = None,
         board: Board | None = None,
         texts: Mapping[Path, str] | None = None,
     ) -> PlaySession:
         """A new game of `scenario` (already validated by the caller when `board` is given: the
-        editor's own maps and checks), from its `setup:` if it has one (new_game)."""
-        game = new_game(scenario, seed, board=board, validated=board is not None)
+        editor's own maps and checks), from its `setup:` if it has one, with the game's `options`
+        (new_game: the advanced rules' switch)."""
+        game = new_game(scenario, seed, dict(options or {}), board=board, validated=board is not None)
         return cls(game, {side: players[side] for side in SIDES}, board, dict(texts or {}))
 
     # -- the game ---------------------------------------------------------------------------
