@@ -11,8 +11,8 @@ import pytest
 from engine.game import Action, legal_actions, new_game, parse, play
 from engine.game.actions import VERBS
 from engine.game.describe import _DOES, describe, describe_event, options
+from engine.game.facing import entry_facing_actions
 from engine.game.fire_odds import pc_chance
-from engine.game.movement import entry_facing_actions
 from engine.model.scenario import load_scenario
 from tests.heavy import scenario_params
 from tests.test_engine_paths import LMG, duel_movement

@@ -10,12 +10,13 @@ import random
 import pytest
 
 from engine.game import Action, IllegalAction, legal_actions, new_game, parse, play
-from engine.game.movement import ONE_HEX, budget, left, over_stacked
 from engine.game.performance import Check, modifier
 from engine.game.results import eliminate
+from engine.game.stacks import over_stacked
 from engine.game.state import MOVEMENT, REACTION, GameState
+from engine.game.steps import budget, left
 from engine.game.units import Unit
-from engine.geometry.movement import Morale, State
+from engine.geometry.movement import ONE_HEX, Morale, State
 from engine.hexgrid import DIRECTIONS
 from engine.model.scenario import load_scenario
 from tests.test_engine_rules import REPO, do, german_movement, start, texts, to_phase, with_dice

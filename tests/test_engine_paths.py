@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.game import Action, IllegalAction, apply, legal_actions, new_game, parse, play
+from engine.game.facing import entry_facing_actions, facing_index
 from engine.game.log import log_text, read_log, replay
-from engine.game.movement import entry_facing_actions, facing_index
 from engine.game.paths import paths
 from engine.game.shot import ap_shot
 from engine.game.state import MOVEMENT, GameState

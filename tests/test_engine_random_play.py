@@ -12,11 +12,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.game import legal_actions, new_game, play
-from engine.game.movement import ONE_HEX, budget, stacking_problems
+from engine.game.stacks import stacking_problems
 from engine.game.state import MOVEMENT, REACTION, GameState
+from engine.game.steps import budget
 from engine.game.units import ON_MAP
 from engine.game.views import SideLog, player_view
-from engine.geometry.movement import Morale, State
+from engine.geometry.movement import ONE_HEX, Morale, State
 from engine.model.counters import SIDES
 from engine.players import make_player
 from tests.heavy import LONGEST, scenario_params

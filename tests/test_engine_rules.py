@@ -10,8 +10,9 @@ import pytest
 
 from engine.game import Action, IllegalAction, legal_actions, new_game, parse, play
 from engine.game.dice import Dice
-from engine.game.movement import left, over_stacked
+from engine.game.stacks import over_stacked
 from engine.game.state import MORALE, MOVEMENT, PLAYER_TURN, REACTION, GameState
+from engine.game.steps import left
 from engine.geometry.movement import Morale, State
 from engine.hexgrid import DIRECTIONS
 from engine.model.scenario import load_scenario

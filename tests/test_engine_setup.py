@@ -13,8 +13,8 @@ import pytest
 import yaml
 
 from engine.game import Action, IllegalAction, legal_actions, new_game, parse, play, setup
-from engine.game.movement import open_entry_hexes
 from engine.game.state import ENTRY_CHOICE, MORALE, MOVEMENT, SETUP, GameState
+from engine.game.steps import open_entry_hexes
 from engine.game.units import Unit
 from engine.geometry.movement import Morale, State
 from engine.hexgrid import DIRECTIONS, Hex

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from engine.game import legal_actions, new_game, play
 from engine.game.determinize import determinize
 from engine.game.dice import Dice
-from engine.game.movement import over_stacked
 from engine.game.setup import deployment_area
+from engine.game.stacks import over_stacked
 from engine.game.state import GameState, Secrets, other
 from engine.game.views import PUBLIC_FIELDS, SideLog, View, player_view, side_log
 from engine.hexgrid import Hex

@@ -1,4 +1,4 @@
-"""8.65 pushing Wrecks (engine/game/movement.py, R90), on the duel scenario: the German IIIe in 1307
+"""8.65 pushing Wrecks (engine/game/wrecks.py, R90), on the duel scenario: the German IIIe in 1307
 faces 1306 (up the road); a Wreck is put in 1306 by hand (fire combat makes them in the next issue)."""
 
 from __future__ import annotations

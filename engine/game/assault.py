@@ -23,13 +23,15 @@ from engine.hexgrid import Hex
 from engine.model.tables import table_values
 
 from .actions import DONE, LEAD, Action, IllegalAction, verb
+from .leaders import may_lead
 from .mines import assault_detonation
 from .morale import reveal_hex
-from .movement import _movement_cost, may_lead, over_stacked
 from .performance import performance_check
 from .results import eliminate
+from .stacks import over_stacked
 from .state import ASSAULT as ASSAULT_PHASE
 from .state import MOVEMENT, MOVING_FIRE, GameState, other
+from .steps import _movement_cost
 from .units import ON_MAP, Unit
 
 Events = list[dict[str, Any]]

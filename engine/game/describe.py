@@ -18,20 +18,12 @@ from engine.model.terrain import Terrain
 
 from .actions import DETACH, FACE, LEAD, MOVE, PUSH, STATE, Action, IllegalAction
 from .assault import ASSAULT
+from .facing import _turn_cost, facing_index
 from .fire import AIM, ANTITANK, JOIN, SHOOT
 from .fire_odds import pc_chance
 from .flamethrower import FLAME
 from .grenades import GRENADE
 from .mortars import MORTAR
-from .movement import (
-    _movement_cost,
-    _state_change_cost,
-    _turn_cost,
-    budget,
-    facing_index,
-    left,
-    pc_needed,
-)
 from .overrun import OVERRUN
 from .paths import _checked, is_path
 from .performance import modifier
@@ -39,6 +31,7 @@ from .play import legal_actions
 from .shot import fire_pc_modifier
 from .state import ASSAULT as ASSAULT_PHASE
 from .state import MOVEMENT, REACTION, GameState
+from .steps import _movement_cost, _state_change_cost, budget, left, pc_needed
 from .units import Unit
 
 # what each verb does, in words (the verbs of actions.py and of the modules that add theirs)

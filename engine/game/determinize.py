@@ -14,9 +14,9 @@ from engine.hexgrid import Hex
 from engine.model.scenario import Scenario
 from engine.validate.placements import may_stand
 
-from .movement import over_stacked
 from .play import new_game
 from .setup import deployment_area, lay_mine, mine_actions, mine_factors
+from .stacks import over_stacked
 from .state import GameState, Secrets, other
 from .units import ON_MAP, WAITING, Extra, Unit
 from .views import PUBLIC_FIELDS, View

@@ -23,11 +23,12 @@ from engine.model.tables import table_values
 from engine.validate.placements import may_stand
 
 from .actions import DONE, PLACE, REVEAL, Action, IllegalAction, verb
+from .facing import face_on_placing, facing_choices
 from .grenades import grenade_attack
 from .mines import infiltration_attack
 from .morale import reveal_hex
-from .movement import face_on_placing, facing_choices, over_stacked
 from .results import apply_result, eliminate
+from .stacks import over_stacked
 from .state import GameState, other
 from .units import ELIMINATED, ON_MAP, WAITING, Unit
 

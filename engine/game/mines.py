@@ -69,7 +69,7 @@ def ap_result(die: int, ap_factors: int) -> str:
 
 def entering_detonation(game: GameState, units: Sequence[Unit], h: Hex) -> Events:
     """The mines of h as the moving unit or stack `units` enters it (from a hex next to it or from
-    off the map), before the other side answers the move (movement.py's `_step` calls it).
+    off the map), before the other side answers the move (steps.py's `_step` calls it).
 
     AP factors (19.22: any unit of either side): revealed; each infantry unit and CW of the stack
     undergoes an AP mine attack (19.24; with an AFV, 19.26: the AFV itself rolls nothing). AT factors

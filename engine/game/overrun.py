@@ -33,26 +33,17 @@ from .ammo import ap_cost, spend
 from .assault import apply_assault, assault_actions, run_fight, start_fight
 from .fire import ANTITANK, fire_pcs
 from .firing import combat_rolled
+from .leaders import _with_their_leaders
 from .mines import overrun_detonation
 from .morale import reveal_hex
-from .movement import (
-    _begin,
-    _cost,
-    _groups,
-    _movement_cost,
-    _order,
-    _stuck_over_full,
-    _with_their_leaders,
-    end_active,
-    left,
-    may_start,
-    mover_side,
-)
-from .movement import _step as step_into
+from .movement import _begin, _stuck_over_full, end_active
 from .performance import performance_check
 from .results import apply_result, destroy_afv, eliminate
 from .shot import Shot, at_shot, is_atg
+from .stacks import _groups, _order
 from .state import MOVEMENT, GameState, other
+from .steps import _cost, _movement_cost, left, may_start, mover_side
+from .steps import _step as step_into
 from .units import Unit
 
 Events = list[dict[str, Any]]

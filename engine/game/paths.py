@@ -21,20 +21,11 @@ from engine.hexgrid import Hex, LabelError
 from engine.model.tables import movement_allowances
 
 from .actions import FACE, MOVE, Action, IllegalAction
-from .movement import (
-    _entering_facing,
-    _movement_cost,
-    _step_costs,
-    apply_movement,
-    budget,
-    facing_index,
-    left,
-    movement_actions,
-    open_entry_hexes,
-    over_stacked,
-    turn_mp,
-)
+from .facing import facing_index, turn_mp
+from .movement import apply_movement, movement_actions
+from .stacks import over_stacked
 from .state import MOVEMENT, REACTION, GameState
+from .steps import _entering_facing, _movement_cost, _step_costs, budget, left, open_entry_hexes
 from .units import Unit
 
 

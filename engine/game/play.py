@@ -48,6 +48,7 @@ from .ammo import assign_ammo
 from .assault import apply_assault, assault_actions, end_assault_phase
 from .closing import apply_closing, closing_actions
 from .dice import Dice
+from .facing import apply_entry_facing, entry_facing_actions
 from .fire import apply_fire, apply_reaction, fire_actions, reaction_actions
 from .firing import FIRE_PHASES
 from .infiltration import (
@@ -60,19 +61,7 @@ from .infiltration import (
     start_infiltration,
 )
 from .morale import morale_phase, reveal_hex
-from .movement import (
-    apply_entry_facing,
-    apply_movement,
-    apply_wreck,
-    end_active,
-    entry_facing_actions,
-    movement_actions,
-    pushing,
-    resolve_pushes,
-    stacking_holds,
-    stacking_problems,
-    wreck_actions,
-)
+from .movement import apply_movement, end_active, movement_actions, stacking_holds
 from .overrun import OVERRUN, apply_decision, apply_overrun, deciding, decisions, overrun_actions
 from .paths import apply_path, continue_path, is_path
 from .setup import (
@@ -84,6 +73,7 @@ from .setup import (
     setup_actions,
 )
 from .sightlines import shared_caches
+from .stacks import stacking_problems
 from .state import (
     ASSAULT,
     DEFENSIVE_FIRE,
@@ -100,6 +90,7 @@ from .state import (
 )
 from .units import field_units
 from .victory import initial_control, result
+from .wrecks import apply_wreck, pushing, resolve_pushes, wreck_actions
 
 ENGINE_VERSION = "iceditor-engine/1"
 BOTH_PLAY = (MORALE, ASSAULT, FREE_STATE)  # 6.0: A, G and H: both players participate

@@ -17,7 +17,8 @@ from engine.model.tables import table_values
 from engine.validate.placements import may_stand
 
 from .actions import DONE, ENTRY, FACE, HIDE, HOLD, IP, MINE, PLACE, STATE, Action, IllegalAction
-from .movement import facing_choices, facing_index, over_stacked
+from .facing import facing_choices, facing_index
+from .stacks import over_stacked
 from .state import ENTRY_CHOICE, GameState
 from .units import ON_MAP, WAITING, Unit
 

@@ -1,0 +1,416 @@
+"""Steps and their costs in play (8.0, 8.1, 8.5): who may start to move now, each unit's MPs
+(8.1, 8.3 C) and what it has left, the hexes a unit or stack may enter next (8.5, 8.61, 8.74) and
+what entering one does (24.22, 19.2, 8.54, 8.55), entries onto the map (24.1) and state changes (3.13).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from engine.geometry.movement import ONE_HEX, Morale, allowance, entry_cost, movement_cost
+from engine.hexgrid import DIRECTIONS, Hex
+from engine.model.tables import movement_allowances, table_values, terrain_effects
+
+from .actions import MOVE, Action
+from .mines import entering_detonation
+from .morale import reveal_hex
+from .stacks import over_stacked
+from .state import MOVEMENT, REACTION, GameState, other
+from .units import ON_MAP, WAITING, Unit
+
+_allowance = cache(allowance)
+
+
+def mover_side(game: GameState) -> str:
+    """The side that moves in this phase: the phasing player in C, the other in D (6.0)."""
+    return game.phasing if game.phase == MOVEMENT else other(game.phasing)
+
+
+def budget(game: GameState, unit: Unit) -> float | str:
+    """MPs the unit may spend this phase (8.1), or ONE_HEX; 8.3 C caps a unit led off on its own."""
+    key = (unit.mover(game.phase), unit.allowance_cap, unit.men)
+    if unit.extra.get("_budget_key") != key:
+        unit.extra["_budget"] = _budget(game, unit)
+        unit.extra["_budget_key"] = key
+    value: float | str = unit.extra["_budget"]
+    return value
+
+
+def _budget(game: GameState, unit: Unit) -> float | str:
+    if unit.kind == "cw" and _short_crewed(unit):
+        return 0.0  # 8.12: 'units without a full crew may never move'
+    value = _allowance(unit.mover(game.phase))
+    if value == ONE_HEX or unit.allowance_cap is None:
+        return value
+    return min(float(value), unit.allowance_cap)
+
+
+def _short_crewed(unit: Unit) -> bool:
+    return unit.men < int(unit.extra.get("full_crew", unit.men))
+
+
+def left(game: GameState, unit: Unit) -> float:
+    """MPs left; a ONE_HEX unit has "one hex" until it has entered one."""
+    value = budget(game, unit)
+    if value == ONE_HEX:
+        return 0.0 if unit.extra.get("hexes_entered", 0) else float("inf")
+    return float(value) - unit.mp_spent
+
+
+def may_start(game: GameState, unit: Unit) -> bool:
+    """Whether the unit may begin to move (or turn, or change state) in this phase."""
+    if not _may_act(game, unit):
+        return False
+    if unit.where == WAITING:
+        return bool(open_entry_hexes(game, unit))
+    if not unit.on_map:
+        return False
+    value = budget(game, unit)
+    return value == ONE_HEX or float(value) > 0
+
+
+def _may_act(game: GameState, unit: Unit) -> bool:
+    """Nothing bars the unit from moving or turning in this phase."""
+    if unit.side != mover_side(game) or unit.move_done or unit.immobilized or unit.extra.get("moving"):
+        return False
+    if unit.morale == Morale.SUPPRESSED:  # 8.15
+        return False
+    if game.phase == MOVEMENT and unit.extra.get("support_fired"):  # 8.21
+        return False
+    return not restricted(game, unit)
+
+
+def restricted(game: GameState, unit: Unit) -> bool:
+    """A scenario restriction (24.1): the unit may not move before that side's Player Turn of that
+    Game Turn ("they may not move until Russian Player Turn 2"); kept for the phase."""
+    found: dict[str, bool] = game.caches.setdefault("restricted", {})
+    if unit.id not in found:
+        found[unit.id] = _restricted(game, unit)
+    return found[unit.id]
+
+
+def _restricted(game: GameState, unit: Unit) -> bool:
+    for item in game.scenario.data.get("restrictions") or []:
+        if item.get("side", unit.side) != unit.side or not game.names(item, unit):
+            continue
+        until = item["may_not_move_before"]
+        turn, side = int(until["turn"]), str(until["side"])
+        first = str(game.scenario.data["moves_first"])
+        reached = (game.turn, 0 if game.phasing == first else 1)
+        if reached < (turn, 0 if side == first else 1):
+            return True
+    return False
+
+
+def pc_needed(game: GameState, unit: Unit) -> bool:
+    """8.22: a PC to move, except before the first shot; 8.3 B: not for a unit its leader leads."""
+    return game.first_shot and not unit.extra.get("pc_passed") and unit.led_by is None
+
+
+def _dynamic(unit: Unit) -> tuple[Any, ...]:
+    """Everything about a unit this phase that its choices depend on."""
+    extra = unit.extra
+    return (
+        unit.id,
+        unit.state,
+        unit.morale,
+        unit.facing,
+        unit.mp_spent,
+        unit.move_done,
+        unit.allowance_cap,
+        unit.led_by,
+        unit.moved,
+        unit.men,
+        extra.get("moving"),
+        extra.get("pc_passed"),
+        extra.get("hexes_entered"),
+        extra.get("lead_pc"),
+        extra.get("lead_passed"),
+        extra.get("detached"),
+        extra.get("free_hexsides"),
+        extra.get("turned"),
+        extra.get("state_changed"),
+        extra.get("must_exit"),
+        unit.immobilized,
+        extra.get("commander_killed"),  # 11.43: no more state changes (Unit.may_change_state)
+    )
+
+
+def _mover_key(game: GameState, unit: Unit) -> tuple[Any, ...]:
+    """What a lone unit's steps depend on: its hex, how it moves, what it has left, its men (with
+    who stands around its hex: `_hex_starts`)."""
+    return (
+        unit.hex,
+        unit.mover(game.phase),
+        left(game, unit),
+        unit.men,
+        unit.kind == "cw",
+        unit.extra.get("hexes_entered", 0),
+        unit.allowance_cap,
+    )
+
+
+def _steps(game: GameState, group: list[Unit]) -> list[Hex]:
+    """The adjacent hexes every unit of the group may enter now (8.5, 8.61, 8.74): `_cost` for each
+    unit, with what does not depend on the hex entered worked out once per unit."""
+    first = group[0]
+    origin = first.hex
+    if origin is None or not first.on_map:
+        return []
+    afv = next((u for u in group if u.is_afv), None)
+    front = None if afv is None or afv.facing is None else origin + DIRECTIONS[afv.facing]
+    movers = [
+        (u, _step_costs(game, origin, u.mover(game.phase)), budget(game, u) == ONE_HEX, left(game, u)) for u in group
+    ]
+    targets = []
+    for i, t in enumerate(game.neighbours(origin)):
+        if afv is not None and t != front:
+            continue  # 8.74: an AFV moves out of its hex through its frontal hexside (R42)
+        for unit, costs, one_hex, rest in movers:
+            cost = costs[i]
+            if cost is None or (unit.extra.get("hexes_entered", 0) if one_hex else cost > rest + 1e-9):
+                break  # 8.11: a ONE_HEX unit enters one hex regardless; else the MPs it has left
+        else:
+            if _may_enter(game, group, t):
+                targets.append(t)
+    return targets
+
+
+def _step_costs(game: GameState, origin: Hex, mover: Any) -> list[float | None]:
+    """`_movement_cost` into each of origin's neighbours (in `neighbours` order), kept per board."""
+    costs: dict[tuple[Hex, Any], list[float | None]] = game.board.caches.setdefault("game_step_costs", {})
+    found = costs.get((origin, mover))
+    if found is None:
+        found = costs[(origin, mover)] = [_movement_cost(game, origin, t, mover) for t in game.neighbours(origin)]
+    return found
+
+
+def _movement_cost(game: GameState, origin: Hex, target: Hex, mover: Any) -> float | None:
+    """movement_cost, kept per board: the game never edits the terrain."""
+    costs: dict[tuple[Hex, Hex, Any], float | None] = game.board.caches.setdefault("game_movement_costs", {})
+    key = (origin, target, mover)
+    if key not in costs:
+        costs[key] = movement_cost(game.board, origin, target, mover)
+    return costs[key]
+
+
+def _cost(game: GameState, unit: Unit, origin: Hex, target: Hex) -> float | None:
+    """MPs the unit pays to enter target now; None if it may not (P, or not enough MPs left)."""
+    cost = _movement_cost(game, origin, target, unit.mover(game.phase))
+    if cost is None:
+        return None
+    if budget(game, unit) == ONE_HEX:
+        return 0.0 if not unit.extra.get("hexes_entered", 0) else None  # 8.11: one hex regardless
+    return cost if cost <= left(game, unit) + 1e-9 else None
+
+
+def _may_enter(game: GameState, group: list[Unit], t: Hex) -> bool:
+    """No visible enemy unit (8.23: only an overrun enters one, 9.0), no second AFV or a Wreck for
+    an AFV (8.61); an over-full hex only on the way through (8.62 counts at the phase's end)."""
+    side = group[0].side
+    there = game.occupied().get(t, ())
+    if any(u.side != side and not u.hidden for u in there):
+        return False
+    if (t in game.wrecks or any(u.is_afv for u in there)) and any(u.is_afv for u in group):
+        return False
+    if over_stacked(game, side, t, group):
+        return all(_cost_beyond(game, u, t) for u in group)
+    return True
+
+
+def _cost_beyond(game: GameState, unit: Unit, t: Hex) -> bool:
+    """Whether the unit, having entered t, still has the MPs to leave it again."""
+    mover = unit.mover(game.phase)
+    if unit.on_map and unit.hex is not None:
+        enter = _movement_cost(game, unit.hex, t, mover)
+    else:
+        enter = entry_cost(game.board, t, mover)
+    if enter is None or budget(game, unit) == ONE_HEX:
+        return False
+    rest = left(game, unit) - enter
+    return any(
+        (c := _movement_cost(game, t, n, unit.mover(game.phase))) is not None and c <= rest
+        for n in game.neighbours(t)
+        if n != unit.hex
+    )
+
+
+def _entries(game: GameState, unit: Unit, key: tuple[Any, ...]) -> list[Action]:
+    """The moves onto the entry hexes the unit may enter now (R44: the hex's own terrain cost),
+    kept for the phase by how it moves and who stands on them."""
+    candidates: dict[Any, list[Hex]] = game.caches.setdefault("entries", {})
+    if key not in candidates:
+        value = budget(game, unit)
+        candidates[key] = [
+            h
+            for h in sorted(open_entry_hexes(game, unit))
+            if (cost := entry_cost(game.board, h, unit.mover(game.phase))) is not None
+            and (value == ONE_HEX or cost <= float(value))
+        ]
+    occupied = game.occupied()
+    taken = tuple((h, game.signature(h)) for h in candidates[key] if h in occupied)
+    open_now: dict[Any, list[Action]] = game.caches.setdefault("entries_open", {})
+    where = (key, taken)  # an occupied entry hex is open by who stands there (`_may_enter`)
+    if where not in open_now:
+        barred = {h for h, _ in taken if not _may_enter(game, [unit], h)}
+        open_now[where] = game.hex_actions(MOVE, (unit.id,), [h for h in candidates[key] if h not in barred])
+    return open_now[where]
+
+
+def open_entry_hexes(game: GameState, unit: Unit) -> frozenset[Hex]:
+    """The hexes a waiting unit may enter the map on now: its entries' options of this turn or an
+    earlier one (R84), in this phase, the chosen one where the side chose before play (24.1).
+    Kept for the phase (the caches go with each phase)."""
+    cache: dict[tuple[Any, ...], frozenset[Hex]] = game.caches.setdefault("entry_hexes", {})
+    key = (unit.id, unit.id in game.held, game.turn, game.phase, game.phasing, tuple(sorted(game.entry_choice.items())))
+    if key not in cache:
+        cache[key] = _open_entry_hexes(game, unit)
+    return cache[key]
+
+
+def _open_entry_hexes(game: GameState, unit: Unit) -> frozenset[Hex]:
+    found: set[Hex] = set()
+    for index, entry, option_index, option in entry_options(game, unit):
+        chosen = game.entry_choice.get((unit.side, index))
+        if entry.get("choose") in ("before_play", "before_setup") and chosen is not None and chosen != option_index:
+            continue
+        phase = option.get("phase", "movement")
+        if phase == "movement" and not (game.phase == MOVEMENT and game.phasing == unit.side):
+            continue
+        if phase == "reaction_movement" and not (game.phase == REACTION and game.phasing != unit.side):
+            continue
+        if int(option["turn"]) > game.turn:
+            continue
+        found |= game.zone_hexes(option["zone"])
+    return frozenset(found)
+
+
+def entry_options(game: GameState, unit: Unit) -> Iterator[tuple[int, dict[str, Any], int, dict[str, Any]]]:
+    """(entry index, entry, option index, option) of every entry that names the unit or its group."""
+    side_data = game.scenario.data["sides"][unit.side]
+    for index, entry in enumerate(side_data.get("entries") or []):
+        if not game.names(entry, unit):
+            continue
+        if entry.get("limit") and unit.id not in game.held and _deploys(game, unit):
+            continue  # a deploying unit uses a limited entry only when held for it (R15)
+        for option_index, option in enumerate(entry["options"]):
+            yield index, entry, option_index, option
+
+
+def _deploys(game: GameState, unit: Unit) -> bool:
+    return any(game.names(d, unit) for d in game.scenario.data["sides"][unit.side].get("deployment") or [])
+
+
+def _may_change_state(game: GameState, unit: Unit) -> bool:
+    """3.13, 3.27: a NORMAL unit with the MPs for a change; one moving ONE HEX regardless of terrain
+    costs has no MPs to count, and changes once in the phase (R156: a phase always ends)."""
+    if not unit.may_change_state:
+        return False
+    if budget(game, unit) == ONE_HEX:
+        return not unit.extra.get("state_changed") and not unit.extra.get("hexes_entered")
+    return _state_change_cost(unit) <= left(game, unit)
+
+
+def _state_change_cost(unit: Unit) -> float:
+    """3.13: 2 MPs for infantry and CWs, 5 for AFVs."""
+    return _state_change_costs()[unit.is_afv]
+
+
+@cache
+def _state_change_costs() -> tuple[float, float]:
+    costs = table_values("terrain-effects")["movement"]["state_change_mp"]
+    return float(costs["infantry_cw"]), float(costs["afv"])
+
+
+def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    units = [game.changing(u) for u in units]
+    hidden_there = [u for u in game.at(target) if u.side != units[0].side and u.hidden]
+    if hidden_there:  # 24.23: revealed as the unit is about to enter; 8.23 then bars the hex
+        return reveal_hex(game, hidden_there[0].side, target, f"{units[0].id} is about to enter it")
+    for unit in units:
+        origin = unit.hex
+        if unit.where == WAITING:
+            cost = entry_cost(game.board, target, unit.mover(game.phase))
+            if unit.is_afv:
+                unit.facing = _entering_facing(game, target)
+            events.append({"event": "entered_map", "unit": unit.id, "hex": game.label(target), "rule": "24.1"})
+        else:
+            assert origin is not None
+            cost = _movement_cost(game, origin, target, unit.mover(game.phase))
+            events += _reveal_leaving(game, unit, origin)
+            unit = game.unit(unit.id)  # revealed with its hex
+        assert cost is not None
+        if budget(game, unit) != ONE_HEX:
+            unit.mp_spent += cost
+        unit.extra["hexes_entered"] = unit.extra.get("hexes_entered", 0) + 1
+        unit.extra["left_hex_turn"] = game.player_turns  # 10.14: a Stug that left its hex may not fire
+        unit.extra["free_hexsides"] = movement_allowances().free_facing_hexsides
+        unit.extra.pop("must_exit", None)  # 9.0: out of the hex it overran
+        unit.extra.pop("turned", None)  # R150: a new hex, a new facing change
+        game.relocate(unit, ON_MAP, target)
+    units = [game.unit(u.id) for u in units]  # those the state holds: revealing and detonating change units
+    events.append({"event": "moved", "units": [u.id for u in units], "hex": game.label(target)})
+    own_hidden = [u for u in game.at(target) if u.side == units[0].side and u.hidden and u not in units]
+    if own_hidden:  # 24.22: any unit moving into a hidden hex reveals it
+        events += reveal_hex(game, units[0].side, target, f"{units[0].id} moved into it")
+    game.control[target] = units[0].side
+    events += entering_detonation(game, units, target)  # 19.2: 'the instant' it enters, before any answer
+    units = [game.unit(u.id) for u in units]
+    for unit in units:
+        if unit.is_afv and unit.on_map:
+            events += _bog(game, unit, target)
+            if unit.immobilized:  # 8.43: 'If an AFV ceases its movement all infantry accompanying it must end ...'
+                riders = [u for u in units if u is not unit and not u.move_done]
+                events += game.stop_moving(riders, "8.43", "its AFV bogged down")
+    units = [game.unit(u.id) for u in units]
+    if any(u.move_done for u in units):
+        game.active = tuple(u.id for u in units if not u.move_done)
+    game.interrupt = {"hex": game.label(target), "units": [u.id for u in units if u.on_map], "side": units[0].side}
+    facing = next((u for u in units if u.on_map and u.faces_hexside and u.facing is None), None)
+    if facing is not None:  # R161: an MG or ATG entering the map faces before the other side answers
+        game.interrupt["facing"] = facing.id
+        return events
+    game.to_act = other(units[0].side)
+    return events
+
+
+def _reveal_leaving(game: GameState, unit: Unit, origin: Hex) -> list[dict[str, Any]]:
+    """24.22: a unit moving out of a hidden hex reveals all units in it."""
+    if origin in game.secrets[unit.side].hidden_hexes:
+        return reveal_hex(game, unit.side, origin, f"{unit.id} moved out of it")
+    return []
+
+
+def _bog(game: GameState, afv: Unit, h: Hex) -> list[dict[str, Any]]:
+    """8.54 Woods, 8.55 Marsh: two dice at most the Trees (at most 4 in Marsh) immobilize the AFV."""
+    terrain = game.board.terrain(h)
+    rules = terrain_effects()
+    table = table_values("terrain-effects")["movement"]["afv_immobilization"]
+    if terrain.trees >= rules.woods_min_trees:
+        limit, rule, kind = terrain.trees, "8.54", "woods"
+    elif terrain.marsh:
+        limit, rule, kind = int(table["marsh"]["immobilized_at_most"]), "8.55", "marsh"
+    else:
+        return []
+    dice = game.dice.roll(int(table[kind]["dice"]))
+    stuck = sum(dice) <= limit
+    if stuck:
+        afv = game.changing(afv)
+        afv.immobilized = True
+        afv.move_done = True
+        afv.extra["moving"] = False
+    return [
+        {"event": "bog_roll", "unit": afv.id, "dice": list(dice), "at_most": limit, "immobilized": stuck, "rule": rule}
+    ]
+
+
+def _entering_facing(game: GameState, h: Hex) -> int:
+    """An AFV entering the map faces into it: away from the first off-map neighbour, clockwise from
+    up (R85); its free turn after entering (8.74) points it as its owner likes."""
+    for index, d in enumerate(DIRECTIONS):
+        if h - d not in game.board.hexes:
+            return index
+    return 0
