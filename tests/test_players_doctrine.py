@@ -1,20 +1,30 @@
 """The heuristic's doctrine where the rules give it a choice a wargamer weighs: overrunning a hex
 with guns in it (9.0, 9.2 A), pushing a Wreck out of the way (8.65), and the search's rule for
-overruling the doctrine (R330)."""
+overruling the doctrine (R330), and infiltrating clear of where hidden hexes may be (24.35)."""
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+
 import pytest
 
-from engine.game import Action, legal_actions, play
+from engine.game import Action, legal_actions, new_game, play
+from engine.game.infiltration import INFILTRATION
 from engine.game.state import GameState
+from engine.game.views import player_view
 from engine.geometry.movement import Morale
-from engine.hexgrid import hex_distance
+from engine.hexgrid import hex_distance, parse_label
+from engine.model.counters import SIDES
+from engine.model.scenario import load_scenario
 from engine.players import HeuristicPlayer, SearchPlayer, heuristic
+from engine.players.knowledge import hiding_hexes
 from tests.test_engine_overrun import OVERRUN_SCENARIO, T34, defenders, start, tank
 from tests.test_engine_rules import german_movement
 from tests.test_engine_rules import start as duel
 from tests.test_engine_wrecks import AFV, wrecked
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 def russian_choice(game: GameState) -> Action:
@@ -83,3 +93,25 @@ def test_8_65_the_heuristic_pushes_a_wreck_only_where_no_move_brings_the_afv_nea
     monkeypatch.setattr(heuristic, "paths", lambda game, stack: {})  # now no way round
     assert player._blocked(game, push)
     assert player.decide(game, "german", [push, Action("done")]) == push
+
+
+@pytest.mark.slow  # two Knowledges of Scenario 2 and its set-up: some 2-5 s
+def test_24_35_the_heuristic_does_not_infiltrate_where_a_german_hidden_hex_may_be() -> None:
+    """24.35: 'If the Infiltration Hex is also a German hidden hex ... the infiltration mission
+    automatically fails'; 24.21: hidden hexes 'may only be selected from that area of the map in
+    which the player is permitted to deploy'. Scenario 2's Russian may infiltrate the German's
+    buildings south of the road (the nearest hexes to the objectives), but does not: it picks a
+    hex outside the German's deployment zones, public knowledge, whatever the German hid."""
+    scenario = load_scenario(REPO / "scenarios" / "s2-khristishche.yaml")
+    scenario = dataclasses.replace(scenario, data={k: v for k, v in scenario.data.items() if k != "setup"})
+    game = new_game(scenario, 3)
+    players = {side: HeuristicPlayer(n) for n, side in enumerate(SIDES)}
+    for side, player in players.items():
+        player.begin(scenario, side)
+    while game.phase != INFILTRATION:
+        play(game, players[game.to_act].decide(game, game.to_act, legal_actions(game)))
+    actions = legal_actions(game)
+    hiding = hiding_hexes(game, "german")
+    assert any(parse_label(a.arg, game.board.offset) in hiding for a in actions if a.verb == "infiltrate")
+    choice = players["russian"].choose(player_view(game, "russian"), actions)
+    assert choice.verb == "infiltrate" and parse_label(choice.arg, game.board.offset) not in hiding

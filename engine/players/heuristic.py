@@ -185,10 +185,11 @@ class HeuristicPlayer:
 
     def _infiltration(self, game: GameState, side: str, actions: list[Action]) -> Action:
         """24.31-24.32: the infiltration hex nearest the objectives, in cover (its result's terrain
-        modifier); the German reveals no hidden hex he need not. Its alternatives (a search's): the
-        hexes nearest the objectives with the two lowest die roll modifiers below the chosen's
-        (24.33: the lower the roll the better: farther from the Germans, in better terrain), and
-        not infiltrating at all (24.31)."""
+        modifier), and not where a German hidden hex may be (24.21, 24.35: there it fails at once;
+        the German's deployment zones are public, the hexes he hid are not); the German reveals no
+        hidden hex he need not. Its alternatives (a search's): the hexes nearest the objectives
+        with the two lowest die roll modifiers below the chosen's (24.33: the lower the roll the
+        better: farther from the Germans, in better terrain), and not infiltrating at all (24.31)."""
         know = self._know()
         tries = [a for a in actions if a.verb == "infiltrate"]
         if tries:
@@ -197,6 +198,7 @@ class HeuristicPlayer:
             chosen = min(
                 best,
                 key=lambda a: (
+                    _hex_at(game, a.arg) in know.enemy_hiding,  # 24.35: it would fail there at once
                     know.to_objective.get(_hex_at(game, a.arg), FAR),
                     -know.cover.get(_hex_at(game, a.arg), 1),
                 ),

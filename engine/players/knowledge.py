@@ -3,7 +3,7 @@ read the same scenario file), and, at a decision, the state its side knows (`kno
 
 - the objective hexes the victory conditions name (24.9; a side goes for them, or holds them);
 - each hex's distance in hexes from them, and from where the enemy starts (its deployment zones
-  and entries, 24.1);
+  and entries, 24.1); where its hidden hexes may be (24.21);
 - each hex's cover: the AP dice an infantry target UP rolls there (11.31, the terrain effects
   chart), one more for every die it adds;
 - which hexes the enemy units the side sees may see (the geometry layer's all-pairs lines of
@@ -47,6 +47,7 @@ class Knowledge:
         self.by_control = points.get("control") == "last_to_occupy"  # 24.9: a hex is the last to occupy's
         self.enemy_origin = origin_hexes(self.base, other(side))
         self.own_origin = origin_hexes(self.base, side)
+        self.enemy_hiding = hiding_hexes(self.base, other(side))
         self.to_objective = _distances(board, self.objectives)
         self._goals: dict[frozenset[Hex], dict[Hex, int]] = {}
         self.to_enemy = _distances(board, self.enemy_origin)
@@ -163,6 +164,16 @@ def origin_hexes(game: GameState, side: str) -> frozenset[Hex]:
     data = game.scenario.data["sides"][side]
     zones = [d["zone"] for d in data.get("deployment") or []]
     zones += [o["zone"] for e in data.get("entries") or [] for o in e.get("options") or []]
+    return frozenset().union(*(game.zone_hexes(z) for z in zones))
+
+
+def hiding_hexes(game: GameState, side: str) -> frozenset[Hex]:
+    """Where `side`'s hidden hexes may be (24.21: only where it may deploy), if the scenario gives
+    it any: public, as the scenario file is; which of them it chose is not."""
+    data = game.scenario.data["sides"][side]
+    if not data.get("hidden_hexes"):
+        return frozenset()
+    zones = [d["zone"] for d in data.get("deployment") or []]
     return frozenset().union(*(game.zone_hexes(z) for z in zones))
 
 
