@@ -155,7 +155,7 @@ def board_figures(scenario: Path, quick: bool, repeat: int) -> dict[str, tuple[f
     """The board-dependent figures of issue 22's table on one scenario."""
     path = str(scenario)
     edits = _script("validate.py", "--scenario", path, "--edits", "30" if quick else "120")
-    editor = _script("editor.py", "--scenario", path, "--play", "1", "--hovers", "30" if quick else "100")
+    editor = _script("editor.py", "--scenario", path, "--play", "3", "--hovers", "30" if quick else "100")
     geometry = _script("geometry.py", "--scenario", path, "--sources", "10", "--naive-sources", "0", "--rows", "40")
     engine = _script("game_engine.py", "--scenario", path, "--games", "2" if quick else "5")["scenario"]
     return {
