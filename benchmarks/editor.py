@@ -1,6 +1,8 @@
 """Editor speed on Scenario 6 (Maps 1 and 2 with the errata), one JSON object.
 
-    python benchmarks/editor.py [--stroke N] [--hovers N]
+    python benchmarks/editor.py [--stroke N] [--hovers N] [--scenario PATH]
+
+--scenario: open that scenario instead (benchmarks/big_board.py writes ones on bigger boards).
 
 open_s: open Scenario 6 and show it (files read, board built, validated, window drawn), first
 in this process; goal under 2 s.
@@ -62,6 +64,7 @@ def main() -> None:
     parser.add_argument("--hovers", type=int, default=100, help="hexes the LOS tool is hovered over")
     parser.add_argument("--play", type=int, default=30, help="clicks of each kind in the playtest")
     parser.add_argument("--play-only", action="store_true", help="measure the playtest's clicks only")
+    parser.add_argument("--scenario", type=Path, help="open this one (it holds hexes 1001, 1210-3110, 4314: Maps 1, 2)")
     parser.add_argument("--launch", choices=["show-first", "validate-first"], help=argparse.SUPPRESS)
     parser.add_argument("--began", type=float, help=argparse.SUPPRESS)
     parser.add_argument("file", nargs="?", type=Path, help=argparse.SUPPRESS)
@@ -94,7 +97,7 @@ def measure(args: argparse.Namespace) -> None:
     from iceditor.editor.window import MainWindow
 
     app = application()
-    path = next((REPO / "scenarios").glob("s6-*.yaml"))
+    path = args.scenario or next((REPO / "scenarios").glob("s6-*.yaml"))
 
     start = time.perf_counter()
     window = MainWindow(load(path))

@@ -1,6 +1,6 @@
 """Rules engine speed: random-play games per second and actions per second, one core, one JSON object.
 
-    python benchmarks/game_engine.py [--games N] [--profile]
+    python benchmarks/game_engine.py [--games N] [--profile] [--scenario PATH]
 
 For Scenarios 1 and 6, with every rule in play (fire combat included): `play` (in place, as a
 batch runs games) over N games after one warm-up game (the scenario's validation, its terrain's
@@ -66,7 +66,8 @@ def where_the_time_goes(games: int) -> dict[str, float]:
 
 
 def measure(name: str, games: int, functional: bool = False) -> dict[str, float]:
-    scenario = load_scenario(REPO / "scenarios" / f"{SCENARIOS[name]}.yaml")
+    """`name`: a key of SCENARIOS or a scenario file's path."""
+    scenario = load_scenario(REPO / "scenarios" / f"{SCENARIOS[name]}.yaml" if name in SCENARIOS else Path(name))
     one_game(scenario, 0, functional)  # warm-up: caches and the scenario's validation
     start = time.perf_counter()
     actions = sum(one_game(scenario, seed, functional) for seed in range(1, games + 1))
@@ -82,7 +83,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--scenario", help="this scenario file only, without the naive baseline")
     args = parser.parse_args()
+    if args.scenario:
+        print(json.dumps({"scenario": measure(args.scenario, args.games)}, indent=2))
+        return
     if args.profile:
         profile = cProfile.Profile()
         profile.runcall(measure, "s1", args.games)

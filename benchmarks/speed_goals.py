@@ -1,5 +1,5 @@
 """Issue 22's figures in one run, each beside its goal (and its naive baseline where one exists).
-    python benchmarks/speed_goals.py [--quick] [--format table|json]
+    python benchmarks/speed_goals.py [--quick] [--format table|json] [--board 4x]
 
 A figure that a user waits for in a new process (`iceditor validate`, `--help`, `errata impact`,
 a scenario's first game) is measured as that process: the CPU seconds of the child (user +
@@ -7,16 +7,23 @@ system, best of --repeat), since on a shared machine the wall time follows the l
 time is printed beside it. The others come from the benchmark scripts that own them, each run as
 its own process (validate.py, editor.py, geometry.py, game_engine.py), and are read from their
 JSON. `--quick` runs fewer repeats and edits: the same figures, noisier.
+
+`--board 4x` adds a second table: the figures that depend on the board, measured in the same run
+on the 1x and 4x synthetic boards of benchmarks/big_board.py (Maps 1 and 2 as one map, and tiled
+2 x 2, with one scenario on them), and each one's scaling exponent log(t4 / t1) / log(4): 1 grows
+as the board, 0 is flat. Games are timed per game (the inverse of games/s).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -132,6 +139,65 @@ def scripts(quick: bool) -> list[Figure]:
     ]
 
 
+@dataclass(frozen=True)
+class Scaling:
+    name: str
+    one: float
+    four: float
+    unit: str
+
+    @property
+    def exponent(self) -> float:
+        return math.log(self.four / self.one) / math.log(4)
+
+
+def board_figures(scenario: Path, quick: bool, repeat: int) -> dict[str, tuple[float, str]]:
+    """The board-dependent figures of issue 22's table on one scenario."""
+    path = str(scenario)
+    edits = _script("validate.py", "--scenario", path, "--edits", "30" if quick else "120")
+    editor = _script("editor.py", "--scenario", path, "--play", "3", "--hovers", "30" if quick else "100")
+    geometry = _script("geometry.py", "--scenario", path, "--sources", "10", "--naive-sources", "0", "--rows", "40")
+    engine = _script("game_engine.py", "--scenario", path, "--games", "2" if quick else "5")["scenario"]
+    return {
+        "iceditor validate of the scenario (process)": (_best([*ICEDITOR, "validate", path], repeat)[0], "s"),
+        "first game to its first fire phase (process)": (
+            _best([sys.executable, str(Path(__file__)), "--first-game", path], repeat)[0],
+            "s",
+        ),
+        "one-hex edit + revalidation, p95": (edits["edit_ms_p95"], "ms"),
+        "open the scenario in the editor (in process)": (editor["open_s"], "s"),
+        "LOS hover p95, whole map in view": (editor["los_hover_ms_whole_map_p95"], "ms"),
+        "LOS fan, one hex to the board": (geometry["fan_ms"], "ms"),
+        "all-pairs visibility, the board (from 40 rows)": (geometry["all_pairs_s"], "s"),
+        "random play, seconds per game after the first": (1 / engine["games_per_s"], "s"),
+    }
+
+
+def scaling(quick: bool, repeat: int) -> tuple[list[Scaling], dict[str, int]]:
+    from big_board import write_board
+
+    from engine.model.scenario import load_scenario
+
+    with tempfile.TemporaryDirectory(prefix="speed-goals-boards-") as folder:
+        measured, hexes = [], {}
+        for tiles, size in ((1, "1x"), (2, "4x")):
+            scenario = write_board(tiles, Path(folder) / size)
+            hexes[size] = len(load_scenario(scenario).load_board().hexes)
+            measured.append(board_figures(scenario, quick, repeat))
+    one, four = measured
+    return [Scaling(name, one[name][0], four[name][0], one[name][1]) for name in one], hexes
+
+
+def _scaling_table(rows: list[Scaling], hexes: dict[str, int]) -> str:
+    sizes = ", ".join(f"{size} {n:,} hexes" for size, n in hexes.items())
+    out = [f"the same on the synthetic boards (benchmarks/big_board.py: {sizes})"]
+    out.append(f"{'figure':58} {'1x':>12} {'4x':>12}  exponent")
+    for r in rows:
+        out.append(f"{r.name:58} {r.one:>9.3g} {r.unit:2} {r.four:>9.3g} {r.unit:2}  {r.exponent:5.2f}")
+    out.append("exponent: log(t4 / t1) / log(4); --help and errata impact do not depend on the board")
+    return "\n".join(out)
+
+
 def first_game(name: str) -> None:
     """A new process's first game of a bundled scenario, random play to the end of its first fire phase."""
     from engine.game import legal_actions, new_game, play
@@ -165,6 +231,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--format", choices=("table", "json"), default="table")
+    parser.add_argument("--board", choices=("4x",), help="also the board-dependent figures on the 1x and 4x boards")
     parser.add_argument("--first-game", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.first_game:
@@ -179,15 +246,18 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     stages: list[Callable[[], list[Figure]]] = [in_processes, lambda: scripts(args.quick)]
     figures = [f for stage in stages for f in stage()]
+    scaled, hexes = scaling(args.quick, 1 if args.quick else args.repeat) if args.board else ([], {})
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     if args.format == "json":
-        print(
-            json.dumps(
-                {"figures": [{**f.__dict__, "met": f.met} for f in figures], "walls_s": walls, "load": load}, indent=2
-            )
-        )
+        report: dict[str, Any] = {"figures": [{**f.__dict__, "met": f.met} for f in figures]}
+        if scaled:
+            report["boards"] = {"hexes": hexes, "figures": [{**r.__dict__, "exponent": r.exponent} for r in scaled]}
+        print(json.dumps({**report, "walls_s": walls, "load": load}, indent=2))
     else:
         print(_table(figures, walls, load))
+        if scaled:
+            print()
+            print(_scaling_table(scaled, hexes))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Validation speed, one JSON object: all six bundled scenarios in one process, and
 revalidation after one-hex edits (what the editor does after a brush stroke).
 
-    python benchmarks/validate.py [--edits N]
+    python benchmarks/validate.py [--edits N] [--scenario PATH]
 
 all_scenarios_s: every check (geometry included) on the six scenarios, one process, cold.
 edit_ms_*: a ValidationSession per scenario; N random one-hex terrain edits each, timed from
@@ -16,6 +16,7 @@ import json
 import random
 import statistics
 import time
+from pathlib import Path
 
 from engine.model.source import load_yaml
 from engine.model.terrain import Terrain
@@ -35,9 +36,10 @@ def _p95_ms(times: list[float]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edits", type=int, default=20)
+    parser.add_argument("--scenario", type=Path, help="this scenario only (default: the six bundled ones)")
     args = parser.parse_args()
     random.seed(1)
-    paths = bundled_scenarios()
+    paths = [args.scenario] if args.scenario else bundled_scenarios()
     docs = [load_yaml(p) for p in paths]
 
     start = time.perf_counter()
