@@ -24,6 +24,7 @@ from .actions import DONE, PASS, Action, IllegalAction, verb
 from .firing import combat_rolled, firer_and_hex, firing_side, mark_fired
 from .flamethrower import FLAME, apply_flame, flame_actions
 from .grenades import GRENADE, apply_grenade, grenade_actions
+from .mg_modes import direct_fire
 from .mortars import MORTAR, apply_mortar, mortar_actions
 from .performance import Check
 from .results import apply_result, destroy_afv
@@ -97,6 +98,7 @@ def _legal(game: GameState, action: Action) -> bool:
             return (
                 unit is not None
                 and unit not in firers
+                and direct_fire(game, unit)
                 and may_aim(game, unit, target)
                 and may_combine(game, [*firers, unit])
             )
@@ -108,7 +110,7 @@ def _legal(game: GameState, action: Action) -> bool:
     if game.interrupt is not None and action.arg != game.interrupt["hex"]:
         return False  # 13.13: only the hex entered
     if action.verb == AIM:
-        return may_aim(game, unit, h) and not _cancelled(game, unit, h)
+        return may_aim(game, unit, h) and not _cancelled(game, unit, h) and direct_fire(game, unit)
     return may_antitank(game, unit, h)
 
 
@@ -137,11 +139,11 @@ def apply_reaction(game: GameState, action: Action) -> list[dict[str, Any]]:
         )
     events = _apply(game, action)
     if game.attack is None and action.verb in (SHOOT, ANTITANK):
-        events += _movers_after_fire(game)
+        events += movers_after_fire(game)
     return events
 
 
-def _movers_after_fire(game: GameState) -> list[dict[str, Any]]:
+def movers_after_fire(game: GameState) -> list[dict[str, Any]]:
     """13.18: 'Moving units which become PINNED may move no further in that phase'; a SUPPRESSED or
     eliminated one neither. The interrupt stays open: another unit may fire at the hex (13.16)."""
     events = []
@@ -160,7 +162,7 @@ def _openings(game: GameState) -> list[Action]:
     side = firing_side(game)
     actions: list[Action] = []
     for unit, h, aim, antitank in openings(game, side, opening_hexes(game, side)):
-        if aim and not _cancelled(game, unit, h):
+        if aim and not _cancelled(game, unit, h) and direct_fire(game, unit):
             actions += game.hex_actions(AIM, (unit.id,), (h,))
         if antitank:
             actions += game.hex_actions(ANTITANK, (unit.id,), (h,))
@@ -173,7 +175,7 @@ def _declaring(game: GameState) -> list[Action]:
     assert attack is not None
     target = game.board.hex(attack["target"])
     firers = [game.unit(i) for i in attack["units"]]
-    actions = [Action(JOIN, (u.id,)) for u in combinable(game, firers, target)]
+    actions = [Action(JOIN, (u.id,)) for u in combinable(game, firers, target) if direct_fire(game, u)]
     actions += [Action(INTENSIVE, (u.id,)) for u in firers if is_mg(u) and u.id not in attack["intensive"]]  # 11.15
     return [*actions, Action(SHOOT), Action(CANCEL)]
 
@@ -227,8 +229,15 @@ def _shoot(game: GameState) -> list[dict[str, Any]]:
     if not passed:
         return [*events, {"event": "no fire", "hex": attack["target"], "why": "every PC failed", "rule": "10.0 c"}]
     intensive = tuple(i for i in attack["intensive"] if i in {u.id for u in passed})
-    shot = ap_shot(game, passed, target, intensive=intensive)
-    events.append(_shot_event(game, shot))
+    events += resolve_ap(game, ap_shot(game, passed, target, intensive=intensive))
+    for unit_id in intensive:  # 11.15: 'After each use of Intensive Fire ... two dice'
+        events += _intensive_roll(game, game.unit(unit_id))
+    return events
+
+
+def resolve_ap(game: GameState, shot: Shot, rule: str = "11.43") -> list[dict[str, Any]]:
+    """The attack's event, then each target unit's dice and result (11.4); `rule`: the fire's."""
+    events = [_shot_event(game, shot)]
     combat_rolled(game)
     for dice, unit in zip(shot.dice, shot.targets, strict=True):
         unit = game.unit(unit.id)  # as the results before left it (12.34, a crew's loss)
@@ -243,12 +252,10 @@ def _shoot(game: GameState) -> list[dict[str, Any]]:
                 "dice": list(faces),
                 "levels": shot.levels,
                 "result": result,
-                "rule": "11.43, 11.44" if result == "E" and len(faces) > 1 and set(faces) == {1} else "11.43",
+                "rule": f"{rule}, 11.44" if result == "E" and len(faces) > 1 and set(faces) == {1} else rule,
             }
         )
-        events += apply_result(game, unit, result, "11.43")
-    for unit_id in intensive:  # 11.15: 'After each use of Intensive Fire ... two dice'
-        events += _intensive_roll(game, game.unit(unit_id))
+        events += apply_result(game, unit, result, rule)
     return events
 
 

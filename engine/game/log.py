@@ -25,7 +25,8 @@ from .snapshot import SnapshotError, checksum, restore, snapshot
 from .state import GameState
 
 LOG_FORMAT = "iron-cross-game/1"
-OPTIONS: dict[str, type] = {"first_shot": bool}  # the options new_game reads (play.py), and their types
+# the options new_game reads (play.py), and their types; `advanced`: the advanced rules 21.0-23.0
+OPTIONS: dict[str, type] = {"first_shot": bool, "advanced": bool}
 MAX_SEED_DIGITS = 20  # a seed is a 64-bit number: a 5,000-digit one is no seed of ours
 
 

@@ -450,9 +450,18 @@ def _leader_in(game: GameState, h: Hex) -> bool:
 # -- the attack's numbers ----------------------------------------------------------------------
 
 
-def ap_shot(game: GameState, firers: list[Unit], target: Hex, *, intensive: tuple[str, ...] = ()) -> Shot:
+def ap_shot(
+    game: GameState,
+    firers: list[Unit],
+    target: Hex,
+    *,
+    intensive: tuple[str, ...] = (),
+    halved: tuple[Part, ...] = (),
+    every_unit: bool = False,
+) -> Shot:
     """11.1: each firer's factors after range attenuation (11.2), then doubling and halving (11.15,
-    11.16 d), then the other reductions (11.16 a-c), in that order."""
+    11.16 d; an MG's Spray, 21.35, 21.42: each of `halved` halves it, rounded down), then the other
+    reductions (11.16 a-c), in that order. `every_unit`: a Fire Lane attacks friendly units too (21.23)."""
     ap = table_values("combat")["ap_fire"]
     parts: list[Part] = []
     total = 0
@@ -466,6 +475,9 @@ def ap_shot(game: GameState, firers: list[Unit], target: Hex, *, intensive: tupl
         if unit.type == "MMG" and unit.men < int(unit.extra.get("full_crew", unit.men)):
             factor = math.ceil(factor * float(ap["firepower_reductions"]["mmg_not_fully_crewed_multiplier"]))
             parts.append(Part(f"{unit.id} not fully crewed: halved, rounded up (R95)", factor, "11.16 d"))
+        for half in halved:
+            factor //= 2
+            parts.append(Part(half.what, factor, half.rule))
         total += factor
     reductions = ap["firepower_reductions"]
     terrain = game.board.terrain(target)
@@ -486,7 +498,7 @@ def ap_shot(game: GameState, firers: list[Unit], target: Hex, *, intensive: tupl
         parts.append(Part("the target hex is higher", int(reductions["target_higher_level"]), "11.16 c"))
     firepower = max(0, total)
     moved = any(u.moved for u in firers)
-    targets = [u for u in game.at(target) if u.side != firers[0].side]  # 10.24, hidden ones too (R93)
+    targets = [u for u in game.at(target) if every_unit or u.side != firers[0].side]  # 10.24, hidden too (R93)
     dice = []
     for unit in targets:
         count, why = ap_dice(game, unit, moved=moved)
