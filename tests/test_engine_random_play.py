@@ -107,8 +107,8 @@ def _stopped_there(game: GameState, phase: str, h: Any) -> bool:
     )
 
 
-def random_game(scenario: str, seed: int) -> GameState:
-    game = new_game(SCENARIOS[scenario], seed)
+def random_game(scenario: str, seed: int, options: dict[str, Any] | None = None) -> GameState:
+    game = new_game(SCENARIOS[scenario], seed, options)
     ids = set(game.units)
     players = {"german": make_player("random", seed), "russian": make_player("random", seed + 1)}
     logs = {side: SideLog(side) for side in players}
