@@ -73,7 +73,7 @@ def _overlay(game: GameState, view: View, *, fresh: bool = True) -> list[Unit]:
 
 
 def _copy(secrets: Secrets) -> Secrets:
-    return Secrets({h: dict(m) for h, m in secrets.mines.items()}, set(secrets.hidden_hexes))
+    return Secrets({h: dict(m) for h, m in secrets.mines.items()}, set(secrets.hidden_hexes), dict(secrets.modes))
 
 
 def _hide_units(game: GameState, enemy: str, unseen: list[Unit], rng: random.Random) -> None:

@@ -26,6 +26,7 @@ from .ammo import ap_cost, committed, may_spend, spend
 from .firing import combat_rolled, firer_and_hex, firing_side, mark_fired
 from .flamethrower import FLAME, apply_flame, flame_actions
 from .grenades import GRENADE, apply_grenade, grenade_actions
+from .mg_modes import direct_fire
 from .mortars import MORTAR, apply_mortar, mortar_actions
 from .observation import note_intensive, observe, observers
 from .performance import Check
@@ -100,6 +101,7 @@ def _legal(game: GameState, action: Action) -> bool:
             return (
                 unit is not None
                 and unit not in firers
+                and direct_fire(game, unit)
                 and may_aim(game, unit, target)
                 and may_combine(game, [*firers, unit])
                 and may_spend(game, unit, ap_cost(unit, False), committed(game, unit, firers, game.attack["intensive"]))
@@ -112,7 +114,7 @@ def _legal(game: GameState, action: Action) -> bool:
     if game.interrupt is not None and action.arg != game.interrupt["hex"]:
         return False  # 13.13: only the hex entered
     if action.verb == AIM:
-        return may_aim(game, unit, h) and not _cancelled(game, unit, h)
+        return may_aim(game, unit, h) and not _cancelled(game, unit, h) and direct_fire(game, unit)
     return may_antitank(game, unit, h)
 
 
@@ -141,11 +143,11 @@ def apply_reaction(game: GameState, action: Action) -> list[dict[str, Any]]:
         )
     events = _apply(game, action)
     if game.attack is None and action.verb in (SHOOT, ANTITANK):
-        events += _movers_after_fire(game)
+        events += movers_after_fire(game)
     return events
 
 
-def _movers_after_fire(game: GameState) -> list[dict[str, Any]]:
+def movers_after_fire(game: GameState) -> list[dict[str, Any]]:
     """13.18: 'Moving units which become PINNED may move no further in that phase'; a SUPPRESSED or
     eliminated one neither. The interrupt stays open: another unit may fire at the hex (13.16)."""
     events = []
@@ -164,7 +166,7 @@ def _openings(game: GameState) -> list[Action]:
     side = firing_side(game)
     actions: list[Action] = []
     for unit, h, aim, antitank in openings(game, side, opening_hexes(game, side)):
-        if aim and not _cancelled(game, unit, h):
+        if aim and not _cancelled(game, unit, h) and direct_fire(game, unit):
             actions += game.hex_actions(AIM, (unit.id,), (h,))
         if antitank:
             actions += game.hex_actions(ANTITANK, (unit.id,), (h,))
@@ -181,7 +183,8 @@ def _declaring(game: GameState) -> list[Action]:
     actions = [
         Action(JOIN, (u.id,))
         for u in combinable(game, firers, target)
-        if may_spend(game, u, ap_cost(u, False), committed(game, u, firers, intensive))  # 22.1 (R344)
+        if direct_fire(game, u)  # 21.1: only an MG in DF mode joins an ordinary AP attack
+        and may_spend(game, u, ap_cost(u, False), committed(game, u, firers, intensive))  # 22.1 (R344)
     ]
     actions += [  # 11.15; 22.2: three points, all still in the pool (R344)
         Action(INTENSIVE, (u.id,))
@@ -245,9 +248,20 @@ def _shoot(game: GameState) -> list[dict[str, Any]]:
         return [*events, {"event": "no fire", "hex": attack["target"], "why": "every PC failed", "rule": "10.0 c"}]
     intensive = tuple(i for i in attack["intensive"] if i in {u.id for u in passed})
     shot = ap_shot(game, passed, target, intensive=intensive, observed=observed)
-    events.append(_shot_event(game, shot))
-    for unit in passed:  # 22.1: only a unit that actually fires spends
-        events += spend(game, unit, ap_cost(unit, unit.id in intensive))
+    spent = [e for unit in passed for e in spend(game, unit, ap_cost(unit, unit.id in intensive))]  # 22.1
+    events += resolve_ap(game, shot, spent=spent)
+    for unit_id in intensive:  # 11.15: 'After each use of Intensive Fire ... two dice'
+        note_intensive(game, game.unit(unit_id))
+        events += _intensive_roll(game, game.unit(unit_id))
+    return events
+
+
+def resolve_ap(
+    game: GameState, shot: Shot, rule: str = "11.43", spent: list[dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
+    """The attack's event (then `spent`, the ammo its firers marked off: 22.1), then each target
+    unit's dice and result (11.4); `rule`: the fire's."""
+    events = [_shot_event(game, shot), *(spent or [])]
     combat_rolled(game)
     for dice, unit in zip(shot.dice, shot.targets, strict=True):
         unit = game.unit(unit.id)  # as the results before left it (12.34, a crew's loss)
@@ -262,13 +276,10 @@ def _shoot(game: GameState) -> list[dict[str, Any]]:
                 "dice": list(faces),
                 "levels": shot.levels,
                 "result": result,
-                "rule": "11.43, 11.44" if result == "E" and len(faces) > 1 and set(faces) == {1} else "11.43",
+                "rule": f"{rule}, 11.44" if result == "E" and len(faces) > 1 and set(faces) == {1} else rule,
             }
         )
-        events += apply_result(game, unit, result, "11.43")
-    for unit_id in intensive:  # 11.15: 'After each use of Intensive Fire ... two dice'
-        note_intensive(game, game.unit(unit_id))
-        events += _intensive_roll(game, game.unit(unit_id))
+        events += apply_result(game, unit, result, rule)
     return events
 
 

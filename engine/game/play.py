@@ -60,6 +60,8 @@ from .infiltration import (
     infiltration_over,
     start_infiltration,
 )
+from .mg_fire import MG_VERBS, apply_mg, mg_actions
+from .mg_modes import MODE, apply_mode, mode_actions
 from .morale import morale_phase, reveal_hex
 from .movement import apply_movement, end_active, movement_actions, stacking_holds
 from .overrun import OVERRUN, apply_decision, apply_overrun, deciding, decisions, overrun_actions
@@ -166,13 +168,13 @@ def legal_actions(game: GameState) -> list[Action]:
     if deciding(game):  # 9.2 A's guns, 9.33's immediate assault
         return decisions(game)
     if game.interrupt is not None:  # an entering MG or ATG faces first (R161), then the answer (13.0)
-        return entry_facing_actions(game) or reaction_actions(game)
+        return entry_facing_actions(game) or [*reaction_actions(game), *mg_actions(game)]
     if game.phase_ending:
         return wreck_actions(game)
     if game.closing:
         return [*closing_actions(game), Action(DONE)]
     if game.phase in FIRE_PHASES:
-        return fire_actions(game)
+        return [*mg_actions(game), *fire_actions(game)]  # 21.2, 21.3: the advanced MG modes
     if game.phase == ASSAULT:
         return assault_actions(game)
     if game.phase in (MOVEMENT, REACTION):
@@ -182,7 +184,7 @@ def legal_actions(game: GameState) -> list[Action]:
         return actions
     if game.phase == MORALE:
         hidden = sorted(game.secrets[game.to_act].hidden_hexes)
-        return [Action(REVEAL, (), game.label_of(h)) for h in hidden] + [Action(DONE)]
+        return [Action(REVEAL, (), game.label_of(h)) for h in hidden] + mode_actions(game) + [Action(DONE)]
     if game.phase == FREE_STATE:
         return [*_free_state_actions(game), Action(DONE)]
     return [Action(DONE)]
@@ -251,6 +253,8 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
     if game.interrupt is not None:
         if "facing" in game.interrupt:
             return apply_entry_facing(game, action)
+        if action.verb in MG_VERBS:
+            return apply_mg(game, action)
         if action.verb != PASS or game.attack is not None:
             return apply_reaction(game, action)
         game.to_act = str(game.interrupt["side"])
@@ -270,6 +274,8 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
         if action.verb == OVERRUN:
             raise IllegalAction(f"{action.text()}: overruns are made only in the friendly Movement Phase", "9.11")
         raise IllegalAction(f"{action.text()}: units move in the movement phases, not in the {phase} phase", "6.0 C, D")
+    if game.phase in FIRE_PHASES and action.verb in MG_VERBS:
+        return apply_mg(game, action)
     if game.phase in (ASSAULT, *FIRE_PHASES):
         if action.verb != DONE:
             return apply_assault(game, action) if game.phase == ASSAULT else apply_fire(game, action)
@@ -290,6 +296,8 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
         return apply_path(game, action) if is_path(action) else apply_movement(game, action)
     if action not in legal_actions(game):
         raise IllegalAction(f"{action.text()} is not a legal choice in the {game.phase} phase", "6.0")
+    if action.verb == MODE:
+        return apply_mode(game, action)
     if action.verb == REVEAL:
         return reveal_hex(game, game.to_act, game.board.hex(action.arg), "revealed by its owner")
     if action.verb == STATE:  # 3.13: 'once at the end of any Assault Phase at no MP cost'
@@ -388,6 +396,7 @@ _FOR_THE_PHASE = frozenset(
         "detached",
         "cancelled",
         "state_changed",
+        "mg_attacked",
     )
 )
 

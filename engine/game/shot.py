@@ -451,11 +451,21 @@ def _leader_in(game: GameState, h: Hex) -> bool:
 
 
 def ap_shot(
-    game: GameState, firers: list[Unit], target: Hex, *, intensive: tuple[str, ...] = (), observed: bool = True
+    game: GameState,
+    firers: list[Unit],
+    target: Hex,
+    *,
+    intensive: tuple[str, ...] = (),
+    halved: tuple[Part, ...] = (),
+    every_unit: bool = False,
+    observed: bool = True,
 ) -> Shot:
     """11.1: each firer's factors after range attenuation (11.2), then doubling and halving (11.15,
-    11.16 d), then the other reductions (11.16 a-c), in that order; last, 23.32's halving of the
-    final total at an unobserved hex (`observed` False: the advanced rules' observation failed)."""
+    11.16 d; an MG's Spray, 21.35, 21.42: each of `halved` halves it, rounded down), then the other
+    reductions (11.16 a-c), in that order; last, 23.32's halving of the final total at an
+    unobserved hex (`observed` False: the advanced rules' observation failed; a Fire Lane or a
+    Spray is never halved so, 23.35: it does not observe). `every_unit`: a Fire Lane attacks
+    friendly units too (21.23)."""
     ap = table_values("combat")["ap_fire"]
     parts: list[Part] = []
     total = 0
@@ -469,6 +479,9 @@ def ap_shot(
         if unit.type == "MMG" and unit.men < int(unit.extra.get("full_crew", unit.men)):
             factor = math.ceil(factor * float(ap["firepower_reductions"]["mmg_not_fully_crewed_multiplier"]))
             parts.append(Part(f"{unit.id} not fully crewed: halved, rounded up (R95)", factor, "11.16 d"))
+        for half in halved:
+            factor //= 2
+            parts.append(Part(half.what, factor, half.rule))
         total += factor
     reductions = ap["firepower_reductions"]
     terrain = game.board.terrain(target)
@@ -492,7 +505,7 @@ def ap_shot(
         firepower = math.ceil(firepower * float(reductions["unobserved_multiplier"]))  # 'rounded up'
         parts.append(Part("the target hex unobserved: halved, rounded up", firepower, "23.32"))
     moved = any(u.moved for u in firers)
-    targets = [u for u in game.at(target) if u.side != firers[0].side]  # 10.24, hidden ones too (R93)
+    targets = [u for u in game.at(target) if every_unit or u.side != firers[0].side]  # 10.24, hidden too (R93)
     dice = []
     for unit in targets:
         count, why = ap_dice(game, unit, moved=moved)

@@ -67,6 +67,9 @@ class Secrets:
 
     mines: dict[Hex, dict[str, int]] = field(default_factory=dict)  # hex -> {"ap": n, "at": n}
     hidden_hexes: set[Hex] = field(default_factory=set)
+    # 21.0 (advanced): each MG's mode, its Fire Lane's target hex ("" for none) and the Player Turn it
+    # was chosen in: 'A unit's mode need not be revealed until the unit fires'
+    modes: dict[str, tuple[str, str, int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -391,7 +394,7 @@ class GameState:
             twin._owned = []
             twin.units, twin._sides = dict(self.units), dict(self._sides)
         # a hex's factors are never changed in place (19.12: a placement makes a new dict): shared
-        twin.secrets = {s: Secrets(dict(v.mines), set(v.hidden_hexes)) for s, v in self.secrets.items()}
+        twin.secrets = {s: Secrets(dict(v.mines), set(v.hidden_hexes), dict(v.modes)) for s, v in self.secrets.items()}
         twin.improved_positions, twin.control, twin.entry_choice = (
             dict(self.improved_positions),
             dict(self.control),
@@ -441,6 +444,7 @@ class GameState:
             s: {
                 "mines": {self.label_of(h): dict(m) for h, m in sorted(v.mines.items())},
                 "hidden_hexes": sorted(self.label_of(h) for h in v.hidden_hexes),
+                **({"mg_modes": dict(sorted(v.modes.items()))} if v.modes else {}),  # 21.0: only when chosen
             }
             for s, v in self.secrets.items()
             if side is None or s == side

@@ -169,7 +169,7 @@ def _record(game: GameState, side: str, log: SideLog) -> dict[str, Any]:
     record["control"] = {h: s for h, s in game.control.items() if h not in hidden_hexes}  # R82: theirs
     record["units"] = tuple(_seen(game, u, log._units)[1] for u in game.units.values() if u.id not in unseen)
     own = game.secrets[side]
-    record["secrets"] = Secrets({h: dict(m) for h, m in own.mines.items()}, set(own.hidden_hexes))
+    record["secrets"] = Secrets({h: dict(m) for h, m in own.mines.items()}, set(own.hidden_hexes), dict(own.modes))
     return record
 
 

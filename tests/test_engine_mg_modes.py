@@ -1,0 +1,281 @@
+"""Advanced rule 21.0, machine gun modes, rule by rule, on tests/fixtures/game/fire.yaml with the
+advanced rules on (the game option `advanced`); the basic game has none of it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.game import Action, legal_actions, new_game, play
+from engine.game.mg_modes import FL, SP, lane, mode_of, reach, set_mode
+from engine.game.state import MORALE, REACTION, SUPPORT_FIRE, GameState, Secrets
+from engine.game.views import SideLog, player_view
+from engine.geometry.movement import Morale
+from engine.hexgrid import hex_distance
+from tests.test_engine_fire import FIRE, away, do, events, put
+from tests.test_engine_random_play import SCENARIOS, random_game
+from tests.test_engine_rules import with_dice
+from tests.test_engine_views import walk
+
+MMG = "german/MMG-1"
+RIFLE = "russian/A/R-PR9-1"
+
+
+def advanced_at(phasing: str, phase: str, seed: int = 1) -> GameState:
+    """The fire scenario with the advanced rules, on to `phasing`'s `phase` of turn 1."""
+    game = new_game(FIRE, seed, {"advanced": True})
+    while not (game.phasing == phasing and game.phase == phase):
+        play(game, Action("done"))
+    return game
+
+
+def lane_set_up(mode: str = FL, target: str = "1216") -> GameState:
+    """The German MMG in 1220 facing up column 12, a Russian rifle squad in 1216, the MMG's mode set."""
+    game = advanced_at("german", SUPPORT_FIRE)
+    away(game, MMG, RIFLE)
+    mmg = put(game, MMG, "1220", toward="1219")
+    put(game, RIFLE, "1216")
+    set_mode(game, mmg, mode, target if mode == FL else "")
+    return game
+
+
+def texts(game: GameState) -> list[str]:
+    return [a.text() for a in legal_actions(game)]
+
+
+def test_21_0_under_the_basic_game_rules_all_mgs_are_in_df_mode() -> None:
+    """21.0: 'Under the basic game rules all MG's are considered to be in the DF mode.' Without the
+    option no mode is offered in the Morale Phase, nor a lane, a spray or a switch in a fire phase."""
+    game = new_game(FIRE, 1)
+    advanced = advanced_at("german", MORALE)
+    while not (game.phase == MORALE and game.to_act == "german"):
+        play(game, Action("done"))
+    while advanced.to_act != "german":
+        play(advanced, Action("done"))
+    assert not [t for t in texts(game) if t.startswith("mode ")]
+    assert f"mode {MMG} sp" in texts(advanced)
+    while not (game.phase == SUPPORT_FIRE and game.phasing == "german"):
+        play(game, Action("done"))
+    assert not [t for t in texts(game) if t.split()[0] in ("lane", "spray", "switch")]
+    assert mode_of(game, game.unit(MMG)) == ("df", "")
+
+
+def test_21_1_intensive_fire_and_ordinary_ap_fire_only_in_df_mode() -> None:
+    """21.1: 'Intensive fire (11.15) may only be used by MG's in the DF mode'; 21.26: 'FL attacks
+    may never be combined with any other AP attacks'. The FL MG neither aims nor joins; in DF it does."""
+    game = lane_set_up()
+    assert f"aim {MMG} 1216" not in texts(game) and f"lane {MMG}" in texts(game)
+    set_mode(game, game.unit(MMG), "df")
+    do(game, f"aim {MMG} 1216")
+    assert f"intensive {MMG}" in texts(game)
+
+
+def test_21_21_the_lane_is_every_hex_the_line_touches_to_a_target_in_los_and_range() -> None:
+    """21.21: 'This target hex can be any hex within the MG's unblocked LOS and within its initial
+    range. All hexes touched by a straight line from the center of the MG's hex to the center of
+    the target hex are subject to attack by the MG.' Up column 12: 1219 to 1216; a line between two
+    columns touches the hexes on both sides of the hexsides it runs through."""
+    game = lane_set_up()
+    mmg = game.unit(MMG)
+    board = game.board
+    assert [board.label(h) for h in lane(game, mmg, board.hex("1216"))] == ["1219", "1218", "1217", "1216"]
+    slanted = [board.label(h) for h in lane(game, mmg, board.hex("1418"))]
+    assert slanted[-1] == "1418" and len(slanted) > 2  # both hexes along a hexside-line
+    initial = int(mmg.value("initial_range"))
+    assert reach(game, mmg) and all(0 < hex_distance(mmg.hex, h) <= initial for h in reach(game, mmg))
+
+
+def test_21_fire_lane_example_the_lane_does_not_reach_past_four_tree_symbols() -> None:
+    """21.2 FIRE LANE EXAMPLE: 'The Fire Lane would not penetrate beyond hex A as four tree symbols
+    are encountered' (the diagram is not printed: R316). 10.31 b's line 1710-1714 (three Trees)
+    with an AFV in 1713 is blocked: 1714 is no lane target then, 1713 is."""
+    game = advanced_at("german", SUPPORT_FIRE)
+    away(game, MMG)
+    mmg = put(game, MMG, "1710", toward="1711")
+    board = game.board
+    if int(mmg.value("initial_range")) < 4:
+        pytest.skip("the MMG's initial range does not reach 1714")
+    assert board.hex("1714") in reach(game, mmg)
+    put(game, "german/IIIe-1", "1713", toward="1712")
+    mmg = game.unit(MMG)
+    assert board.hex("1714") not in reach(game, mmg) and board.hex("1713") in reach(game, mmg)
+
+
+def test_21_22_21_23_the_lane_attacks_every_unit_along_it_friendly_ones_too() -> None:
+    """21.22: 'If there is an enemy unit in the MG's fire lane during the Support Fire or Defensive
+    Fire Phase the MG may fire'; 21.23: 'each of those units (including friendly ones) must undergo
+    a separate FL attack.' A German squad in 1218 is attacked with the Russian in 1216."""
+    game = lane_set_up()
+    put(game, "german/D/R-PR9-1", "1218")
+    with_dice(game, 1, 1, *[6] * 12)  # the PC passes; every attack's dice 6s
+    do(game, f"lane {MMG}")
+    attacks = events(game, "attack")
+    assert [a["hex"] for a in attacks] == ["1218", "1216"]
+    assert [a["targets"][0]["unit"] for a in attacks] == ["german/D/R-PR9-1", RIFLE]
+    assert events(game, "mode shown")[-1] == {
+        "event": "mode shown",
+        "unit": MMG,
+        "mode": FL,
+        "target": "1216",
+        "rule": "21.0",
+    }
+    assert f"lane {MMG}" not in texts(game)  # 21.27: its one fire combat
+
+
+def test_21_24_a_failed_pc_and_the_mg_never_fires_that_player_turn() -> None:
+    """21.24: 'The normal fire PC is taken the first time an FL attack is made in a phase ... if it
+    fails it will never fire during that Player Turn.'"""
+    game = lane_set_up()
+    with_dice(game, 6, 6)
+    do(game, f"lane {MMG}")
+    assert not events(game, "attack") and events(game, "pc")[-1]["rule"] == "10.12"
+    assert not [t for t in texts(game) if MMG in t]
+
+
+def test_21_25_full_ap_firepower_with_each_hexs_terrain() -> None:
+    """21.25: 'FL attacks are resolved normally with the MG's full AP firepower (subject to terrain
+    reductions per hex) being used for EACH attack.' The same as a DF attack at each hex."""
+    game = lane_set_up()
+    mmg = game.unit(MMG)
+    with_dice(game, 1, 1, *[6] * 12)
+    do(game, f"lane {MMG}")
+    factor = int(mmg.value("ap_factor"))
+    assert events(game, "attack")[-1]["firepower"] == factor
+    assert events(game, "ap roll")[-1]["rule"] == "21.25"
+
+
+def test_21_33_21_34_21_35_spray_the_hexes_chosen_at_half_with_one_pc() -> None:
+    """21.33: 'Which units are attacked and which are not is the player's option'; 21.34: 'The
+    normal fire PC is taken the first time an SP attack is made in a phase'; 21.35: 'only one-half
+    (rounded down) the MG's full AP firepower'. Two hexes sprayed, one PC, half the factor each."""
+    game = lane_set_up(SP)
+    put(game, "russian/A/R-PR8-1", "1217")
+    options = [t for t in texts(game) if t.startswith("spray")]
+    assert options == [f"spray {MMG} 1216", f"spray {MMG} 1217"]
+    with_dice(game, 1, 1, *[6] * 12)
+    do(game, f"spray {MMG} 1216")
+    do(game, f"spray {MMG} 1217")
+    factor = int(game.unit(MMG).value("ap_factor"))
+    assert [a["firepower"] for a in events(game, "attack")] == [factor // 2] * 2
+    assert len([p for p in events(game, "pc") if p["unit"] == MMG]) == 1
+    assert not [t for t in texts(game) if t.startswith("spray")]  # each hex once a phase (R312)
+
+
+def test_21_36_sp_attacks_are_never_combined() -> None:
+    """21.36: 'SP attacks may never be combined with any other AP attacks': an SP MG never joins."""
+    game = lane_set_up(SP)
+    put(game, "german/D/R-PR9-1", "1220")
+    do(game, "aim german/D/R-PR9-1 1216")
+    assert f"join {MMG}" not in texts(game)
+
+
+def test_21_41_modes_change_at_the_end_of_the_morale_phase_normal_mgs_only_in_secret() -> None:
+    """21.41: 'At the end of any Morale Phase, each player is permitted to change the mode of their
+    MG's. Only a NORMAL status unit may change its mode.' 21.0: 'A unit's mode need not be revealed
+    until the unit fires': the Russian's log and view hold neither the choice nor the German secret."""
+    game = advanced_at("german", MORALE)
+    while game.to_act != "german":
+        play(game, Action("done"))
+    lanes = [t for t in texts(game) if t.startswith(f"mode {MMG} fl ")]
+    assert lanes and f"mode {MMG} sp" in texts(game)
+    do(game, lanes[0])
+    assert mode_of(game, game.unit(MMG))[0] == FL
+    assert not [t for t in texts(game) if t.startswith(f"mode {MMG}")]  # once a Morale Phase (R310)
+    log = SideLog("russian").update(game.log)
+    assert log.entries[-1]["action"] is None and log.entries[-1]["events"] == []
+    view = player_view(game, "russian")
+    found = walk([view])
+    assert not [s for s in found if isinstance(s, Secrets) and s.modes]
+    assert not [d for d in found if isinstance(d, dict) and d.get("event") == "mode"]
+    assert "mg_modes" not in str(view.data)
+    stunned = advanced_at("german", MORALE)  # after 7.0's recovery rolls: a SUPPRESSED MG stays put
+    while stunned.to_act != "german":
+        play(stunned, Action("done"))
+    stunned.unit(MMG).morale = Morale.SUPPRESSED
+    assert not [t for t in texts(stunned) if t.startswith(f"mode {MMG}")]
+
+
+def test_21_42_a_pc_to_change_to_spray_then_a_quarter_of_the_firepower() -> None:
+    """21.42: 'It takes a PC to make the mode change ... If it succeeds in switching to SP mode, its
+    AP factors are halved for the remainder of the Player Turn. This means that when it fires it
+    will do so at one-quarter its AP firepower'; a failure leaves it to fire in its mode."""
+    game = lane_set_up("df")
+    with_dice(game, 1, 1)
+    do(game, f"switch {MMG}")
+    assert mode_of(game, game.unit(MMG))[0] == SP and f"switch {MMG}" not in texts(game)
+    with_dice(game, 1, 1, *[6] * 6)
+    do(game, f"spray {MMG} 1216")
+    factor = int(game.unit(MMG).value("ap_factor"))
+    assert events(game, "attack")[-1]["firepower"] == factor // 2 // 2
+    failed = lane_set_up("df")
+    with_dice(failed, 6, 6)
+    do(failed, f"switch {MMG}")
+    assert mode_of(failed, failed.unit(MMG))[0] == "df" and f"aim {MMG} 1216" in texts(failed)
+
+
+def test_13_12_fl_and_sp_mgs_opportunity_fire_in_the_reaction_movement_phase() -> None:
+    """13.12: '(ADVANCED RULE: MG's in the Spray or Fire Lane modes may opportunity fire in this
+    phase.)'; 21.1: DF MGs 'may participate in opportunity fire only during the enemy Movement
+    Phase'. A Russian entering 1217, a lane hex, in the Reaction Movement Phase: the FL MG may fire
+    at it, and a DF MG may not."""
+    game = lane_set_up()
+    game.phase = REACTION
+    put(game, RIFLE, "1217")
+    game.interrupt = {"hex": "1217", "units": [RIFLE], "side": "russian"}
+    game.to_act = "german"
+    game.caches = {}
+    assert f"lane {MMG}" in texts(game)
+    with_dice(game, 1, 1, *[6] * 6)
+    do(game, f"lane {MMG}")
+    assert [a["hex"] for a in events(game, "attack")] == ["1217"]  # the hex entered (R311)
+    assert f"lane {MMG}" not in texts(game)
+    df = lane_set_up("df")
+    df.phase = REACTION
+    df.interrupt = {"hex": "1216", "units": [RIFLE], "side": "russian"}
+    df.to_act = "german"
+    df.caches = {}
+    assert not [t for t in texts(df) if MMG in t and not t.startswith("switch")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+def test_21_0_random_play_with_the_advanced_rules_keeps_every_invariant(scenario: str) -> None:
+    """Hypothesis random play from each scenario with the advanced rules: every invariant of the
+    basic game's random play holds (tests/test_engine_random_play.py), and the game ends."""
+
+    @settings(max_examples=1, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    @given(seed=st.integers(0, 2**31))
+    def run(seed: int) -> None:
+        game = random_game(scenario, seed, {"advanced": True})
+        assert game.result is not None
+        shown: list[Any] = [e for line in game.log for e in line.get("events", []) if e["event"] == "mode"]
+        assert all(e["secret"] for e in shown)
+
+    run()
+
+
+def _with_ammo(game: GameState, points: int) -> None:
+    game.ammo["mmg"] = points
+    game.changing(game.unit(MMG)).extra["ammo_pool"] = "mmg"
+
+
+def test_22_2_a_fire_lane_spends_two_points_a_spray_one_a_hex_and_two_in_all() -> None:
+    """22.2: 'MG in SP mode (attacks only 1 hex): 1 point; MG in SP mode (attacks multiple hexes):
+    2 points total; MG in FL mode: 2 points regardless of the number of hexes'."""
+    game = lane_set_up()
+    put(game, "german/D/R-PR9-1", "1218")
+    _with_ammo(game, 9)
+    with_dice(game, 1, 1, *[6] * 12)
+    do(game, f"lane {MMG}")  # two hexes attacked
+    assert game.ammo["mmg"] == 7
+    game = lane_set_up(SP)
+    put(game, "russian/A/R-PR8-1", "1217")
+    _with_ammo(game, 9)
+    with_dice(game, 1, 1, *[6] * 12)
+    do(game, f"spray {MMG} 1216")
+    assert game.ammo["mmg"] == 8
+    do(game, f"spray {MMG} 1217")
+    assert game.ammo["mmg"] == 7
