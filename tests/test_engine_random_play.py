@@ -108,9 +108,7 @@ def _stopped_there(game: GameState, phase: str, h: Any) -> bool:
     )
 
 
-def random_game(
-    scenario: str, seed: int, options: dict[str, Any] | None = None, also: Any = None
-) -> GameState:
+def random_game(scenario: str, seed: int, options: dict[str, Any] | None = None, also: Any = None) -> GameState:
     """A game of random players, the invariants checked after every action (and `also(game, before)`,
     given the state's copy before it, for the rules an option adds)."""
     game = new_game(SCENARIOS[scenario], seed, options)
