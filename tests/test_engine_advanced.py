@@ -62,13 +62,19 @@ def test_22_0_the_scenarios_numbers_are_the_ammo_points() -> None:
     assert ammo_left(game, game.unit("german/C/R-PR9-1")) is None  # no number: unlimited
 
 
-def test_22_1_a_failed_pc_costs_no_ammo_a_fire_does() -> None:
-    """22.1: 'Ammo points are expended only if it actually fires; a failed PC attempt to fire does
-    not cost an ammo point.'"""
+def mmg_facing_rifle() -> GameState:
+    """The German Support Fire Phase: the MMG in 1220 facing 1219, a Russian rifle in 1216 in its sight."""
     game = game_at("german", SUPPORT_FIRE)
     away(game, "german/MMG-1", "russian/A/R-PR9-1")
     put(game, "german/MMG-1", "1220", toward="1219")
     put(game, "russian/A/R-PR9-1", "1216")
+    return game
+
+
+def test_22_1_a_failed_pc_costs_no_ammo_a_fire_does() -> None:
+    """22.1: 'Ammo points are expended only if it actually fires; a failed PC attempt to fire does
+    not cost an ammo point.'"""
+    game = mmg_facing_rifle()
     pool(game, "german/MMG-1", 5)
     do(game, "aim german/MMG-1 1216")
     with_dice(game, 1, 1, 6, 6, 6, 6, 6, 6)  # observation 2 (observed), PC 12: failed
@@ -87,10 +93,7 @@ def test_22_1_out_of_ammo_a_unit_fires_no_more() -> None:
 
 def test_22_2_intensive_fire_spends_three_points_and_needs_them() -> None:
     """22.2: 'MG in DF mode (non-intensive fire): 1 point; MG in DF mode (intensive fire): 3 points'."""
-    game = game_at("german", SUPPORT_FIRE)
-    away(game, "german/MMG-1", "russian/A/R-PR9-1")
-    put(game, "german/MMG-1", "1220", toward="1219")
-    put(game, "russian/A/R-PR9-1", "1216")
+    game = mmg_facing_rifle()
     pool(game, "german/MMG-1", 2)
     do(game, "aim german/MMG-1 1216")
     assert Action("intensive", ("german/MMG-1",)) not in legal_actions(game)  # 2 left: not 3 (R344)
