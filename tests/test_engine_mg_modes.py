@@ -216,6 +216,18 @@ def test_21_42_a_pc_to_change_to_spray_then_a_quarter_of_the_firepower() -> None
     assert mode_of(failed, failed.unit(MMG))[0] == "df" and f"aim {MMG} 1216" in texts(failed)
 
 
+def test_21_42_the_change_to_spray_is_offered_only_with_an_enemy_in_the_spray_area() -> None:
+    """21.42: 'An MG may change to the SP mode ANYTIME it is eligible to fire': with an enemy in the
+    spray fire area it may (R351); with none there, or once it has fired, it is not offered."""
+    game = lane_set_up("df")
+    assert f"switch {MMG}" in texts(game)
+    put(game, RIFLE, "1502")  # a far corner, with the other Russians (away)
+    assert f"switch {MMG}" not in texts(game)
+    fired = lane_set_up("df")
+    fired.changing(fired.unit(MMG)).fired = True
+    assert f"switch {MMG}" not in texts(fired)
+
+
 def test_13_12_fl_and_sp_mgs_opportunity_fire_in_the_reaction_movement_phase() -> None:
     """13.12: '(ADVANCED RULE: MG's in the Spray or Fire Lane modes may opportunity fire in this
     phase.)'; 21.1: DF MGs 'may participate in opportunity fire only during the enemy Movement

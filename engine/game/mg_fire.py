@@ -52,9 +52,21 @@ def mg_actions(game: GameState) -> list[Action]:
             actions.append(Action(LANE, (unit.id,)))
         if mode == SP and _ready(game, unit):
             actions += [Action(SPRAY, (unit.id,), game.label_of(h)) for h in _spray_targets(game, unit)]
-        if mode != SP and may_fire(game, unit) and unit.extra.get("switch_tried") != game.player_turns:
+        if mode != SP and _may_switch(game, unit):
             actions.append(Action(SWITCH, (unit.id,)))
     return actions
+
+
+def _may_switch(game: GameState, unit: Unit) -> bool:
+    """21.42: 'An MG may change to the SP mode ANYTIME it is eligible to fire': it may fire now
+    (10.11: it has not fired this Player Turn), has not tried this Player Turn, and would have an SP
+    attack to make once in SP mode, an enemy in its spray fire area (the hex entered at an
+    interrupt): eligible to fire at something (R351)."""
+    return (
+        unit.extra.get("switch_tried") != game.player_turns
+        and may_fire(game, unit)
+        and bool(_spray_targets(game, unit))
+    )
 
 
 def _attacks(game: GameState) -> str:
