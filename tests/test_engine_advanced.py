@@ -17,6 +17,7 @@ from engine.game.mortars import scatter_modifier
 from engine.game.observation import observation
 from engine.game.shot import ap_shot
 from engine.game.state import SUPPORT_FIRE, GameState
+from engine.geometry.movement import Morale, State
 from tests.heavy import LONGEST, scenario_params
 from tests.test_engine_fire import FIRE, away, do, events, put
 from tests.test_engine_play import SCENARIOS
@@ -195,6 +196,63 @@ def test_23_2_the_odds_show_the_observation_with_its_modifiers() -> None:
     put(basic, "german/D/R-PR9-1", "1220")
     put(basic, "russian/A/R-PR9-1", "1214")
     assert "observation" not in fire_odds(basic, [basic.board.hex("1220")], basic.board.hex("1214"))["ap"]
+
+
+# -- the Optional Special Roll (Cumulative Combat Results Table) --------------------------------------
+
+
+def _two_dice(total: int) -> tuple[int, int]:
+    return (min(6, total - 1), total - min(6, total - 1))
+
+
+def test_11_45_optional_special_roll_the_attackers_dice_against_the_observation_base() -> None:
+    """Cumulative Combat Results Table: '(Optional Special Roll) When using the Observation rules,
+    the attacker rolls two dice. If the result is equal to or less than the Observation Base number
+    of the target hex, the unit is eliminated. On any other result the unit remains SUPPRESSED.'
+    Logged with its dice; the odds calculator's chance is the engine's own (special_roll.py)."""
+    from engine.game.observation import observation_base
+    from engine.game.results import apply_result
+
+    game = game_at("german", SUPPORT_FIRE, {**ADVANCED, "special_roll": True})
+    away(game, "german/D/R-PR9-1", "german/D/R-PR8-1")
+    put(game, "german/D/R-PR9-1", "1216")
+    put(game, "german/D/R-PR8-1", "1216")
+    unlucky, lucky = game.unit("german/D/R-PR9-1"), game.unit("german/D/R-PR8-1")
+    base = observation_base(game, game.board.hex("1216"))
+    assert 3 <= base <= 11  # the fixture's hex: a roll at the base and one above it are both possible
+    for unit in (lucky, unlucky):
+        unit.morale, unit.state = Morale.SUPPRESSED, State.DOWN
+    with_dice(game, *_two_dice(base), *_two_dice(base + 1))
+    fell = apply_result(game, unlucky, "S", "11.43")
+    kept = apply_result(game, lucky, "S", "11.43")
+    assert game.unit(unlucky.id).where == "eliminated" and fell[-1]["rule"] == "11.45"
+    assert game.unit(lucky.id).morale == Morale.SUPPRESSED and game.unit(lucky.id).on_map
+    assert kept[0]["dice"] == list(_two_dice(base + 1)) and "Optional Special Roll" in kept[0]["detail"]
+
+
+def test_11_45_the_odds_show_the_special_roll_the_engine_takes() -> None:
+    """11.45 in the odds calculator: a SUPPRESSED target's S is the Special Roll; its chance is the
+    PC's failure in the basic game and the Optional Special Roll's with `special_roll` (R320: only
+    with the advanced rules)."""
+    from engine.odds import dice_totals
+
+    def odds(options: dict[str, Any] | None) -> dict[str, Any]:
+        game = game_at("german", SUPPORT_FIRE, options)
+        away(game, "german/D/R-PR9-1", "russian/A/R-PR9-1")
+        put(game, "german/D/R-PR9-1", "1220")
+        rifle = put(game, "russian/A/R-PR9-1", "1218")
+        rifle.morale, rifle.state = Morale.SUPPRESSED, State.DOWN
+        target = fire_odds(game, [game.board.hex("1220")], game.board.hex("1218"))["ap"]["targets"][0]
+        assert "SUPPRESSED already" in describe_odds(fire_odds(game, [game.board.hex("1220")], game.board.hex("1218")))
+        roll: dict[str, Any] = target["special_roll"]
+        assert roll["p_eliminated_by_it"] == pytest.approx(target["p"]["S"] * roll["p_eliminates"])
+        return roll
+
+    pc_fails = float(sum(p for t, p in dice_totals(2).items() if t > 9))
+    assert odds(None)["p_eliminates"] == pytest.approx(pc_fails) and not odds(None)["optional"]
+    assert not odds({"special_roll": True})["optional"]  # R320: without the advanced rules, the PC
+    optional = odds({**ADVANCED, "special_roll": True})
+    assert optional["optional"] and "Observation Base" in optional["what"]
 
 
 # -- random play with the advanced rules -----------------------------------------------------------

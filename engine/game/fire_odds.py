@@ -13,6 +13,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
+from engine.geometry.movement import Morale
 from engine.hexgrid import Hex
 from engine.odds import FACES, ap_chances, at_chance, dice_totals
 
@@ -31,6 +32,7 @@ from .mortars import (
 )
 from .observation import observation, observed_chance
 from .shot import ap_shot, at_shot, fire_pc_modifier, may_aim, may_antitank, may_combine
+from .special_roll import special_roll
 from .state import SUPPORT_FIRE, GameState
 from .units import Unit
 
@@ -110,16 +112,38 @@ def _ap(game: GameState, firers: list[Unit], target: Hex) -> dict[str, Any]:
     the advanced rules, over observed and unobserved too (23.2, 23.32), and the observation's odds."""
     firers = firers[:MOST_FIRERS]
     if not advanced(game):
-        return _ap_case(game, firers, target, True)
+        return _with_special_rolls(game, _ap_case(game, firers, target, True))
     p_seen, seen = observed_chance(game, firers, target)
     observed, unobserved = _ap_case(game, firers, target, True), _ap_case(game, firers, target, False)
     for a, b in zip(observed["targets"], unobserved["targets"], strict=True):
         a["p"] = {k: p_seen * v + (1 - p_seen) * b["p"][k] for k, v in a["p"].items()}
-    return {
-        **observed,
-        "observation": {"p_observed": round(p_seen, 4), "attempts": [o.describe() for o in seen]},
-        "unobserved_firepower": unobserved["firepower"],
-    }
+    return _with_special_rolls(
+        game,
+        {
+            **observed,
+            "observation": {"p_observed": round(p_seen, 4), "attempts": [o.describe() for o in seen]},
+            "unobserved_firepower": unobserved["firepower"],
+        },
+    )
+
+
+def _with_special_rolls(game: GameState, attack: dict[str, Any]) -> dict[str, Any]:
+    """11.45: a SUPPRESSED target's S result is the Special Roll (a PC, or the Optional Special
+    Roll: special_roll.py, the engine's own): its chance to eliminate, and the S result's share of
+    eliminations, beside the attack's result chances. Only SUPPRESSED non-AFV targets carry it."""
+    for target in attack["targets"]:
+        unit = game.unit(target["unit"])
+        if unit.morale == Morale.SUPPRESSED and not unit.is_afv:
+            roll = special_roll(game, unit)
+            chance = float(roll.chance())
+            target["special_roll"] = {
+                "what": roll.describe(),
+                "optional": roll.optional,
+                "p_eliminates": chance,
+                "p_eliminated_by_it": target["p"]["S"] * chance,
+                "rule": "11.45",
+            }
+    return attack
 
 
 def _ap_case(game: GameState, firers: list[Unit], target: Hex, observed_hex: bool) -> dict[str, Any]:
@@ -212,16 +236,19 @@ def _mortar(game: GameState, mortar: Unit, target: Hex) -> dict[str, Any]:
         chances["none"] += 1 - hit
         p_results = {k: float(v) for k, v in chances.items()}
         targets.append({"unit": unit.id, "dice": dice, "why": dice_why, "p": p_results})
-    return {
-        "unit": mortar.id,
-        "firepower": firepower(mortar),
-        "rule": "14.51",
-        "p_fires": float(pc),
-        "scatter_modifier": modifier,
-        "modifiers": why,
-        "lands": [{"hex": where, "p": float(p)} for where, p in landed.items()],
-        "targets": targets,
-    }
+    return _with_special_rolls(
+        game,
+        {
+            "unit": mortar.id,
+            "firepower": firepower(mortar),
+            "rule": "14.51",
+            "p_fires": float(pc),
+            "scatter_modifier": modifier,
+            "modifiers": why,
+            "lands": [{"hex": where, "p": float(p)} for where, p in landed.items()],
+            "targets": targets,
+        },
+    )
 
 
 def describe_odds(odds: dict[str, Any]) -> str:
@@ -250,6 +277,7 @@ def describe_odds(odds: dict[str, Any]) -> str:
                 f"  {target['unit']}: {_dice(target['dice'])}; E {p['E']:.1%}, S {p['S']:.1%}, P {p['P']:.1%}, "
                 f"no effect {p['none']:.1%} (PCs{' and observation' if seen else ''} included)"
             )
+            lines += _special_line(target)
     for shot in odds["at"]:
         lines.append(
             f"AT {shot['firers'][0]}: factor {shot['firepower']} against armor {shot['armor']}"
@@ -272,9 +300,21 @@ def describe_odds(odds: dict[str, Any]) -> str:
                 f"  {target['unit']}: {_dice(target['dice'])}; E {p['E']:.1%}, S {p['S']:.1%}, P {p['P']:.1%}, "
                 f"no effect {p['none']:.1%} (PC and scatter included)"
             )
+            lines += _special_line(target)
     if ap is None and not odds["at"] and not odds["mortar"]:
         lines.append("  no unit there may fire at that hex now")
     return "\n".join(lines)
+
+
+def _special_line(target: dict[str, Any]) -> list[str]:
+    """A SUPPRESSED target's S and the Special Roll that follows (11.45)."""
+    roll = target.get("special_roll")
+    if roll is None:
+        return []
+    return [
+        f"    SUPPRESSED already: an S is {roll['what']}, eliminates {roll['p_eliminates']:.1%}; "
+        f"eliminated so {roll['p_eliminated_by_it']:.1%} (11.45)"
+    ]
 
 
 def _observation(seen: dict[str, Any]) -> str:

@@ -67,6 +67,12 @@ def _rules() -> dict[str, Any]:
     return values
 
 
+def observation_base(game: GameState, h: Hex) -> int:
+    """23.2: 'the Observation Base number for the type of terrain found in the target hex'."""
+    effects = terrain_effects()
+    return effects.row(terrain_row(game.board.terrain(h), effects)).observation_base
+
+
 def observation(game: GameState, observer: Unit, target: Hex) -> Observation:
     """23.2: the Observation Base of the target hex, each modifier for and against, and the chance."""
     assert observer.hex is not None
@@ -78,7 +84,7 @@ def observation(game: GameState, observer: Unit, target: Hex) -> Observation:
     effects = terrain_effects()
     terrain = game.board.terrain(target)
     row = terrain_row(terrain, effects)
-    base = effects.row(row).observation_base
+    base = observation_base(game, target)
     enemies = [u for u in game.at(target) if u.side != observer.side]
     mods: list[tuple[int, str]] = []
 
