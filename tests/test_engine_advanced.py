@@ -198,6 +198,91 @@ def test_23_2_the_odds_show_the_observation_with_its_modifiers() -> None:
     assert "observation" not in fire_odds(basic, [basic.board.hex("1220")], basic.board.hex("1214"))["ap"]
 
 
+# -- 23.2's Optional Penalty ------------------------------------------------------------------------
+
+PENALTY = {**ADVANCED, "observation_penalty": True}
+RIFLE, TARGET = "german/D/R-PR9-1", "russian/A/R-PR9-1"
+
+
+def _rifle_at_six_hexes(options: dict[str, Any]) -> GameState:
+    """A German rifle in 1220 and a Russian one in 1214, six hexes on (no range step: 23.2 a), UP,
+    nothing fired or moved: no modifier favours the observer."""
+    game = game_at("german", SUPPORT_FIRE, options)
+    away(game, RIFLE, TARGET)
+    put(game, RIFLE, "1220")
+    put(game, "german/D/R-PR8-1", "1220")
+    put(game, TARGET, "1214")
+    for unit in game.units.values():  # a test's set-up is no move (23.2 g, observer c)
+        game.changing(unit).extra.pop("moved_at", None)
+    return game
+
+
+def test_23_2_optional_penalty_a_the_observing_hex_counts_as_moved() -> None:
+    """23.2 Optional Penalty: 'When there were NO modifiers to the observer: a) if the observing
+    units have not yet moved, all of the units in the observing hex are considered to have moved
+    for that Player Turn. They may still fire normally.' The rifle observes and fires, with 11.32's
+    die for a firer that moved; its hex-mate counts as moved too; its next attempt has 23.2 g's +2."""
+    game = _rifle_at_six_hexes(PENALTY)
+    seen = observation(game, game.unit(RIFLE), game.board.hex("1214"))
+    assert seen.penalty == "moved" and not [m for m in seen.describe()["modifiers"] if m["for"] == "observer"]
+    with_dice(game, 6, 6, 1, 1, *[6] * 6)  # the observation fails, the PC passes, the attack's dice
+    do(game, f"aim {RIFLE} 1214")
+    do(game, "shoot")
+    attempt = events(game, "observation")[-1]
+    assert attempt["penalty"] == {"counted_as_moved": [RIFLE, "german/D/R-PR8-1"], "rule": "23.2 Optional Penalty a"}
+    assert events(game, "attack")  # 'They may still fire normally'
+    assert "+1 a firer moved this Player Turn (11.32)" in events(game, "attack")[-1]["targets"][0]["why"]
+    again = observation(game, game.unit("german/D/R-PR8-1"), game.board.hex("1214"))
+    assert (2, "the observer moved (23.2 g)") in again.modifiers
+    off = _rifle_at_six_hexes(ADVANCED)  # the option off: no penalty
+    assert observation(off, off.unit(RIFLE), off.board.hex("1214")).penalty == ""
+
+
+def test_23_2_optional_penalty_b_a_moved_observer_makes_no_attempt() -> None:
+    """23.2 Optional Penalty: 'b) if the observing units have already moved, the observation
+    attempt may NOT be made.' No dice are rolled for it: the hex is unobserved, the AP fire halved
+    (23.32); the odds count its chance as none."""
+    game = _rifle_at_six_hexes(PENALTY)
+    game.changing(game.unit(RIFLE)).moved = True
+    game.caches = {}
+    seen = observation(game, game.unit(RIFLE), game.board.hex("1214"))
+    assert seen.penalty == "barred" and seen.chance == 0.0
+    odds = fire_odds(game, [game.board.hex("1220")], game.board.hex("1214"), picked={RIFLE})
+    assert odds["ap"]["observation"]["p_observed"] == 0.0
+    with_dice(game, 1, 1, *[6] * 6)  # the PC, then the attack's dice: no observation dice
+    do(game, f"aim {RIFLE} 1214")
+    do(game, "shoot")
+    assert events(game, "no observation")[-1]["rule"] == "23.2 Optional Penalty b"
+    assert not events(game, "observation") and events(game, "attack")[-1]["parts"][-1]["rule"] == "23.32"
+
+
+def test_23_2_optional_penalty_not_with_a_modifier_for_the_observer_nor_without_the_advanced_rules() -> None:
+    """23.2 Optional Penalty, 'When there were NO modifiers to the observer': a commander's -2
+    (observer e) spares it; R320: the option counts only with the advanced rules."""
+    game = _rifle_at_six_hexes(PENALTY)
+    away(game, "german/PL-PR11", RIFLE, TARGET)
+    commander = put(game, "german/PL-PR11", "1220")
+    for unit in game.units.values():
+        game.changing(unit).extra.pop("moved_at", None)
+    assert observation(game, commander, game.board.hex("1214")).penalty == ""
+    basic = _rifle_at_six_hexes({"observation_penalty": True})
+    with_dice(basic, 1, 1, *[6] * 6)
+    do(basic, f"aim {RIFLE} 1214")
+    do(basic, "shoot")
+    assert not events(basic, "observation") and not events(basic, "no observation")
+    assert not basic.unit(RIFLE).extra.get("penalty_moved")
+
+
+def test_23_2_optional_penalty_the_odds_count_the_moved_die() -> None:
+    """The odds of an attack whose observer takes the Optional Penalty a): the attack has 11.32's
+    die for a firer that moved, whether or not the hex is observed (the engine's own state, copied)."""
+    game = _rifle_at_six_hexes(PENALTY)
+    odds = fire_odds(game, [game.board.hex("1220")], game.board.hex("1214"), picked={RIFLE})
+    assert odds["ap"]["observation"]["attempts"][0]["penalty"] == "moved"
+    assert "+1 a firer moved this Player Turn (11.32)" in odds["ap"]["targets"][0]["why"]
+    assert not game.unit(RIFLE).extra.get("penalty_moved")  # the odds changed nothing
+
+
 # -- the Optional Special Roll (Cumulative Combat Results Table) --------------------------------------
 
 

@@ -30,7 +30,7 @@ from .mortars import (
     scatter_modifier,
     scatter_result,
 )
-from .observation import observation, observed_chance
+from .observation import PENALTY_MOVED, Observation, mark_penalty, observation, observed_chance
 from .shot import ap_shot, at_shot, fire_pc_modifier, may_aim, may_antitank, may_combine
 from .special_roll import special_roll
 from .state import SUPPORT_FIRE, GameState
@@ -114,17 +114,56 @@ def _ap(game: GameState, firers: list[Unit], target: Hex) -> dict[str, Any]:
     if not advanced(game):
         return _with_special_rolls(game, _ap_case(game, firers, target, True))
     p_seen, seen = observed_chance(game, firers, target)
-    observed, unobserved = _ap_case(game, firers, target, True), _ap_case(game, firers, target, False)
-    for a, b in zip(observed["targets"], unobserved["targets"], strict=True):
-        a["p"] = {k: p_seen * v + (1 - p_seen) * b["p"][k] for k, v in a["p"].items()}
+    marked = _penalised(game, seen)
+    cases = {
+        (hex_seen, moved): (p, _ap_case(marked if moved else game, firers, target, hex_seen))
+        for (hex_seen, moved), p in _observation_cases(seen).items()
+    }
+    first_moved = bool(seen) and seen[0].penalty == PENALTY_MOVED  # the first observer always tries
+    shown, unobserved = cases[(True, first_moved)][1], cases[(False, marked is not game)][1]
+    for i, target_odds in enumerate(shown["targets"]):
+        target_odds["p"] = {
+            k: sum(p * case["targets"][i]["p"][k] for p, case in cases.values()) for k in target_odds["p"]
+        }
     return _with_special_rolls(
         game,
         {
-            **observed,
+            **shown,
             "observation": {"p_observed": round(p_seen, 4), "attempts": [o.describe() for o in seen]},
             "unobserved_firepower": unobserved["firepower"],
         },
     )
+
+
+def _observation_cases(seen: list[Observation]) -> dict[tuple[bool, bool], float]:
+    """The chance of each (observed, a firing hex counted as moved by 23.2's Optional Penalty a),
+    the observers trying in turn until one succeeds (23.13; fire.attack_observed). Both keys of
+    an outcome are always there (a chance of 0 if it cannot happen)."""
+    cases = {(o, m): 0.0 for o in (True, False) for m in (False, any(x.penalty == PENALTY_MOVED for x in seen))}
+    going = {False: 1.0}
+    for one in seen:
+        after: dict[bool, float] = {}
+        for moved, p in going.items():
+            moved = moved or one.penalty == PENALTY_MOVED
+            cases[(True, moved)] += p * one.chance
+            after[moved] = after.get(moved, 0.0) + p * (1 - one.chance)
+        going = after
+    for moved, p in going.items():
+        cases[(False, moved)] += p
+    return cases
+
+
+def _penalised(game: GameState, seen: list[Observation]) -> GameState:
+    """The state with the first penalised observer's hex counted as moved (23.2 Optional Penalty
+    a: the attack's 11.32 die holds if any firer moved, so one hex is enough); `game` if none is."""
+    first = next((o for o in seen if o.penalty == PENALTY_MOVED), None)
+    if first is None:
+        return game
+    twin = game.copy()
+    where = twin.unit(first.observer).hex
+    assert where is not None
+    mark_penalty(twin, where)
+    return twin
 
 
 def _with_special_rolls(game: GameState, attack: dict[str, Any]) -> dict[str, Any]:
@@ -147,6 +186,7 @@ def _with_special_rolls(game: GameState, attack: dict[str, Any]) -> dict[str, An
 
 
 def _ap_case(game: GameState, firers: list[Unit], target: Hex, observed_hex: bool) -> dict[str, Any]:
+    firers = [game.unit(u.id) for u in firers]  # as `game` has them (a twin's: _penalised)
     shot = ap_shot(game, firers, target, observed=observed_hex)
     passes = [fire_pc_chance(game, u) for u in firers]
     totals: list[dict[str, Fraction]] = [dict.fromkeys(("E", "S", "P", "none"), Fraction(0)) for _ in shot.targets]
