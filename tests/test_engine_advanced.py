@@ -198,6 +198,134 @@ def test_23_2_the_odds_show_the_observation_with_its_modifiers() -> None:
     assert "observation" not in fire_odds(basic, [basic.board.hex("1220")], basic.board.hex("1214"))["ap"]
 
 
+# -- 23.2's modifiers, one test each (a and observer e: test_23_2_the_base_and_the_modifiers_for_and_against)
+
+
+def _modifiers(game: GameState, observer: str = "german/D/R-PR9-1", target: str = "1214") -> dict[str, int]:
+    seen = observation(game, game.unit(observer), game.board.hex(target))
+    return {why: value for value, why in seen.modifiers}
+
+
+def _unmoved(game: GameState) -> GameState:
+    for unit in game.units.values():  # a test's set-up is no move (23.2 g, observer c)
+        game.changing(unit).extra.pop("moved_at", None)
+    return game
+
+
+def test_23_2_b_each_improved_position_point_in_the_target_hex() -> None:
+    """23.2 b: '+1 for each improved position point (18.0) in the target hex.'"""
+    game = _rifle_at_six_hexes(ADVANCED)
+    game.improved_positions[game.board.hex("1214")] = 2
+    assert _modifiers(game) == {"improved position points (23.2 b)": 2}
+
+
+def test_23_2_c_d_tree_symbols_in_the_target_hex_and_along_the_los() -> None:
+    """23.2 c: '+1 for each Tree symbol in the target hex'; d: '+1 for each Tree/AFV/Wreck in the
+    hexes along the LOS to the target hex.' From 1716 to 1711 (Trees) past 1713 (Trees)."""
+    game = _rifle_at_six_hexes(ADVANCED)
+    put(game, TARGET, "1711")
+    put(game, RIFLE, "1716")
+    found = _modifiers(_unmoved(game), target="1711")
+    board = game.board
+    assert found["Tree symbols in the target hex (23.2 c)"] == board.terrain(board.hex("1711")).trees
+    assert found["Trees/AFVs/Wrecks along the LOS (23.2 d)"] >= board.terrain(board.hex("1713")).trees
+
+
+def test_23_2_e_each_marsh_hex_along_the_los() -> None:
+    """23.2 e: '+1 for each Marsh hex along the LOS to the target hex.' 1620 between 1622 and 1618."""
+    game = _rifle_at_six_hexes(ADVANCED)
+    put(game, TARGET, "1618")
+    put(game, RIFLE, "1622")
+    assert _modifiers(_unmoved(game), target="1618")["Marsh hexes along the LOS (23.2 e)"] == 1
+
+
+def test_23_2_f_a_non_afv_target_down() -> None:
+    """23.2 f: '+1 if the target is a non-AFV unit in the DOWN state.'"""
+    game = _rifle_at_six_hexes(ADVANCED)
+    game.changing(game.unit(TARGET)).state = State.DOWN
+    assert _modifiers(game) == {"the target is DOWN (23.2 f, R350)": 1}
+
+
+def test_23_2_g_the_observer_moved_within_the_last_three_phases() -> None:
+    """23.2 g: '+2 if the observing unit moved within the last three phases.' - 'Exclude the Morale
+    Phase when counting the last three phases': this phase and the two before it (R350)."""
+    game = _rifle_at_six_hexes(ADVANCED)
+    rifle = game.changing(game.unit(RIFLE))
+    rifle.extra["moved_at"] = game.phase_count() - 2
+    assert _modifiers(game) == {"the observer moved (23.2 g)": 2}
+    rifle.extra["moved_at"] = game.phase_count() - 3
+    assert _modifiers(game) == {}
+
+
+def test_23_2_observer_a_observed_on_a_previous_player_turn_nothing_moved_since() -> None:
+    """23.2 observer a: '-1 if the target hex was successfully observed on a previous Player Turn
+    and neither the observer nor the units in the target hex have moved since that observation.'"""
+    game = _rifle_at_six_hexes(ADVANCED)
+    earlier = game.phase_count() - 8  # a Player Turn before (the phases counted without the Morale Phase)
+    game.changing(game.unit(RIFLE)).extra["observed"] = (("1214", earlier),)
+    assert _modifiers(game) == {"observed on a previous Player Turn, nothing moved since (23.2 observer a)": -1}
+    game.changing(game.unit(TARGET)).extra["moved_at"] = earlier + 1
+    assert "observed on a previous Player Turn, nothing moved since (23.2 observer a)" not in _modifiers(game)
+
+
+def test_23_2_observer_c_a_unit_in_the_target_hex_moved() -> None:
+    """23.2 observer c: '-2 * if any unit in the target hex moved within the last three phases.'"""
+    game = _rifle_at_six_hexes(ADVANCED)
+    game.changing(game.unit(TARGET)).extra["moved_at"] = game.phase_count() - 1
+    assert _modifiers(game) == {"a unit in the target hex moved (23.2 observer c)": -2}
+
+
+def test_23_2_observer_d_an_afv_in_the_target_hex() -> None:
+    """23.2 observer d: '-4 if there is an AFV in the target hex.'"""
+    game = _rifle_at_six_hexes(ADVANCED)
+    put(game, "russian/T34b-1", "1214", toward="1215")
+    assert _modifiers(_unmoved(game))["an AFV in the target hex (23.2 observer d)"] == -4
+
+
+def test_23_2_observer_f_four_or_more_men_not_units() -> None:
+    """23.2 observer f: '-1 if the target hex has four or more men (not units) in it.' The ATR's two
+    men and two rifles: four men in three units; the ATR and one rifle: three."""
+    game = _rifle_at_six_hexes(ADVANCED)
+    put(game, "russian/ATR-1", "1214", toward="1215")
+    assert "four or more men (23.2 observer f)" not in _modifiers(_unmoved(game))
+    put(game, "russian/A/R-PR8-1", "1214")
+    assert _modifiers(_unmoved(game))["four or more men (23.2 observer f)"] == -1
+
+
+def test_23_2_observer_g_to_j_the_loudest_weapon_that_fired() -> None:
+    """23.2 observer g: '-2 * if any non-MG unit in the target hex used AP fire within the last three
+    phases'; h: '-3 * if any LMG or ATR unit ... fired'; j: '-5 * if any ATG, AFV or MG, using
+    intensive fire, in the target hex fired'. One of them, the strongest that holds (R350)."""
+    game = _rifle_at_six_hexes(ADVANCED)
+    now = game.phase_count()
+    game.changing(game.unit(TARGET)).extra["fired_at"] = now
+    assert _modifiers(game) == {"a non-MG unit used AP fire (23.2 g)": -2}
+    lmg = put(game, "russian/A/LMG-PR8-1", "1214")
+    game.changing(lmg).extra["fired_at"] = now - 1
+    assert _modifiers(_unmoved(game)) == {"an LMG or ATR fired (23.2 h)": -3}
+    game.changing(lmg).extra["intensive_at"] = now - 1
+    assert _modifiers(game) == {"an ATG, AFV or intensive MG fired (23.2 j)": -5}
+
+
+def test_23_31_at_fire_must_be_directed_at_an_observed_target() -> None:
+    """23.31: 'AT fire must always be directed at an observed target.' The 37AT's observation of the
+    T34 fails: no PC, no AT roll, the attempt spent (R348)."""
+    game = game_at("german", SUPPORT_FIRE)
+    away(game, "german/37AT-1", "russian/T34b-1")
+    put(game, "german/37AT-1", "1220", toward="1219")
+    put(game, "russian/T34b-1", "1214", toward="1215")
+    _unmoved(game)
+    game.improved_positions[game.board.hex("1214")] = 3  # 23.2 b: +3, against the AFV's -4 (observer d)
+    seen = observation(game, game.unit("german/37AT-1"), game.board.hex("1214"))
+    assert not seen.automatic and seen.chance < 1
+    assert "antitank german/37AT-1 1214" in [a.text() for a in legal_actions(game)]
+    with_dice(game, 6, 6)  # 12 plus the modifiers: above the base, not observed
+    do(game, "antitank german/37AT-1 1214")
+    assert events(game, "no fire")[-1] == {"event": "no fire", "hex": "1214", "why": "not observed", "rule": "23.31"}
+    assert not events(game, "pc") and not events(game, "at roll")
+    assert not may_fire(game, game.unit("german/37AT-1"))
+
+
 # -- 23.2's Optional Penalty ------------------------------------------------------------------------
 
 PENALTY = {**ADVANCED, "observation_penalty": True}
@@ -212,9 +340,7 @@ def _rifle_at_six_hexes(options: dict[str, Any]) -> GameState:
     put(game, RIFLE, "1220")
     put(game, "german/D/R-PR8-1", "1220")
     put(game, TARGET, "1214")
-    for unit in game.units.values():  # a test's set-up is no move (23.2 g, observer c)
-        game.changing(unit).extra.pop("moved_at", None)
-    return game
+    return _unmoved(game)
 
 
 def test_23_2_optional_penalty_a_the_observing_hex_counts_as_moved() -> None:
@@ -262,8 +388,7 @@ def test_23_2_optional_penalty_not_with_a_modifier_for_the_observer_nor_without_
     game = _rifle_at_six_hexes(PENALTY)
     away(game, "german/PL-PR11", RIFLE, TARGET)
     commander = put(game, "german/PL-PR11", "1220")
-    for unit in game.units.values():
-        game.changing(unit).extra.pop("moved_at", None)
+    _unmoved(game)
     assert observation(game, commander, game.board.hex("1214")).penalty == ""
     basic = _rifle_at_six_hexes({"observation_penalty": True})
     with_dice(basic, 1, 1, *[6] * 6)

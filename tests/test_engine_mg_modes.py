@@ -96,8 +96,7 @@ def test_21_fire_lane_example_the_lane_does_not_reach_past_four_tree_symbols() -
     away(game, MMG)
     mmg = put(game, MMG, "1710", toward="1711")
     board = game.board
-    if int(mmg.value("initial_range")) < 4:
-        pytest.skip("the MMG's initial range does not reach 1714")
+    assert hex_distance(mmg.hex, board.hex("1714")) <= int(mmg.value("initial_range"))  # the MMG's 16 hexes
     assert board.hex("1714") in reach(game, mmg)
     put(game, "german/IIIe-1", "1713", toward="1712")
     mmg = game.unit(MMG)
@@ -250,6 +249,61 @@ def test_13_12_fl_and_sp_mgs_opportunity_fire_in_the_reaction_movement_phase() -
     df.to_act = "german"
     df.caches = {}
     assert not [t for t in texts(df) if MMG in t and not t.startswith("switch")]
+
+
+def _interrupt(game: GameState, label: str) -> None:
+    """A Russian rifle has just entered `label` in the Reaction Movement Phase (13.12)."""
+    game.phase = REACTION
+    put(game, RIFLE, label)
+    game.interrupt = {"hex": label, "units": [RIFLE], "side": "russian"}
+    game.to_act = "german"
+    game.caches = {}
+
+
+def test_21_27_the_fire_lane_is_one_fire_combat_across_phases_a_pc_each_phase() -> None:
+    """21.27: 'An MG in FL mode is still restricted to one fire combat in a Player Turn even though
+    it can make multiple FL attacks against several units when it fires. These attacks are
+    considered part of the one fire combat'; 21.24: 'The normal fire PC is taken the first time an
+    FL attack is made in a phase.' After its lane in the Support Fire Phase the MG fires again in
+    the Reaction Movement Phase: one new PC there, none at the phase's next interrupt, no more ammo
+    (22.2: '2 points regardless of the number of hexes'); a failed PC ends it for the Player Turn."""
+    game = lane_set_up()
+    _with_ammo(game, 9)
+    with_dice(game, 1, 1, *[6] * 40)  # every PC passes (2), every attack's dice 6s
+    do(game, f"lane {MMG}")
+    assert game.ammo["mmg"] == 7 and len(events(game, "pc")) == 1
+    _interrupt(game, "1217")
+    assert f"lane {MMG}" in texts(game)
+    with_dice(game, 1, 1, *[6] * 40)
+    do(game, f"lane {MMG}")
+    assert len([e for e in events(game, "pc") if e["unit"] == MMG]) == 2  # the phase's first attack
+    _interrupt(game, "1218")
+    with_dice(game, *[6] * 40)
+    do(game, f"lane {MMG}")
+    assert len([e for e in events(game, "pc") if e["unit"] == MMG]) == 2  # no PC within the phase
+    assert [a["hex"] for a in events(game, "attack")] == ["1216", "1217", "1218"]
+    assert game.ammo["mmg"] == 7  # the one fire combat's two points
+    failed = lane_set_up()
+    with_dice(failed, 1, 1, *[6] * 40)
+    do(failed, f"lane {MMG}")
+    _interrupt(failed, "1217")
+    with_dice(failed, 6, 6)
+    do(failed, f"lane {MMG}")
+    _interrupt(failed, "1218")
+    assert f"lane {MMG}" not in texts(failed)  # 21.24: 'it will never fire during that Player Turn'
+
+
+def test_21_21_a_fire_lane_only_applies_to_hexes_on_the_mgs_level() -> None:
+    """21.21: 'A fire lane only applies to hexes that are on the same level as the MG.' The fixture's
+    one hill hex, 1405 (level 1), on the line from 1407 to 1404: the lane leaves it out, and it is no
+    lane target nor in the spray area (R307)."""
+    game = advanced_at("german", SUPPORT_FIRE)
+    away(game, MMG)
+    mmg = put(game, MMG, "1407", toward="1406")
+    board = game.board
+    assert board.terrain(board.hex("1405")).level == 1 and board.terrain(mmg.hex).level == 0
+    assert [board.label(h) for h in lane(game, mmg, board.hex("1404"))] == ["1406", "1404"]
+    assert board.hex("1405") not in reach(game, mmg) and board.hex("1406") in reach(game, mmg)
 
 
 @pytest.mark.slow

@@ -78,10 +78,21 @@ def _attacks(game: GameState) -> str:
 
 def _ready(game: GameState, unit: Unit) -> bool:
     """10.1 for the first attack of the phase; later ones need no PC (21.24, 21.34) while the MG
-    stays NORMAL."""
-    if unit.extra.get("mg_passed") == [game.player_turns, game.phase]:
+    stays NORMAL. An MG whose FL or SP attacks began in an earlier phase of the Player Turn may go
+    on with its one fire combat (21.27, 21.37), the phase's first attack with a new PC, unless a PC
+    of it failed ('it will never fire during that Player Turn'; R354)."""
+    turn = game.player_turns
+    if unit.extra.get("mg_passed") == [turn, game.phase]:
         return unit.morale == Morale.NORMAL
+    if _combat(game, unit):
+        return unit.extra.get("mg_failed") != turn and may_fire(game, unit, again=True)
     return may_fire(game, unit)
+
+
+def _combat(game: GameState, unit: Unit) -> int:
+    """The FL or SP attacks the MG has made this Player Turn: its one fire combat (21.27, 21.37)."""
+    turn, attacks = unit.extra.get("mg_combat", (None, 0))
+    return int(attacks) if turn == game.player_turns else 0
 
 
 def _lane_targets(game: GameState, unit: Unit) -> list[Any]:
@@ -129,11 +140,13 @@ def apply_mg(game: GameState, action: Action) -> list[dict[str, Any]]:
         passed, pcs = fire_pcs(game, [unit])
         events += pcs
         if not passed:  # 21.24, 21.34: 'if it fails it will never fire during that Player Turn'
+            game.changing(unit.id).extra["mg_failed"] = game.player_turns
             return [*events, *movers_after_fire(game)] if game.interrupt is not None else events
         unit = game.changing(passed[0])
         unit.extra["mg_passed"] = [game.player_turns, game.phase]
     unit = game.changing(unit)
     unit.extra["mg_attacked"] = [*unit.extra.get("mg_attacked", ()), done]
+    unit.extra["mg_combat"] = [game.player_turns, _combat(game, unit) + 1]
     events += spend(game, unit, _ammo_cost(game, unit, action.verb))
     rule = "21.25" if action.verb == LANE else "21.35"
     for h in hexes:  # 21.23, 21.33: a separate attack on each hex's units, never combined (21.26, 21.36)
@@ -147,7 +160,7 @@ def _ammo_cost(game: GameState, unit: Unit, verb: str) -> int:
     """22.2: 'MG in FL mode: 2 points regardless of the number of hexes', paid at its first attack
     of the combat; 'MG in SP mode (attacks only 1 hex): 1 point ... (attacks multiple hexes): 2
     points total', the first hex 1 and the second 1 more (21.37: one fire combat a Player Turn)."""
-    attacks = len(unit.extra["mg_attacked"])
+    attacks = _combat(game, unit)
     if verb == LANE:
         return cost("mg_fire_lane") if attacks == 1 else 0
     if attacks == 1:
