@@ -251,6 +251,35 @@ def test_13_12_fl_and_sp_mgs_opportunity_fire_in_the_reaction_movement_phase() -
     assert not [t for t in texts(df) if MMG in t and not t.startswith("switch")]
 
 
+def test_21_25_21_35_the_odds_of_a_fire_lane_and_a_spray_each_target_unit() -> None:
+    """21.25: 'FL attacks are resolved normally with the MG's full AP firepower (subject to terrain
+    reductions per hex) being used for EACH attack'; 21.35: 'only one-half (rounded down)'. The odds
+    calculator shows each lane hex's attack and each unit's odds, the PC included, from the engine's
+    own `mg_shot`; an FL MG is in no ordinary AP attack (21.26); a hex it does not attack is said."""
+    from engine.game.fire_odds import describe_odds, fire_odds, fire_pc_chance
+    from engine.odds import ap_chances
+
+    game = lane_set_up()
+    put(game, "german/D/R-PR9-1", "1218")
+    odds = fire_odds(game, [game.board.hex("1220")], game.board.hex("1216"))
+    assert odds["ap"] is None  # 21.26: never combined, no DF attack
+    (mg,) = odds["mg"]
+    assert (mg["mode"], mg["lane_target"], mg["rule"]) == (FL, "1216", "21.25")
+    assert [a["hex"] for a in mg["attacks"]] == ["1218", "1216"]
+    factor = int(game.unit(MMG).value("ap_factor"))
+    pc = fire_pc_chance(game, game.unit(MMG))
+    friend = mg["attacks"][0]["targets"][0]
+    assert friend["unit"] == "german/D/R-PR9-1"  # 21.23: friendly ones too
+    expected = ap_chances(mg["attacks"][0]["firepower"], friend["dice"])
+    assert friend["p"]["E"] == pytest.approx(float(pc * expected["E"]))
+    assert "Fire Lane to 1216" in describe_odds(odds)
+    spray = lane_set_up(SP)
+    (sp,) = fire_odds(spray, [spray.board.hex("1220")], spray.board.hex("1216"))["mg"]
+    assert sp["rule"] == "21.35" and sp["attacks"][0]["firepower"] <= factor // 2
+    (missed,) = fire_odds(spray, [spray.board.hex("1220")], spray.board.hex("1217"))["mg"]
+    assert not missed["fires"] and "1216" in missed["why"]
+
+
 def _interrupt(game: GameState, label: str) -> None:
     """A Russian rifle has just entered `label` in the Reaction Movement Phase (13.12)."""
     game.phase = REACTION

@@ -20,6 +20,8 @@ from engine.odds import FACES, ap_chances, at_chance, dice_totals
 from .actions import Action, IllegalAction
 from .advanced import advanced
 from .firing import FIRE_PHASES, firing_side, may_fire
+from .mg_fire import LANE, SPRAY, lane_targets, mg_shot, pc_passed, ready, spray_targets
+from .mg_modes import FL, direct_fire, mode_of
 from .mortars import (
     MORTAR,
     attack_dice,
@@ -80,7 +82,7 @@ def fire_odds(
         {"unit": u.id, **_eligibility(game, u, target), **({} if picked is None else {"picked": u.id in picked})}
         for u in present
     ]
-    aimers = [u for u in firers if may_aim(game, u, target)]
+    aimers = [u for u in firers if may_aim(game, u, target) and direct_fire(game, u)]  # 21.26, 21.36
     attack: list[Unit] = []
     for unit in aimers:
         if may_combine(game, [*attack, unit]):
@@ -93,6 +95,7 @@ def fire_odds(
         "ap": _ap(game, attack, target) if attack else None,
         "at": [_at(game, u, target) for u in firers if may_antitank(game, u, target)],
         "mortar": [_mortar(game, u, target) for u in firers if _mortar_refusal(game, u, target) is None],
+        **({"mg": [_mg(game, u, target) for u in firers if not direct_fire(game, u)]} if advanced(game) else {}),
     }
 
 
@@ -230,6 +233,43 @@ def _at(game: GameState, firer: Unit, target: Hex) -> dict[str, Any]:
     return {**shot.describe(game), "p_fires": fires, "p_destroyed": fires * float(hit), "observation": seen.describe()}
 
 
+def _mg(game: GameState, mg: Unit, target: Hex) -> dict[str, Any]:
+    """An MG in FL or SP mode (21.0): its attacks now, each hex's units with their odds, the PC
+    included (none if it passed one this phase: 21.24, 21.34), by the engine's own `mg_shot`; or why
+    it makes none that reaches `target` (the hexes it would attack, 21.22, 21.32, R311-R313)."""
+    mode, lane_target = mode_of(game, mg)
+    entry: dict[str, Any] = {"unit": mg.id, "mode": mode, **({"lane_target": lane_target} if mode == FL else {})}
+    label = game.label_of(target)
+    if not ready(game, mg):
+        return {**entry, "fires": False, "why": "not eligible to fire now (10.11, 21.24, 21.34)"}
+    hexes = lane_targets(game, mg) if mode == FL else spray_targets(game, mg)
+    if target not in hexes:
+        what = f"its fire lane (to {lane_target})" if mode == FL else "its spray fire area"
+        shown = ", ".join(game.label_of(h) for h in hexes) or "none"
+        why = f"{what} makes no attack at {label} now (attacks now: {shown}; 21.22, 21.32)"
+        return {**entry, "fires": False, "why": why}
+    pc = Fraction(1) if pc_passed(game, mg) else fire_pc_chance(game, mg)
+    verb = LANE if mode == FL else SPRAY
+    attacks = []
+    for h in hexes if mode == FL else [target]:  # a lane attacks every hex with units; a Spray the hex chosen
+        shot = mg_shot(game, mg, verb, h)
+        targets = []
+        for unit, dice in zip(shot.targets, shot.dice, strict=True):
+            chances = {k: pc * v for k, v in ap_chances(shot.firepower, dice.count).items()}
+            chances["none"] += 1 - pc
+            targets.append(
+                {
+                    "unit": unit.id,
+                    "dice": dice.count,
+                    "why": list(dice.why),
+                    "p": {k: float(v) for k, v in chances.items()},
+                }
+            )
+        attacks.append(_with_special_rolls(game, {**shot.describe(game), "targets": targets}))
+    rule = "21.25" if mode == FL else "21.35"
+    return {**entry, "fires": True, "p_fires": float(pc), "rule": rule, "attacks": attacks}
+
+
 def _mortar_refusal(game: GameState, mortar: Unit, target: Hex) -> str | None:
     """Why the mortar may not fire one round of direct fire at `target` now (the engine's own
     refusal, with its rule), None if it may."""
@@ -341,9 +381,31 @@ def describe_odds(odds: dict[str, Any]) -> str:
                 f"no effect {p['none']:.1%} (PC and scatter included)"
             )
             lines += _special_line(target)
-    if ap is None and not odds["at"] and not odds["mortar"]:
+    for mg in odds.get("mg", ()):
+        lines += _mg_lines(mg)
+    if ap is None and not odds["at"] and not odds["mortar"] and not any(m["fires"] for m in odds.get("mg", ())):
         lines.append("  no unit there may fire at that hex now")
     return "\n".join(lines)
+
+
+def _mg_lines(mg: dict[str, Any]) -> list[str]:
+    """An FL or SP MG's attacks (21.25, 21.35), or why it makes none at the hex."""
+    mode = {"fl": f"FL mode, a Fire Lane to {mg.get('lane_target')}", "sp": "SP mode, Spray"}[mg["mode"]]
+    if not mg["fires"]:
+        return [f"MG {mg['unit']} ({mode}): {mg['why']}"]
+    pc = "PC passed this phase" if mg["p_fires"] == 1 else f"PC {mg['p_fires']:.0%}"
+    lines = [f"MG {mg['unit']} ({mode}, {mg['rule']}), one fire combat ({pc}, 21.24, 21.34):"]
+    for attack in mg["attacks"]:
+        lines.append(f"  at {attack['hex']}: AP firepower {attack['firepower']}")
+        lines += [f"    {part['value']:+g} {part['what']} ({part['rule']})" for part in attack["parts"]]
+        for target in attack["targets"]:
+            p = target["p"]
+            lines.append(
+                f"    {target['unit']}: {_dice(target['dice'])}; E {p['E']:.1%}, S {p['S']:.1%}, P {p['P']:.1%}, "
+                f"no effect {p['none']:.1%} (PC included)"
+            )
+            lines += _special_line(target)
+    return lines
 
 
 def _special_line(target: dict[str, Any]) -> list[str]:
