@@ -150,6 +150,37 @@ def test_los_tool_shows_the_exact_odds_of_the_set_ups_fire(qtbot, tmp_path: Path
     assert "Fire by" not in tool.summary.text()
 
 
+def test_23_2_los_tool_shows_the_observation_chance_and_modifiers_when_advanced(
+    qtbot, tmp_path: Path
+) -> None:
+    """Issue 23: 'the editor's LOS tool shows the observation chance and modifiers between the two
+    hexes': with "Advanced rules" ticked, the MMG's observation of the ATR 21 hexes off, each 23.2
+    modifier with its side, then the advanced odds; the numbers are the engine's own."""
+    import shutil
+
+    from engine.game import new_game
+    from engine.game.fire_odds import describe_observation, describe_odds, fire_odds
+    from engine.model.scenario import load_scenario
+
+    folder = REPO / "tests" / "fixtures" / "game"
+    for name in ("fire.yaml", "fire-map.yaml"):
+        shutil.copy(folder / name, tmp_path / name)
+    window = open_window(qtbot, tmp_path / "fire.yaml")
+    board = window.document.board
+    tool = window.tools["los"]
+    window.use_tool("los")
+    tool.press(board.hex("1324"), None)
+    tool.press(board.hex("1303"), None)
+    assert "Observation of" not in tool.summary.text()  # the basic game: no observation
+    tool.advanced.setChecked(True)
+    text = tool.summary.text()
+    game = new_game(load_scenario(tmp_path / "fire.yaml"), 0, {"advanced": True})
+    source, target = game.board.hex("1324"), game.board.hex("1303")
+    assert describe_observation(game, source, target) in text
+    assert text.endswith(describe_odds(fire_odds(game, [source], target)))
+    assert "+3 for the target: range beyond five hexes (23.2 a)" in text and "observed 41.7% (23.2)" in text
+
+
 def test_dragging_from_firer_to_target_draws_the_line(qtbot, small_map: Path) -> None:
     window = open_window(qtbot, small_map)
     board = window.document.board

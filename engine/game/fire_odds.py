@@ -32,7 +32,15 @@ from .mortars import (
     scatter_modifier,
     scatter_result,
 )
-from .observation import PENALTY_MOVED, Observation, mark_penalty, observation, observed_chance
+from .observation import (
+    PENALTY_BARRED,
+    PENALTY_MOVED,
+    Observation,
+    mark_penalty,
+    observation,
+    observed_chance,
+    observers,
+)
 from .shot import ap_shot, at_shot, fire_pc_modifier, may_aim, may_antitank, may_combine
 from .special_roll import special_roll
 from .state import SUPPORT_FIRE, GameState
@@ -424,7 +432,37 @@ def _observation(seen: dict[str, Any]) -> str:
     if seen["automatic"]:
         return f"{seen['observer']}: adjacent, observed (23.0)"
     mods = ", ".join(f"{m['value']:+d} {m['why']}" for m in seen["modifiers"]) or "no modifier"
-    return f"{seen['observer']}: 2 dice at most {seen['base']}; {mods}: {seen['chance']:.1%}"
+    return f"{seen['observer']}: 2 dice at most {seen['base']}; {mods}: {seen['chance']:.1%}{_penalty_words(seen)}"
+
+
+def _penalty_words(seen: dict[str, Any]) -> str:
+    return {
+        "": "",
+        PENALTY_MOVED: "; Optional Penalty a: its hex counts as moved (23.2)",
+        PENALTY_BARRED: "; Optional Penalty b: moved, no attempt (23.2)",
+    }[seen.get("penalty", "")]
+
+
+def describe_observation(game: GameState, source: Hex, target: Hex) -> str:
+    """23.2 between two hexes, as lines a person reads (the editor's LOS tool): the observer the
+    units in `source` attempt with (23.12-23.14), the Observation Base of `target`, each modifier
+    named with its side (for the target or for the observer) and the chance; '' without the
+    advanced rules, or with no units in `source` or none of the other side in `target`."""
+    present = game.at(source)
+    if not advanced(game) or not present or not any(u.side != present[0].side for u in game.at(target)):
+        return ""
+    lines = [f"Observation of {game.label_of(target)} from {game.label_of(source)} (23.2):"]
+    for observer in observers([u for u in present if u.side == present[0].side]):
+        seen = observation(game, observer, target).describe()
+        if seen["automatic"]:
+            lines.append(f"  {_observation(seen)}")
+            continue
+        lines.append(f"  {seen['observer']}: observed if 2 dice + modifiers <= {seen['base']} (Observation Base)")
+        lines += [f"    {m['value']:+d} for the {m['for']}: {m['why']}" for m in seen["modifiers"]] or [
+            "    no modifier"
+        ]
+        lines.append(f"    chance {seen['chance']:.1%}{_penalty_words(seen)}")
+    return "\n".join(lines)
 
 
 def _dice(count: int) -> str:
