@@ -150,9 +150,7 @@ def test_los_tool_shows_the_exact_odds_of_the_set_ups_fire(qtbot, tmp_path: Path
     assert "Fire by" not in tool.summary.text()
 
 
-def test_23_2_los_tool_shows_the_observation_chance_and_modifiers_when_advanced(
-    qtbot, tmp_path: Path
-) -> None:
+def test_23_2_los_tool_shows_the_observation_chance_and_modifiers_when_advanced(qtbot, tmp_path: Path) -> None:
     """Issue 23: 'the editor's LOS tool shows the observation chance and modifiers between the two
     hexes': with "Advanced rules" ticked, the MMG's observation of the ATR 21 hexes off, each 23.2
     modifier with its side, then the advanced odds; the numbers are the engine's own."""

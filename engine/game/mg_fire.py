@@ -64,9 +64,7 @@ def _may_switch(game: GameState, unit: Unit) -> bool:
     attack to make once in SP mode, an enemy in its spray fire area (the hex entered at an
     interrupt): eligible to fire at something (R351)."""
     return (
-        unit.extra.get("switch_tried") != game.player_turns
-        and may_fire(game, unit)
-        and bool(spray_targets(game, unit))
+        unit.extra.get("switch_tried") != game.player_turns and may_fire(game, unit) and bool(spray_targets(game, unit))
     )
 
 
