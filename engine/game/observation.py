@@ -217,11 +217,11 @@ def observe(game: GameState, observer: Unit, target: Hex) -> tuple[bool, list[di
         return True, [{"event": "observed", "unit": observer.id, "hex": seen.target, "automatic": True, "rule": "23.0"}]
     if seen.penalty == PENALTY_BARRED:
         why = "the observer has moved and no modifier favours it"
-        event = {"event": "no observation", "unit": observer.id, "hex": seen.target, "why": why}
-        return False, [{**event, "rule": f"{PENALTY_RULE} b"}]
+        refused = {"event": "no observation", "unit": observer.id, "hex": seen.target, "why": why}
+        return False, [{**refused, "rule": f"{PENALTY_RULE} b"}]
     faces = game.dice.roll(int(_rules()["dice"]))
     observed = sum(faces) + seen.total <= seen.base
-    event = {"event": "observation", **seen.describe(), "dice": list(faces), "observed": observed}
+    event: dict[str, Any] = {"event": "observation", **seen.describe(), "dice": list(faces), "observed": observed}
     del event["chance"]
     if seen.penalty == PENALTY_MOVED:
         assert observer.hex is not None
