@@ -360,12 +360,7 @@ def describe_odds(odds: dict[str, Any]) -> str:
             )
             lines += [f"    {_observation(o)}" for o in seen["attempts"]]
         for target in ap["targets"]:
-            p = target["p"]
-            lines.append(
-                f"  {target['unit']}: {_dice(target['dice'])}; E {p['E']:.1%}, S {p['S']:.1%}, P {p['P']:.1%}, "
-                f"no effect {p['none']:.1%} (PCs{' and observation' if seen else ''} included)"
-            )
-            lines += _special_line(target)
+            lines += _target_lines(target, "  ", f"PCs{' and observation' if seen else ''}")
     for shot in odds["at"]:
         lines.append(
             f"AT {shot['firers'][0]}: factor {shot['firepower']} against armor {shot['armor']}"
@@ -383,12 +378,7 @@ def describe_odds(odds: dict[str, Any]) -> str:
         )
         lines.append(f"  AP {mortar['firepower']} on each unit where it lands, never modified (14.51)")
         for target in mortar["targets"]:
-            p = target["p"]
-            lines.append(
-                f"  {target['unit']}: {_dice(target['dice'])}; E {p['E']:.1%}, S {p['S']:.1%}, P {p['P']:.1%}, "
-                f"no effect {p['none']:.1%} (PC and scatter included)"
-            )
-            lines += _special_line(target)
+            lines += _target_lines(target, "  ", "PC and scatter")
     for mg in odds.get("mg", ()):
         lines += _mg_lines(mg)
     if ap is None and not odds["at"] and not odds["mortar"] and not any(m["fires"] for m in odds.get("mg", ())):
@@ -407,24 +397,25 @@ def _mg_lines(mg: dict[str, Any]) -> list[str]:
         lines.append(f"  at {attack['hex']}: AP firepower {attack['firepower']}")
         lines += [f"    {part['value']:+g} {part['what']} ({part['rule']})" for part in attack["parts"]]
         for target in attack["targets"]:
-            p = target["p"]
-            lines.append(
-                f"    {target['unit']}: {_dice(target['dice'])}; E {p['E']:.1%}, S {p['S']:.1%}, P {p['P']:.1%}, "
-                f"no effect {p['none']:.1%} (PC included)"
-            )
-            lines += _special_line(target)
+            lines += _target_lines(target, "    ", "PC")
     return lines
 
 
-def _special_line(target: dict[str, Any]) -> list[str]:
-    """A SUPPRESSED target's S and the Special Roll that follows (11.45)."""
-    roll = target.get("special_roll")
-    if roll is None:
-        return []
-    return [
-        f"    SUPPRESSED already: an S is {roll['what']}, eliminates {roll['p_eliminates']:.1%}; "
-        f"eliminated so {roll['p_eliminated_by_it']:.1%} (11.45)"
+def _target_lines(target: dict[str, Any], indent: str, included: str) -> list[str]:
+    """One target unit's dice and result chances (`included`: what they count in), and for a
+    SUPPRESSED one the Special Roll an S brings (11.45)."""
+    p = target["p"]
+    lines = [
+        f"{indent}{target['unit']}: {_dice(target['dice'])}; E {p['E']:.1%}, S {p['S']:.1%}, P {p['P']:.1%}, "
+        f"no effect {p['none']:.1%} ({included} included)"
     ]
+    roll = target.get("special_roll")
+    if roll is not None:
+        lines.append(
+            f"{indent}  SUPPRESSED already: an S is {roll['what']}, eliminates {roll['p_eliminates']:.1%}; "
+            f"eliminated so {roll['p_eliminated_by_it']:.1%} (11.45)"
+        )
+    return lines
 
 
 def _observation(seen: dict[str, Any]) -> str:
