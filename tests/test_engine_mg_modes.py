@@ -3,11 +3,7 @@ advanced rules on (the game option `advanced`); the basic game has none of it.""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from engine.game import Action, legal_actions, new_game, play
 from engine.game.mg_modes import FL, SP, lane, mode_of, reach, set_mode
@@ -16,7 +12,6 @@ from engine.game.views import SideLog, player_view
 from engine.geometry.movement import Morale
 from engine.hexgrid import hex_distance
 from tests.test_engine_fire import FIRE, away, do, events, put
-from tests.test_engine_random_play import SCENARIOS, random_game
 from tests.test_engine_rules import with_dice
 from tests.test_engine_views import walk
 
@@ -333,23 +328,6 @@ def test_21_21_a_fire_lane_only_applies_to_hexes_on_the_mgs_level() -> None:
     assert board.terrain(board.hex("1405")).level == 1 and board.terrain(mmg.hex).level == 0
     assert [board.label(h) for h in lane(game, mmg, board.hex("1404"))] == ["1406", "1404"]
     assert board.hex("1405") not in reach(game, mmg) and board.hex("1406") in reach(game, mmg)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
-def test_21_0_random_play_with_the_advanced_rules_keeps_every_invariant(scenario: str) -> None:
-    """Hypothesis random play from each scenario with the advanced rules: every invariant of the
-    basic game's random play holds (tests/test_engine_random_play.py), and the game ends."""
-
-    @settings(max_examples=1, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
-    @given(seed=st.integers(0, 2**31))
-    def run(seed: int) -> None:
-        game = random_game(scenario, seed, {"advanced": True})
-        assert game.result is not None
-        shown: list[Any] = [e for line in game.log for e in line.get("events", []) if e["event"] == "mode"]
-        assert all(e["secret"] for e in shown)
-
-    run()
 
 
 def _with_ammo(game: GameState, points: int) -> None:
