@@ -494,3 +494,22 @@ def test_random_play_with_the_advanced_rules_keeps_every_invariant(scenario: str
         assert all(e["secret"] for e in modes)
 
     run()
+
+
+def test_r320_random_play_with_both_optional_rules_keeps_every_invariant() -> None:
+    """R320, R352, R353: Scenario 1 played at random with the advanced rules and both optional rules
+    keeps every invariant and ends, and the Optional Penalty comes up (an attempt with its penalty,
+    or one not made)."""
+
+    @settings(max_examples=1, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    @given(seed=st.integers(0, 2**31))
+    def run(seed: int) -> None:
+        options = {**ADVANCED, "observation_penalty": True, "special_roll": True}
+        game = random_game("s1-demyansk-pocket", seed, options, _ammo_kept)
+        assert game.result is not None and game.options == options
+        shown = [e for line in game.log for e in line.get("events", [])]
+        assert any(
+            "penalty" in e or e["event"] == "no observation" for e in shown if e["event"].endswith("observation")
+        )
+
+    run()
