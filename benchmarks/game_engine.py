@@ -1,6 +1,6 @@
 """Rules engine speed: random-play games per second and actions per second, one core, one JSON object.
 
-    python benchmarks/game_engine.py [--games N] [--profile] [--scenario PATH]
+    python benchmarks/game_engine.py [--games N] [--profile] [--scenario PATH] [--advanced]
 
 For Scenarios 1 and 6, with every rule in play (fire combat included): `play` (in place, as a
 batch runs games) over N games after one warm-up game (the scenario's validation, its terrain's
@@ -8,7 +8,8 @@ lines of sight and costs, kept for every later game), and the naive baseline mea
 run: the functional `apply`, which copies the state for every action. Goals (issues 12 and 13): at
 least 5 games/s for Scenario 1 and 0.5 for Scenario 6. `where_the_time_goes` splits Scenario 1's
 time by decision: listing the choices of each phase, and playing each verb. `--profile` prints
-cProfile's top functions.
+cProfile's top functions. `--advanced`: Scenarios 1 and 6 (or --scenario) under the advanced rules
+(21.0-23.0, R319), games/s by CPU time, without the baseline.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ REPO = Path(__file__).resolve().parent.parent
 SCENARIOS = {"s1": "s1-demyansk-pocket", "s6": "s6-spartakovka"}
 
 
-def one_game(scenario: object, seed: int, functional: bool = False) -> int:
-    game = new_game(scenario, seed)  # type: ignore[arg-type]
+def one_game(scenario: object, seed: int, functional: bool = False, options: dict[str, bool] | None = None) -> int:
+    game = new_game(scenario, seed, options)  # type: ignore[arg-type]
     players = {"german": make_player("random", seed), "russian": make_player("random", seed + 1)}
     actions = 0
     while not game.is_over:
@@ -65,13 +66,16 @@ def where_the_time_goes(games: int) -> dict[str, float]:
     return {k: round(v / games, 4) for k, v in top}
 
 
-def measure(name: str, games: int, functional: bool = False) -> dict[str, float]:
-    """`name`: a key of SCENARIOS or a scenario file's path."""
+def measure(
+    name: str, games: int, functional: bool = False, options: dict[str, bool] | None = None
+) -> dict[str, float]:
+    """`name`: a key of SCENARIOS or a scenario file's path; `options`: the game's (CPU time with any)."""
     scenario = load_scenario(REPO / "scenarios" / f"{SCENARIOS[name]}.yaml" if name in SCENARIOS else Path(name))
-    one_game(scenario, 0, functional)  # warm-up: caches and the scenario's validation
-    start = time.perf_counter()
-    actions = sum(one_game(scenario, seed, functional) for seed in range(1, games + 1))
-    elapsed = time.perf_counter() - start
+    one_game(scenario, 0, functional, options)  # warm-up: caches and the scenario's validation
+    clock = time.process_time if options else time.perf_counter
+    start = clock()
+    actions = sum(one_game(scenario, seed, functional, options) for seed in range(1, games + 1))
+    elapsed = clock() - start
     return {
         "games_per_s": round(games / elapsed, 2),
         "actions_per_s": round(actions / elapsed),
@@ -84,7 +88,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--scenario", help="this scenario file only, without the naive baseline")
+    parser.add_argument("--advanced", action="store_true", help="the advanced rules (21.0-23.0), CPU time")
     args = parser.parse_args()
+    if args.advanced:
+        names = [args.scenario] if args.scenario else list(SCENARIOS)
+        options = {"advanced": True}
+        print(json.dumps({name: measure(name, args.games, options=options) for name in names}, indent=2))
+        return
     if args.scenario:
         print(json.dumps({"scenario": measure(args.scenario, args.games)}, indent=2))
         return

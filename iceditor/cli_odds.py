@@ -83,6 +83,15 @@ def _add_fire(kinds: Any) -> None:
     )
     fire.add_argument("--from", dest="sources", action="append", required=True, metavar="HEX", help="a firing hex")
     fire.add_argument("--to", dest="target", required=True, metavar="HEX", help="the target hex")
+    fire.add_argument(
+        "--mode",
+        dest="modes",
+        action="append",
+        default=[],
+        metavar="UNIT=MODE",
+        help="with the advanced rules, an MG's mode for the shot: UNIT=fl:HEX (a Fire Lane to HEX), UNIT=sp "
+        "(Spray) or UNIT=df (21.0, 21.41); its FL or SP attacks' odds are shown, each target unit's",
+    )
     fire.add_argument("--format", choices=("text", "json"), default="text")
 
 
@@ -158,6 +167,8 @@ def _fire(args: argparse.Namespace) -> int:
     game = _position(args.file, args.advanced)
     sources = [hex_arg(game.board, label, args.file) for label in args.sources]
     target = hex_arg(game.board, args.target, args.file)
+    for given in args.modes:
+        _set_mode(game, given, args.file)
     try:
         odds = fire_odds(game, sources, target)
     except ValueError as exc:
@@ -167,6 +178,35 @@ def _fire(args: argparse.Namespace) -> int:
     else:
         print(describe_odds(odds))
     return 0
+
+
+def _set_mode(game: GameState, given: str, path: Path) -> None:
+    """`--mode UNIT=fl:HEX|sp|df`: the MG's mode for the odds (21.41), refused with its rule where
+    the engine would not have it (21.0: the advanced rules only; 21.21: a lane's target in reach)."""
+    from engine.game.advanced import advanced
+    from engine.game.mg_modes import DF, FL, SP, reach, set_mode
+    from engine.game.shot import is_mg
+
+    from .boardarg import hex_arg
+
+    def refuse(why: str) -> BadInput:
+        return BadInput(command_error("odds fire", f"--mode {given}: {why}"))
+
+    unit_id, _, mode_text = given.partition("=")
+    mode, _, label = mode_text.partition(":")
+    if not advanced(game):
+        raise refuse("MG modes are an advanced rule: add --advanced (21.0, R319)")
+    if unit_id not in game.units or not is_mg(game.unit(unit_id)):
+        raise refuse(f"{unit_id or 'no unit'} is no MG of {path.name} (21.0: the modes are an MG's)")
+    unit = game.unit(unit_id)
+    if mode not in (DF, FL, SP) or (mode == FL) != bool(label):
+        raise refuse("say UNIT=fl:HEX, UNIT=sp or UNIT=df (21.0)")
+    if unit.hex is None:
+        raise refuse(f"{unit_id} is not on the map")
+    if mode == FL and hex_arg(game.board, label, path) not in reach(game, unit):
+        where = "the MG's unblocked LOS, initial range and frontal area, on its level"
+        raise refuse(f"{label} is not within {where} (21.21, R307)")
+    set_mode(game, unit, mode, label)
 
 
 def _position(path: Path, advanced: bool) -> GameState:

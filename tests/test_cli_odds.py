@@ -60,3 +60,20 @@ def test_odds_fire_loads_neither_networkx_nor_shapely() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
     assert "AP firepower 10" in result.stdout
     assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_21_0_odds_fire_mode_gives_a_fire_lane_or_refuses_with_its_rule(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """21.0, 21.21: `--mode UNIT=fl:HEX` puts the MG in FL mode for the odds; without the advanced
+    rules, for a unit that is no MG or a lane target out of its reach it is refused (exit 2, the rule)."""
+    fire = str(FIXTURE / "fire.yaml")
+    base = ["odds", "fire", fire, "--from", "1324", "--to", "1316"]
+    assert main([*base, "--advanced", "--mode", "german/MMG-1=fl:1316"]) == 0
+    assert "german/MMG-1 (FL mode, a Fire Lane to 1316)" in capsys.readouterr().out
+    assert main([*base, "--mode", "german/MMG-1=sp"]) == 2
+    assert "add --advanced (21.0, R319)" in capsys.readouterr().err
+    assert main([*base, "--advanced", "--mode", "german/D/R-PR9-1=sp"]) == 2
+    assert "is no MG" in capsys.readouterr().err
+    assert main([*base, "--advanced", "--mode", "german/MMG-1=fl:1330"]) == 2
+    assert "(21.21, R307)" in capsys.readouterr().err

@@ -121,15 +121,10 @@ def test_10_31_b_los_tool_marks_the_blocking_hex_with_the_rule(qtbot, small_map:
     assert tool.sight.target == target
 
 
-def test_los_tool_shows_the_exact_odds_of_the_set_ups_fire(qtbot, tmp_path: Path) -> None:
-    """Issue 13: 'The editor's LOS tool and the AI players use the same function' (fire_odds): a line
-    from the German MMG of the fire fixture's set-up (1324, facing north) to the Russian ATR (1303)
-    shows its PC, the terms of its firepower with their rules and the ATR's chances."""
+def _fire_line(qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """The fire fixture open in a window, the LOS tool's line from the German MMG (1324, facing
+    north) to the Russian ATR (1303) chosen."""
     import shutil
-
-    from engine.game import new_game
-    from engine.game.fire_odds import describe_odds, fire_odds
-    from engine.model.scenario import load_scenario
 
     folder = REPO / "tests" / "fixtures" / "game"
     for name in ("fire.yaml", "fire-map.yaml"):
@@ -140,6 +135,19 @@ def test_los_tool_shows_the_exact_odds_of_the_set_ups_fire(qtbot, tmp_path: Path
     window.use_tool("los")
     tool.press(board.hex("1324"), None)
     tool.press(board.hex("1303"), None)
+    return window, tool
+
+
+def test_los_tool_shows_the_exact_odds_of_the_set_ups_fire(qtbot, tmp_path: Path) -> None:
+    """Issue 13: 'The editor's LOS tool and the AI players use the same function' (fire_odds): a line
+    from the German MMG of the fire fixture's set-up (1324, facing north) to the Russian ATR (1303)
+    shows its PC, the terms of its firepower with their rules and the ATR's chances."""
+    from engine.game import new_game
+    from engine.game.fire_odds import describe_odds, fire_odds
+    from engine.model.scenario import load_scenario
+
+    window, tool = _fire_line(qtbot, tmp_path)
+    board = window.document.board
     text = tool.summary.text()
     game = new_game(load_scenario(tmp_path / "fire.yaml"), 0)
     expected = describe_odds(fire_odds(game, [game.board.hex("1324")], game.board.hex("1303")))
@@ -148,6 +156,25 @@ def test_los_tool_shows_the_exact_odds_of_the_set_ups_fire(qtbot, tmp_path: Path
     tool.press(board.hex("1010"), None)  # an empty hex: no odds
     tool.press(board.hex("1303"), None)
     assert "Fire by" not in tool.summary.text()
+
+
+def test_23_2_los_tool_shows_the_observation_chance_and_modifiers_when_advanced(qtbot, tmp_path: Path) -> None:
+    """Issue 23: 'the editor's LOS tool shows the observation chance and modifiers between the two
+    hexes': with "Advanced rules" ticked, the MMG's observation of the ATR 21 hexes off, each 23.2
+    modifier with its side, then the advanced odds; the numbers are the engine's own."""
+    from engine.game import new_game
+    from engine.game.fire_odds import describe_observation, describe_odds, fire_odds
+    from engine.model.scenario import load_scenario
+
+    _, tool = _fire_line(qtbot, tmp_path)
+    assert "Observation of" not in tool.summary.text()  # the basic game: no observation
+    tool.advanced.setChecked(True)
+    text = tool.summary.text()
+    game = new_game(load_scenario(tmp_path / "fire.yaml"), 0, {"advanced": True})
+    source, target = game.board.hex("1324"), game.board.hex("1303")
+    assert describe_observation(game, source, target) in text
+    assert text.endswith(describe_odds(fire_odds(game, [source], target)))
+    assert "+3 for the target: range beyond five hexes (23.2 a)" in text and "observed 41.7% (23.2)" in text
 
 
 def test_dragging_from_firer_to_target_draws_the_line(qtbot, small_map: Path) -> None:

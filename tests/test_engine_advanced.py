@@ -17,6 +17,7 @@ from engine.game.mortars import scatter_modifier
 from engine.game.observation import observation
 from engine.game.shot import ap_shot
 from engine.game.state import SUPPORT_FIRE, GameState
+from engine.geometry.movement import Morale, State
 from tests.heavy import LONGEST, scenario_params
 from tests.test_engine_fire import FIRE, away, do, events, put
 from tests.test_engine_play import SCENARIOS
@@ -197,6 +198,273 @@ def test_23_2_the_odds_show_the_observation_with_its_modifiers() -> None:
     assert "observation" not in fire_odds(basic, [basic.board.hex("1220")], basic.board.hex("1214"))["ap"]
 
 
+# -- 23.2's modifiers, one test each (a and observer e: test_23_2_the_base_and_the_modifiers_for_and_against)
+
+
+def _modifiers(game: GameState, observer: str = "german/D/R-PR9-1", target: str = "1214") -> dict[str, int]:
+    seen = observation(game, game.unit(observer), game.board.hex(target))
+    return {why: value for value, why in seen.modifiers}
+
+
+def _unmoved(game: GameState) -> GameState:
+    for unit in game.units.values():  # a test's set-up is no move (23.2 g, observer c)
+        game.changing(unit).extra.pop("moved_at", None)
+    return game
+
+
+def test_23_2_b_each_improved_position_point_in_the_target_hex() -> None:
+    """23.2 b: '+1 for each improved position point (18.0) in the target hex.'"""
+    game = _rifle_at_six_hexes(ADVANCED)
+    game.improved_positions[game.board.hex("1214")] = 2
+    assert _modifiers(game) == {"improved position points (23.2 b)": 2}
+
+
+def test_23_2_c_d_tree_symbols_in_the_target_hex_and_along_the_los() -> None:
+    """23.2 c: '+1 for each Tree symbol in the target hex'; d: '+1 for each Tree/AFV/Wreck in the
+    hexes along the LOS to the target hex.' From 1716 to 1711 (Trees) past 1713 (Trees)."""
+    game = _rifle_at_six_hexes(ADVANCED)
+    put(game, TARGET, "1711")
+    put(game, RIFLE, "1716")
+    found = _modifiers(_unmoved(game), target="1711")
+    board = game.board
+    assert found["Tree symbols in the target hex (23.2 c)"] == board.terrain(board.hex("1711")).trees
+    assert found["Trees/AFVs/Wrecks along the LOS (23.2 d)"] >= board.terrain(board.hex("1713")).trees
+
+
+def test_23_2_e_each_marsh_hex_along_the_los() -> None:
+    """23.2 e: '+1 for each Marsh hex along the LOS to the target hex.' 1620 between 1622 and 1618."""
+    game = _rifle_at_six_hexes(ADVANCED)
+    put(game, TARGET, "1618")
+    put(game, RIFLE, "1622")
+    assert _modifiers(_unmoved(game), target="1618")["Marsh hexes along the LOS (23.2 e)"] == 1
+
+
+def test_23_2_f_a_non_afv_target_down() -> None:
+    """23.2 f: '+1 if the target is a non-AFV unit in the DOWN state.'"""
+    game = _rifle_at_six_hexes(ADVANCED)
+    game.changing(game.unit(TARGET)).state = State.DOWN
+    assert _modifiers(game) == {"the target is DOWN (23.2 f, R350)": 1}
+
+
+def test_23_2_g_the_observer_moved_within_the_last_three_phases() -> None:
+    """23.2 g: '+2 if the observing unit moved within the last three phases.' - 'Exclude the Morale
+    Phase when counting the last three phases': this phase and the two before it (R350)."""
+    game = _rifle_at_six_hexes(ADVANCED)
+    rifle = game.changing(game.unit(RIFLE))
+    rifle.extra["moved_at"] = game.phase_count() - 2
+    assert _modifiers(game) == {"the observer moved (23.2 g)": 2}
+    rifle.extra["moved_at"] = game.phase_count() - 3
+    assert _modifiers(game) == {}
+
+
+def test_23_2_observer_a_observed_on_a_previous_player_turn_nothing_moved_since() -> None:
+    """23.2 observer a: '-1 if the target hex was successfully observed on a previous Player Turn
+    and neither the observer nor the units in the target hex have moved since that observation.'"""
+    game = _rifle_at_six_hexes(ADVANCED)
+    earlier = game.phase_count() - 8  # a Player Turn before (the phases counted without the Morale Phase)
+    game.changing(game.unit(RIFLE)).extra["observed"] = (("1214", earlier),)
+    assert _modifiers(game) == {"observed on a previous Player Turn, nothing moved since (23.2 observer a)": -1}
+    game.changing(game.unit(TARGET)).extra["moved_at"] = earlier + 1
+    assert "observed on a previous Player Turn, nothing moved since (23.2 observer a)" not in _modifiers(game)
+
+
+def test_23_2_observer_c_a_unit_in_the_target_hex_moved() -> None:
+    """23.2 observer c: '-2 * if any unit in the target hex moved within the last three phases.'"""
+    game = _rifle_at_six_hexes(ADVANCED)
+    game.changing(game.unit(TARGET)).extra["moved_at"] = game.phase_count() - 1
+    assert _modifiers(game) == {"a unit in the target hex moved (23.2 observer c)": -2}
+
+
+def test_23_2_observer_d_an_afv_in_the_target_hex() -> None:
+    """23.2 observer d: '-4 if there is an AFV in the target hex.'"""
+    game = _rifle_at_six_hexes(ADVANCED)
+    put(game, "russian/T34b-1", "1214", toward="1215")
+    assert _modifiers(_unmoved(game))["an AFV in the target hex (23.2 observer d)"] == -4
+
+
+def test_23_2_observer_f_four_or_more_men_not_units() -> None:
+    """23.2 observer f: '-1 if the target hex has four or more men (not units) in it.' The ATR's two
+    men and two rifles: four men in three units; the ATR and one rifle: three."""
+    game = _rifle_at_six_hexes(ADVANCED)
+    put(game, "russian/ATR-1", "1214", toward="1215")
+    assert "four or more men (23.2 observer f)" not in _modifiers(_unmoved(game))
+    put(game, "russian/A/R-PR8-1", "1214")
+    assert _modifiers(_unmoved(game))["four or more men (23.2 observer f)"] == -1
+
+
+def test_23_2_observer_g_to_j_the_loudest_weapon_that_fired() -> None:
+    """23.2 observer g: '-2 * if any non-MG unit in the target hex used AP fire within the last three
+    phases'; h: '-3 * if any LMG or ATR unit ... fired'; j: '-5 * if any ATG, AFV or MG, using
+    intensive fire, in the target hex fired'. One of them, the strongest that holds (R350)."""
+    game = _rifle_at_six_hexes(ADVANCED)
+    now = game.phase_count()
+    game.changing(game.unit(TARGET)).extra["fired_at"] = now
+    assert _modifiers(game) == {"a non-MG unit used AP fire (23.2 g)": -2}
+    lmg = put(game, "russian/A/LMG-PR8-1", "1214")
+    game.changing(lmg).extra["fired_at"] = now - 1
+    assert _modifiers(_unmoved(game)) == {"an LMG or ATR fired (23.2 h)": -3}
+    game.changing(lmg).extra["intensive_at"] = now - 1
+    assert _modifiers(game) == {"an ATG, AFV or intensive MG fired (23.2 j)": -5}
+
+
+def test_23_31_at_fire_must_be_directed_at_an_observed_target() -> None:
+    """23.31: 'AT fire must always be directed at an observed target.' The 37AT's observation of the
+    T34 fails: no PC, no AT roll, the attempt spent (R348)."""
+    game = game_at("german", SUPPORT_FIRE)
+    away(game, "german/37AT-1", "russian/T34b-1")
+    put(game, "german/37AT-1", "1220", toward="1219")
+    put(game, "russian/T34b-1", "1214", toward="1215")
+    _unmoved(game)
+    game.improved_positions[game.board.hex("1214")] = 3  # 23.2 b: +3, against the AFV's -4 (observer d)
+    seen = observation(game, game.unit("german/37AT-1"), game.board.hex("1214"))
+    assert not seen.automatic and seen.chance < 1
+    assert "antitank german/37AT-1 1214" in [a.text() for a in legal_actions(game)]
+    with_dice(game, 6, 6)  # 12 plus the modifiers: above the base, not observed
+    do(game, "antitank german/37AT-1 1214")
+    assert events(game, "no fire")[-1] == {"event": "no fire", "hex": "1214", "why": "not observed", "rule": "23.31"}
+    assert not events(game, "pc") and not events(game, "at roll")
+    assert not may_fire(game, game.unit("german/37AT-1"))
+
+
+# -- 23.2's Optional Penalty ------------------------------------------------------------------------
+
+PENALTY = {**ADVANCED, "observation_penalty": True}
+RIFLE, TARGET = "german/D/R-PR9-1", "russian/A/R-PR9-1"
+
+
+def _rifle_at_six_hexes(options: dict[str, Any]) -> GameState:
+    """A German rifle in 1220 and a Russian one in 1214, six hexes on (no range step: 23.2 a), UP,
+    nothing fired or moved: no modifier favours the observer."""
+    game = game_at("german", SUPPORT_FIRE, options)
+    away(game, RIFLE, TARGET)
+    put(game, RIFLE, "1220")
+    put(game, "german/D/R-PR8-1", "1220")
+    put(game, TARGET, "1214")
+    return _unmoved(game)
+
+
+def test_23_2_optional_penalty_a_the_observing_hex_counts_as_moved() -> None:
+    """23.2 Optional Penalty: 'When there were NO modifiers to the observer: a) if the observing
+    units have not yet moved, all of the units in the observing hex are considered to have moved
+    for that Player Turn. They may still fire normally.' The rifle observes and fires, with 11.32's
+    die for a firer that moved; its hex-mate counts as moved too; its next attempt has 23.2 g's +2."""
+    game = _rifle_at_six_hexes(PENALTY)
+    seen = observation(game, game.unit(RIFLE), game.board.hex("1214"))
+    assert seen.penalty == "moved" and not [m for m in seen.describe()["modifiers"] if m["for"] == "observer"]
+    with_dice(game, 6, 6, 1, 1, *[6] * 6)  # the observation fails, the PC passes, the attack's dice
+    do(game, f"aim {RIFLE} 1214")
+    do(game, "shoot")
+    attempt = events(game, "observation")[-1]
+    assert attempt["penalty"] == {"counted_as_moved": [RIFLE, "german/D/R-PR8-1"], "rule": "23.2 Optional Penalty a"}
+    assert events(game, "attack")  # 'They may still fire normally'
+    assert "+1 a firer moved this Player Turn (11.32)" in events(game, "attack")[-1]["targets"][0]["why"]
+    again = observation(game, game.unit("german/D/R-PR8-1"), game.board.hex("1214"))
+    assert (2, "the observer moved (23.2 g)") in again.modifiers
+    off = _rifle_at_six_hexes(ADVANCED)  # the option off: no penalty
+    assert observation(off, off.unit(RIFLE), off.board.hex("1214")).penalty == ""
+
+
+def test_23_2_optional_penalty_b_a_moved_observer_makes_no_attempt() -> None:
+    """23.2 Optional Penalty: 'b) if the observing units have already moved, the observation
+    attempt may NOT be made.' No dice are rolled for it: the hex is unobserved, the AP fire halved
+    (23.32); the odds count its chance as none."""
+    game = _rifle_at_six_hexes(PENALTY)
+    game.changing(game.unit(RIFLE)).moved = True
+    game.caches = {}
+    seen = observation(game, game.unit(RIFLE), game.board.hex("1214"))
+    assert seen.penalty == "barred" and seen.chance == 0.0
+    odds = fire_odds(game, [game.board.hex("1220")], game.board.hex("1214"), picked={RIFLE})
+    assert odds["ap"]["observation"]["p_observed"] == 0.0
+    with_dice(game, 1, 1, *[6] * 6)  # the PC, then the attack's dice: no observation dice
+    do(game, f"aim {RIFLE} 1214")
+    do(game, "shoot")
+    assert events(game, "no observation")[-1]["rule"] == "23.2 Optional Penalty b"
+    assert not events(game, "observation") and events(game, "attack")[-1]["parts"][-1]["rule"] == "23.32"
+
+
+def test_23_2_optional_penalty_not_with_a_modifier_for_the_observer_nor_without_the_advanced_rules() -> None:
+    """23.2 Optional Penalty, 'When there were NO modifiers to the observer': a commander's -2
+    (observer e) spares it; R320: the option counts only with the advanced rules."""
+    game = _rifle_at_six_hexes(PENALTY)
+    away(game, "german/PL-PR11", RIFLE, TARGET)
+    commander = put(game, "german/PL-PR11", "1220")
+    _unmoved(game)
+    assert observation(game, commander, game.board.hex("1214")).penalty == ""
+    basic = _rifle_at_six_hexes({"observation_penalty": True})
+    with_dice(basic, 1, 1, *[6] * 6)
+    do(basic, f"aim {RIFLE} 1214")
+    do(basic, "shoot")
+    assert not events(basic, "observation") and not events(basic, "no observation")
+    assert not basic.unit(RIFLE).extra.get("penalty_moved")
+
+
+def test_23_2_optional_penalty_the_odds_count_the_moved_die() -> None:
+    """The odds of an attack whose observer takes the Optional Penalty a): the attack has 11.32's
+    die for a firer that moved, whether or not the hex is observed (the engine's own state, copied)."""
+    game = _rifle_at_six_hexes(PENALTY)
+    odds = fire_odds(game, [game.board.hex("1220")], game.board.hex("1214"), picked={RIFLE})
+    assert odds["ap"]["observation"]["attempts"][0]["penalty"] == "moved"
+    assert "+1 a firer moved this Player Turn (11.32)" in odds["ap"]["targets"][0]["why"]
+    assert not game.unit(RIFLE).extra.get("penalty_moved")  # the odds changed nothing
+
+
+# -- the Optional Special Roll (Cumulative Combat Results Table) --------------------------------------
+
+
+def _two_dice(total: int) -> tuple[int, int]:
+    return (min(6, total - 1), total - min(6, total - 1))
+
+
+def test_11_45_optional_special_roll_the_attackers_dice_against_the_observation_base() -> None:
+    """Cumulative Combat Results Table: '(Optional Special Roll) When using the Observation rules,
+    the attacker rolls two dice. If the result is equal to or less than the Observation Base number
+    of the target hex, the unit is eliminated. On any other result the unit remains SUPPRESSED.'
+    Logged with its dice; the odds calculator's chance is the engine's own (special_roll.py)."""
+    from engine.game.observation import observation_base
+    from engine.game.results import apply_result
+
+    game = game_at("german", SUPPORT_FIRE, {**ADVANCED, "special_roll": True})
+    away(game, "german/D/R-PR9-1", "german/D/R-PR8-1")
+    put(game, "german/D/R-PR9-1", "1216")
+    put(game, "german/D/R-PR8-1", "1216")
+    unlucky, lucky = game.unit("german/D/R-PR9-1"), game.unit("german/D/R-PR8-1")
+    base = observation_base(game, game.board.hex("1216"))
+    assert 3 <= base <= 11  # the fixture's hex: a roll at the base and one above it are both possible
+    for unit in (lucky, unlucky):
+        unit.morale, unit.state = Morale.SUPPRESSED, State.DOWN
+    with_dice(game, *_two_dice(base), *_two_dice(base + 1))
+    fell = apply_result(game, unlucky, "S", "11.43")
+    kept = apply_result(game, lucky, "S", "11.43")
+    assert game.unit(unlucky.id).where == "eliminated" and fell[-1]["rule"] == "11.45"
+    assert game.unit(lucky.id).morale == Morale.SUPPRESSED and game.unit(lucky.id).on_map
+    assert kept[0]["dice"] == list(_two_dice(base + 1)) and "Optional Special Roll" in kept[0]["detail"]
+
+
+def test_11_45_the_odds_show_the_special_roll_the_engine_takes() -> None:
+    """11.45 in the odds calculator: a SUPPRESSED target's S is the Special Roll; its chance is the
+    PC's failure in the basic game and the Optional Special Roll's with `special_roll` (R320: only
+    with the advanced rules)."""
+    from engine.odds import dice_totals
+
+    def odds(options: dict[str, Any] | None) -> dict[str, Any]:
+        game = game_at("german", SUPPORT_FIRE, options)
+        away(game, "german/D/R-PR9-1", "russian/A/R-PR9-1")
+        put(game, "german/D/R-PR9-1", "1220")
+        rifle = put(game, "russian/A/R-PR9-1", "1218")
+        rifle.morale, rifle.state = Morale.SUPPRESSED, State.DOWN
+        target = fire_odds(game, [game.board.hex("1220")], game.board.hex("1218"))["ap"]["targets"][0]
+        assert "SUPPRESSED already" in describe_odds(fire_odds(game, [game.board.hex("1220")], game.board.hex("1218")))
+        roll: dict[str, Any] = target["special_roll"]
+        assert roll["p_eliminated_by_it"] == pytest.approx(target["p"]["S"] * roll["p_eliminates"])
+        return roll
+
+    pc_fails = float(sum(p for t, p in dice_totals(2).items() if t > 9))
+    assert odds(None)["p_eliminates"] == pytest.approx(pc_fails) and not odds(None)["optional"]
+    assert not odds({"special_roll": True})["optional"]  # R320: without the advanced rules, the PC
+    optional = odds({**ADVANCED, "special_roll": True})
+    assert optional["optional"] and "Observation Base" in optional["what"]
+
+
 # -- random play with the advanced rules -----------------------------------------------------------
 
 
@@ -211,10 +479,37 @@ def _ammo_kept(game: GameState, before: GameState) -> None:
 
 @pytest.mark.parametrize("scenario", scenario_params(sorted(SCENARIOS), LONGEST | {"s5-through-the-marshes"}))
 def test_random_play_with_the_advanced_rules_keeps_every_invariant(scenario: str) -> None:
+    """Hypothesis random play from each scenario with the advanced rules: every invariant of the
+    basic game's random play (tests/test_engine_random_play.py), ammo never below zero and no fire
+    by a unit out of ammo (22.1), every mode chosen in secret (21.0), and the game ends. One game a
+    scenario (18:32 UTC, load 8-9, wall time: 5-12 s each with the checks, Scenario 6 32 s; 5 and 6
+    are marked slow)."""
+
     @settings(max_examples=1, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
     @given(seed=st.integers(0, 2**31))
     def run(seed: int) -> None:
         game = random_game(scenario, seed, ADVANCED, _ammo_kept)
         assert game.result is not None
+        modes = [e for line in game.log for e in line.get("events", []) if e["event"] == "mode"]
+        assert all(e["secret"] for e in modes)
+
+    run()
+
+
+def test_r320_random_play_with_both_optional_rules_keeps_every_invariant() -> None:
+    """R320, R352, R353: Scenario 1 played at random with the advanced rules and both optional rules
+    keeps every invariant and ends, and the Optional Penalty comes up (an attempt with its penalty,
+    or one not made)."""
+
+    @settings(max_examples=1, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    @given(seed=st.integers(0, 2**31))
+    def run(seed: int) -> None:
+        options = {**ADVANCED, "observation_penalty": True, "special_roll": True}
+        game = random_game("s1-demyansk-pocket", seed, options, _ammo_kept)
+        assert game.result is not None and game.options == options
+        shown = [e for line in game.log for e in line.get("events", [])]
+        assert any(
+            "penalty" in e or e["event"] == "no observation" for e in shown if e["event"].endswith("observation")
+        )
 
     run()

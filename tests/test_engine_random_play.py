@@ -64,7 +64,7 @@ def check_invariants(
             assert unit.mp_spent <= float(value) + 1e-9, unit.id  # no MP overspent (8.1)
         if where == "eliminated":
             assert unit.where == "eliminated" and unit.id not in action.units, unit.id  # never acts again
-        if fired:  # 10.11: no unit fires twice in a Player Turn
+        if fired and not _mg_combat_goes_on(game, unit):  # 10.11: no unit fires twice in a Player Turn
             attempts = [e for e in new_events if e.get("event") == "pc" and e.get("for") == "fire"]
             assert all(e.get("unit") != unit.id for e in attempts), unit.id
     wrecks_before, grenades_before = before_board
@@ -95,6 +95,12 @@ def check_invariants(
         view = game.view(side)
         assert all(not (u["side"] == enemy and u["hidden"]) for u in view["units"])  # 24.21
         assert enemy not in view["secrets"]  # 19.11, 24.21
+
+
+def _mg_combat_goes_on(game: GameState, unit: Any) -> bool:
+    """10.11's 'Exception: MACHINE GUN MODES 21.0': an FL or SP MG's one fire combat may take a PC
+    in each phase it attacks in (21.24, 21.27; R354)."""
+    return bool(unit.extra.get("mg_combat", (None,))[0] == game.player_turns)
 
 
 def _stopped_there(game: GameState, phase: str, h: Any) -> bool:

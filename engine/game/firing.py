@@ -31,9 +31,11 @@ def firing_side(game: GameState) -> str:
     return game.phasing
 
 
-def may_fire(game: GameState, unit: Unit) -> bool:
-    """10.11, 10.13-10.16: whether the unit may attempt to fire now (any kind of fire)."""
-    if not unit.on_map or unit.side != firing_side(game) or unit.fired:
+def may_fire(game: GameState, unit: Unit, *, again: bool = False) -> bool:
+    """10.11, 10.13-10.16: whether the unit may attempt to fire now (any kind of fire). `again`: an
+    MG's Fire Lane or Spray combat goes on in a later phase (10.11's 'Exception: MACHINE GUN MODES
+    21.0'; 21.27, R354), its having fired set aside."""
+    if not unit.on_map or unit.side != firing_side(game) or (unit.fired and not again):
         return False
     if out_of_ammo(game, unit):  # 22.1: 'may fire no more in the game'
         return False

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.geometry.movement import Morale
+from engine.hexgrid import Hex
 
 from .actions import Action, IllegalAction, verb
 from .advanced import advanced
@@ -24,7 +25,7 @@ from .fire import fire_pcs, movers_after_fire, resolve_ap
 from .firing import firing_side, may_fire
 from .mg_modes import FL, SP, lane_now, mode_of, reach, set_mode
 from .performance import Check
-from .shot import Part, ap_shot, fire_pc_modifier, is_mg, visible_enemies
+from .shot import Part, Shot, ap_shot, fire_pc_modifier, is_mg, visible_enemies
 from .state import DEFENSIVE_FIRE, SUPPORT_FIRE, GameState
 from .units import Unit
 
@@ -48,13 +49,23 @@ def mg_actions(game: GameState) -> list[Action]:
         if not (is_mg(unit) and unit.on_map):
             continue
         mode = mode_of(game, unit)[0]
-        if mode == FL and _ready(game, unit) and _lane_targets(game, unit):
+        if mode == FL and ready(game, unit) and lane_targets(game, unit):
             actions.append(Action(LANE, (unit.id,)))
-        if mode == SP and _ready(game, unit):
-            actions += [Action(SPRAY, (unit.id,), game.label_of(h)) for h in _spray_targets(game, unit)]
-        if mode != SP and may_fire(game, unit) and unit.extra.get("switch_tried") != game.player_turns:
+        if mode == SP and ready(game, unit):
+            actions += [Action(SPRAY, (unit.id,), game.label_of(h)) for h in spray_targets(game, unit)]
+        if mode != SP and _may_switch(game, unit):
             actions.append(Action(SWITCH, (unit.id,)))
     return actions
+
+
+def _may_switch(game: GameState, unit: Unit) -> bool:
+    """21.42: 'An MG may change to the SP mode ANYTIME it is eligible to fire': it may fire now
+    (10.11: it has not fired this Player Turn), has not tried this Player Turn, and would have an SP
+    attack to make once in SP mode, an enemy in its spray fire area (the hex entered at an
+    interrupt): eligible to fire at something (R351)."""
+    return (
+        unit.extra.get("switch_tried") != game.player_turns and may_fire(game, unit) and bool(spray_targets(game, unit))
+    )
 
 
 def _attacks(game: GameState) -> str:
@@ -64,15 +75,26 @@ def _attacks(game: GameState) -> str:
     return f"{game.interrupt['hex']} {'+'.join(game.interrupt['units'])}"
 
 
-def _ready(game: GameState, unit: Unit) -> bool:
+def ready(game: GameState, unit: Unit) -> bool:
     """10.1 for the first attack of the phase; later ones need no PC (21.24, 21.34) while the MG
-    stays NORMAL."""
-    if unit.extra.get("mg_passed") == [game.player_turns, game.phase]:
+    stays NORMAL. An MG whose FL or SP attacks began in an earlier phase of the Player Turn may go
+    on with its one fire combat (21.27, 21.37), the phase's first attack with a new PC, unless a PC
+    of it failed ('it will never fire during that Player Turn'; R354)."""
+    turn = game.player_turns
+    if unit.extra.get("mg_passed") == [turn, game.phase]:
         return unit.morale == Morale.NORMAL
+    if _combat(game, unit):
+        return unit.extra.get("mg_failed") != turn and may_fire(game, unit, again=True)
     return may_fire(game, unit)
 
 
-def _lane_targets(game: GameState, unit: Unit) -> list[Any]:
+def _combat(game: GameState, unit: Unit) -> int:
+    """The FL or SP attacks the MG has made this Player Turn: its one fire combat (21.27, 21.37)."""
+    turn, attacks = unit.extra.get("mg_combat", (None, 0))
+    return int(attacks) if turn == game.player_turns else 0
+
+
+def lane_targets(game: GameState, unit: Unit) -> list[Any]:
     """The lane's hexes with units to attack now: every hex with a unit if an enemy unit is in the
     lane (21.22, 21.23); at an interrupt the hex entered, if it is a lane hex (R311)."""
     if _attacks(game) in unit.extra.get("mg_attacked", ()):
@@ -86,7 +108,7 @@ def _lane_targets(game: GameState, unit: Unit) -> list[Any]:
     return [h for h in hexes if game.at(h)]
 
 
-def _spray_targets(game: GameState, unit: Unit) -> list[Any]:
+def spray_targets(game: GameState, unit: Unit) -> list[Any]:
     """21.31-21.33: the hexes of the spray fire area with a visible enemy, each once a phase (R312);
     at an interrupt only the hex entered (13.13)."""
     done = unit.extra.get("mg_attacked", ())
@@ -100,16 +122,13 @@ def apply_mg(game: GameState, action: Action) -> list[dict[str, Any]]:
     if action not in mg_actions(game):
         raise IllegalAction(f"{action.text()} is not a legal machine gun choice now", "21.0")
     unit = game.unit(action.units[0])
-    halved: tuple[Part, ...] = ()  # 21.25: an FL attack at full AP firepower
     if action.verb == SWITCH:
         return _switch(game, unit)
     if action.verb == LANE:
-        hexes, done = _lane_targets(game, unit), _attacks(game)
+        hexes, done = lane_targets(game, unit), _attacks(game)
     else:
         target = game.board.hex(action.arg)
         hexes, done = [target], game.label_of(target) if game.interrupt is None else _attacks(game)
-        switched = unit.extra.get("sp_halved") == game.player_turns  # 21.42: 'one-quarter its AP firepower'
-        halved = (_SWITCH_HALF, _SPRAY_HALF) if switched else (_SPRAY_HALF,)
     events: list[dict[str, Any]] = []
     if unit.extra.get("mg_passed") != [game.player_turns, game.phase]:
         mode, target_label = mode_of(game, unit)  # 21.0: 'need not be revealed until the unit fires'
@@ -117,25 +136,42 @@ def apply_mg(game: GameState, action: Action) -> list[dict[str, Any]]:
         passed, pcs = fire_pcs(game, [unit])
         events += pcs
         if not passed:  # 21.24, 21.34: 'if it fails it will never fire during that Player Turn'
+            game.changing(unit.id).extra["mg_failed"] = game.player_turns
             return [*events, *movers_after_fire(game)] if game.interrupt is not None else events
         unit = game.changing(passed[0])
         unit.extra["mg_passed"] = [game.player_turns, game.phase]
     unit = game.changing(unit)
     unit.extra["mg_attacked"] = [*unit.extra.get("mg_attacked", ()), done]
+    unit.extra["mg_combat"] = [game.player_turns, _combat(game, unit) + 1]
     events += spend(game, unit, _ammo_cost(game, unit, action.verb))
     rule = "21.25" if action.verb == LANE else "21.35"
     for h in hexes:  # 21.23, 21.33: a separate attack on each hex's units, never combined (21.26, 21.36)
         if game.at(h):
-            shot = ap_shot(game, [game.unit(unit.id)], h, halved=halved, every_unit=action.verb == LANE)
-            events += resolve_ap(game, shot, rule)
+            events += resolve_ap(game, mg_shot(game, game.unit(unit.id), action.verb, h), rule)
     return [*events, *movers_after_fire(game)] if game.interrupt is not None else events
+
+
+def mg_shot(game: GameState, unit: Unit, verb: str, h: Hex) -> Shot:
+    """One FL (`verb` LANE) or SP attack on the units of h: the numbers the engine rolls and the odds
+    calculator shows. 21.25: 'the MG's full AP firepower (subject to terrain reductions per hex)'
+    on every unit there, friendly ones too (21.23); 21.35: 'one-half (rounded down)', and a
+    quarter after 21.42's change (R314). Never halved for an unobserved hex (23.35)."""
+    if verb == LANE:
+        return ap_shot(game, [unit], h, every_unit=True)
+    switched = unit.extra.get("sp_halved") == game.player_turns  # 21.42: 'one-quarter its AP firepower'
+    return ap_shot(game, [unit], h, halved=(_SWITCH_HALF, _SPRAY_HALF) if switched else (_SPRAY_HALF,))
+
+
+def pc_passed(game: GameState, unit: Unit) -> bool:
+    """The MG's fire PC was passed earlier in this phase: no other is taken (21.24, 21.34)."""
+    return bool(unit.extra.get("mg_passed") == [game.player_turns, game.phase])
 
 
 def _ammo_cost(game: GameState, unit: Unit, verb: str) -> int:
     """22.2: 'MG in FL mode: 2 points regardless of the number of hexes', paid at its first attack
     of the combat; 'MG in SP mode (attacks only 1 hex): 1 point ... (attacks multiple hexes): 2
     points total', the first hex 1 and the second 1 more (21.37: one fire combat a Player Turn)."""
-    attacks = len(unit.extra["mg_attacked"])
+    attacks = _combat(game, unit)
     if verb == LANE:
         return cost("mg_fire_lane") if attacks == 1 else 0
     if attacks == 1:

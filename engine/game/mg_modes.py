@@ -58,21 +58,37 @@ def _same_level(game: GameState, a: Hex, b: Hex) -> bool:
 def reach(game: GameState, unit: Unit) -> list[Hex]:
     """21.21, 21.31: the hexes within the MG's unblocked LOS and initial range, on its level, in its
     frontal area (10.23: an MG fires only into it; R307): a lane's possible target hexes, and the
-    spray fire area."""
+    spray fire area. Kept until units move (AFVs and Wrecks block lines: 10.31 b)."""
     origin = unit.hex
     assert origin is not None
-    n = _initial_range(unit)
-    around = (origin + Hex(dq, dr) for dq in range(-n, n + 1) for dr in range(max(-n, -dq - n), min(n, n - dq) + 1))
-    near = sorted(
-        h
-        for h in around
-        if h in game.board.hexes
-        and h != origin
-        and in_frontal_area(origin, unit.facing, h)
-        and _same_level(game, origin, h)
-    )
-    state = FirerState(str(unit.state))
-    return [h for h, ok in zip(near, open_lines(game, [(origin, h) for h in near], state), strict=True) if ok]
+    key = (origin, unit.facing, _initial_range(unit), str(unit.state))
+    found: list[Hex] = game.kept(("mg_reach", *key), lambda: _reach(game, *key))
+    return found
+
+
+def _reach(game: GameState, origin: Hex, facing: int | None, n: int, state: str) -> list[Hex]:
+    near = _area(game, origin, facing, n)
+    return [
+        h for h, ok in zip(near, open_lines(game, [(origin, h) for h in near], FirerState(state)), strict=True) if ok
+    ]
+
+
+def _area(game: GameState, origin: Hex, facing: int | None, n: int) -> list[Hex]:
+    """The board's hexes within `n` of `origin`, in the frontal area, on its level: the bare
+    geometry of `reach`, kept with the board (it never changes in a game)."""
+    areas: dict[tuple[Hex, int | None, int], list[Hex]] = game.board.caches.setdefault("mg_areas", {})
+    key = (origin, facing, n)
+    if key not in areas:
+        around = (origin + Hex(dq, dr) for dq in range(-n, n + 1) for dr in range(max(-n, -dq - n), min(n, n - dq) + 1))
+        areas[key] = sorted(
+            h
+            for h in around
+            if h in game.board.hexes
+            and h != origin
+            and in_frontal_area(origin, facing, h)
+            and _same_level(game, origin, h)
+        )
+    return areas[key]
 
 
 def lane(game: GameState, unit: Unit, target: Hex) -> list[Hex]:

@@ -29,7 +29,7 @@ from .actions import Action, IllegalAction, verb
 from .advanced import advanced
 from .ammo import ammo_left, cost, spend
 from .firing import FIRE_PHASES, ap_dice, combat_rolled, firing_side, mark_fired, may_fire
-from .observation import observe
+from .observation import counts_as_moved, observe
 from .performance import performance_check
 from .results import apply_result
 from .sightlines import open_lines
@@ -341,7 +341,7 @@ def firepower(mortar: Unit) -> int:
 
 def attack_dice(game: GameState, mortar: Unit, unit: Unit) -> tuple[int, list[str]]:
     """A round's dice on `unit`: AP fire's without Trees and AFV/Wreck cover (14.4, R131), and why."""
-    return ap_dice(game, unit, moved=mortar.moved, ignore=IGNORED_FOR_DICE)
+    return ap_dice(game, unit, moved=counts_as_moved(game, mortar), ignore=IGNORED_FOR_DICE)
 
 
 def attack(game: GameState, mortar: Unit, unit: Unit) -> Events:

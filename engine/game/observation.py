@@ -20,7 +20,7 @@ from engine.hexgrid import Hex, hex_distance
 from engine.model.tables import table_values, terrain_effects
 from engine.odds import dice_totals
 
-from .advanced import advanced
+from .advanced import advanced, optional
 from .sightlines import along
 from .state import COUNTED_PHASES, GameState
 from .units import Unit
@@ -37,6 +37,10 @@ def note_intensive(game: GameState, unit: Unit) -> None:
         game.changing(unit).extra["intensive_at"] = game.phase_count()
 
 
+PENALTY_MOVED, PENALTY_BARRED = "moved", "barred"  # 23.2's Optional Penalty, a) and b)
+PENALTY_RULE = "23.2 Optional Penalty"
+
+
 @dataclass(frozen=True)
 class Observation:
     observer: str
@@ -44,7 +48,8 @@ class Observation:
     automatic: bool  # 23.0: adjacent hexes
     base: int
     modifiers: tuple[tuple[int, str], ...]  # (value, why with its rule)
-    chance: float  # of 2d6 + modifiers <= base
+    chance: float  # of 2d6 + modifiers <= base; 0 for an attempt the Optional Penalty bars
+    penalty: str = ""  # with `observation_penalty` and no modifier for the observer: PENALTY_MOVED or _BARRED
 
     @property
     def total(self) -> int:
@@ -56,15 +61,53 @@ class Observation:
             "hex": self.target,
             "automatic": self.automatic,
             "base": self.base,
-            "modifiers": [{"value": v, "why": w} for v, w in self.modifiers],
+            "modifiers": [{"value": v, "why": w, "for": _favours(v)} for v, w in self.modifiers],
             "chance": round(self.chance, 4),
             "rule": "23.0" if self.automatic else "23.2",
+            **({"penalty": self.penalty} if self.penalty else {}),
         }
+
+
+def _favours(value: int) -> str:
+    """23.2's two lists: the modifiers favouring the target add to the roll, those favouring the
+    observer take from it (tables/combat.yaml favoring_target, favoring_observer)."""
+    return "target" if value > 0 else "observer"
+
+
+def counts_as_moved(game: GameState, unit: Unit) -> bool:
+    """Moved this Player Turn (4.0: took a PC to move), or counted so by 23.2's Optional Penalty a):
+    'all of the units in the observing hex are considered to have moved for that Player Turn'
+    (11.32's and 12.2's die, 23.2's moved modifiers; not what it may still do: R353)."""
+    return unit.moved or _penalised(game, unit)
+
+
+def _penalty(game: GameState, observer: Unit, modifiers: list[tuple[int, str]]) -> str:
+    """23.2 Optional Penalty: 'When there were NO modifiers to the observer: a) if the observing
+    units have not yet moved, all of the units in the observing hex are considered to have moved
+    ... b) if the observing units have already moved, the observation attempt may NOT be made.'"""
+    if not optional(game, "observation_penalty") or any(_favours(v) == "observer" for v, _ in modifiers):
+        return ""
+    return PENALTY_BARRED if counts_as_moved(game, observer) else PENALTY_MOVED
+
+
+def mark_penalty(game: GameState, h: Hex) -> list[str]:
+    """23.2 Optional Penalty a): every unit in the observing hex counts as moved this Player Turn."""
+    marked = []
+    for unit in game.at(h):
+        game.changing(unit).extra["penalty_moved"] = game.player_turns
+        marked.append(unit.id)
+    return marked
 
 
 def _rules() -> dict[str, Any]:
     values: dict[str, Any] = table_values("combat")["observation"]
     return values
+
+
+def observation_base(game: GameState, h: Hex) -> int:
+    """23.2: 'the Observation Base number for the type of terrain found in the target hex'."""
+    effects = terrain_effects()
+    return effects.row(terrain_row(game.board.terrain(h), effects)).observation_base
 
 
 def observation(game: GameState, observer: Unit, target: Hex) -> Observation:
@@ -78,7 +121,7 @@ def observation(game: GameState, observer: Unit, target: Hex) -> Observation:
     effects = terrain_effects()
     terrain = game.board.terrain(target)
     row = terrain_row(terrain, effects)
-    base = effects.row(row).observation_base
+    base = observation_base(game, target)
     enemies = [u for u in game.at(target) if u.side != observer.side]
     mods: list[tuple[int, str]] = []
 
@@ -101,7 +144,8 @@ def observation(game: GameState, observer: Unit, target: Hex) -> Observation:
     people = [u for u in enemies if not u.is_afv]
     add(bool(people) and all(u.state == State.DOWN for u in people), for_target["target_down_non_afv"],
         "the target is DOWN (23.2 f, R350)")  # fmt: skip
-    add(_recent(game, observer.extra.get("moved_at")), for_target["observer_moved"], "the observer moved (23.2 g)")
+    moved = _recent(game, observer.extra.get("moved_at")) or _penalised(game, observer)
+    add(moved, for_target["observer_moved"], "the observer moved (23.2 g)")
     when = dict(observer.extra.get("observed", ())).get(label)  # the phase count of its last success
     still = when is not None and all(u.extra.get("moved_at", -1) < when for u in [observer, *enemies])
     previous = when is not None and when < game.player_turns * len(COUNTED_PHASES)  # before this Player Turn
@@ -109,8 +153,8 @@ def observation(game: GameState, observer: Unit, target: Hex) -> Observation:
         "observed on a previous Player Turn, nothing moved since (23.2 observer a)")  # fmt: skip
     lower = line.level_difference <= -2 and row not in ("woods", "building")
     add(lower, for_observer["target_two_levels_lower"], "the target hex two or more levels lower (23.2 observer b)")
-    add(any(_recent(game, u.extra.get("moved_at")) for u in enemies), for_observer["target_moved"],
-        "a unit in the target hex moved (23.2 observer c)")  # fmt: skip
+    target_moved = any(_recent(game, u.extra.get("moved_at")) or _penalised(game, u) for u in enemies)
+    add(target_moved, for_observer["target_moved"], "a unit in the target hex moved (23.2 observer c)")
     add(any(u.is_afv for u in enemies), for_observer["afv_in_target"], "an AFV in the target hex (23.2 observer d)")
     add(observer.kind == "commander", for_observer["observer_commander"], "the observer is a commander (23.2 e)")
     add(sum(u.men for u in enemies) >= 4, for_observer["four_or_more_men"], "four or more men (23.2 observer f)")
@@ -118,8 +162,16 @@ def observation(game: GameState, observer: Unit, target: Hex) -> Observation:
     if fire is not None:
         mods.append(fire)
     total = sum(v for v, _ in mods)
+    penalty = _penalty(game, observer, mods)
     chance = float(sum(p for t, p in dice_totals(int(rules["dice"])).items() if t + total <= base))
-    return Observation(observer.id, label, False, base, tuple(mods), chance)
+    return Observation(
+        observer.id, label, False, base, tuple(mods), 0.0 if penalty == PENALTY_BARRED else chance, penalty
+    )
+
+
+def _penalised(game: GameState, unit: Unit) -> bool:
+    """Counted as moved this Player Turn by the Optional Penalty a) (23.2 g, observer c: R353)."""
+    return unit.extra.get("penalty_moved") == game.player_turns
 
 
 def _fire_modifier(game: GameState, enemies: list[Unit], values: dict[str, Any]) -> tuple[int, str] | None:
@@ -163,10 +215,18 @@ def observe(game: GameState, observer: Unit, target: Hex) -> tuple[bool, list[di
     seen = observation(game, observer, target)
     if seen.automatic:
         return True, [{"event": "observed", "unit": observer.id, "hex": seen.target, "automatic": True, "rule": "23.0"}]
+    if seen.penalty == PENALTY_BARRED:
+        why = "the observer has moved and no modifier favours it"
+        refused = {"event": "no observation", "unit": observer.id, "hex": seen.target, "why": why}
+        return False, [{**refused, "rule": f"{PENALTY_RULE} b"}]
     faces = game.dice.roll(int(_rules()["dice"]))
     observed = sum(faces) + seen.total <= seen.base
-    event = {"event": "observation", **seen.describe(), "dice": list(faces), "observed": observed}
+    event: dict[str, Any] = {"event": "observation", **seen.describe(), "dice": list(faces), "observed": observed}
     del event["chance"]
+    if seen.penalty == PENALTY_MOVED:
+        assert observer.hex is not None
+        units = mark_penalty(game, observer.hex)
+        event["penalty"] = {"counted_as_moved": units, "rule": f"{PENALTY_RULE} a"}
     if observed:
         unit = game.changing(observer)
         kept = {k: v for k, v in unit.extra.get("observed", ()) if k != seen.target}

@@ -18,6 +18,7 @@ from engine.model.tables import table_values
 
 from .crews import crew_eliminated, lose_members, replacements
 from .performance import performance_check
+from .special_roll import DICE, special_roll
 from .state import GameState
 from .units import ELIMINATED, Unit
 
@@ -62,10 +63,19 @@ def _mark(game: GameState, unit: Unit, result: str, rule: str) -> Events:
     if final == "special_roll" and unit.is_afv:  # 10.0: 'AP fire will not destroy an AFV' (R160)
         unit.morale = Morale.SUPPRESSED
         return [_event(unit, "S", rule, "S on S: an AFV takes no Special Roll, still SUPPRESSED (10.0)")]
-    if final == "special_roll":  # S + S: 'Make a PC for the unit, if it fails it is eliminated'
-        check = performance_check(game.dice, unit.pr)
-        events = [_event(unit, "S", rule, f"S on S: the Special Roll, {check.describe()}", check=check.describe())]
-        if not check.passed:
+    if final == "special_roll":  # S + S: the Special Roll, a PC or the optional one (special_roll.py)
+        roll = special_roll(game, unit)
+        if roll.optional:
+            faces = game.dice.roll(DICE)
+            fell = roll.eliminated(sum(faces))
+            shown = f"{'+'.join(map(str, faces))} = {sum(faces)}: {'eliminated' if fell else 'remains SUPPRESSED'}"
+            detail = f"S on S: {roll.describe()}, {shown}"
+            events = [_event(unit, "S", rule, detail, dice=list(faces), special_roll="Optional Special Roll (11.45)")]
+        else:
+            check = performance_check(game.dice, unit.pr)
+            fell = roll.eliminated(check.total)
+            events = [_event(unit, "S", rule, f"S on S: the Special Roll, {check.describe()}", check=check.describe())]
+        if fell:
             return events + eliminate(game, unit, "11.45")
         unit = game.changing(unit)
         unit.morale = Morale.SUPPRESSED

@@ -19,6 +19,7 @@ from engine.odds import ap_levels
 
 from .firing import ap_dice, is_stug, may_fire
 from .mortars import is_mortar
+from .observation import counts_as_moved
 from .sightlines import along, line_open, open_lines
 from .state import DEFENSIVE_FIRE, REACTION, SUPPORT_FIRE, GameState
 from .units import Unit
@@ -504,7 +505,7 @@ def ap_shot(
     if not observed and not needs_no_observation(game, firers, target):
         firepower = math.ceil(firepower * float(reductions["unobserved_multiplier"]))  # 'rounded up'
         parts.append(Part("the target hex unobserved: halved, rounded up", firepower, "23.32"))
-    moved = any(u.moved for u in firers)
+    moved = any(counts_as_moved(game, u) for u in firers)  # 11.32 (and 23.2's Optional Penalty a)
     targets = [u for u in game.at(target) if every_unit or u.side != firers[0].side]  # 10.24, hidden too (R93)
     dice = []
     for unit in targets:
@@ -529,8 +530,9 @@ def at_shot(game: GameState, firer: Unit, target: Hex) -> Shot:
     factor = _at_factor(firer, target)
     parts = [Part(f"{firer.id} AT {firer.value('at_factor')}", factor, "12.1" if firer.type != "ATR" else "12.16")]
     rules = table_values("combat")["at_fire"]["dice"]
-    count = int(rules["moved"] if firer.moved else rules["not_moved"])
-    why = (f"{count}: the firer {'moved' if firer.moved else 'has not moved'} this Player Turn (12.2)",)
+    moved = counts_as_moved(game, firer)  # 12.2 (and 23.2's Optional Penalty a)
+    count = int(rules["moved"] if moved else rules["not_moved"])
+    why = (f"{count}: the firer {'moved' if moved else 'has not moved'} this Player Turn (12.2)",)
     frontal = in_frontal_area(target, afv.facing, firer.hex)
     armor = int(afv.value("frontal") if frontal else afv.value("flank"))
     higher = along(game, firer.hex, target, FirerState(str(firer.state))).level_difference > 0

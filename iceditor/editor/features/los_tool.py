@@ -9,6 +9,9 @@ levels the "Sighting profile" dock charts 10.32 b. Every answer is the engine's
 In a scenario whose test set-up (`setup:`) puts units in the firer's hex, the chosen line also
 shows the exact odds of their fire at the target hex: the engine's `fire_odds`, as `iceditor odds
 fire` prints them (every firer's PC, every modifier with its rule, each target unit's chances).
+With "Advanced rules" ticked they are the advanced game's (`iceditor odds fire --advanced`), after
+the observation of the target hex by the firer's hex: its base, each 23.2 modifier for the target
+or the observer, the chance (the engine's `describe_observation`).
 """
 
 from __future__ import annotations
@@ -18,10 +21,19 @@ from typing import Any
 
 from PySide6.QtCore import QLineF, QPointF, Qt
 from PySide6.QtGui import QColor, QPen
-from PySide6.QtWidgets import QFrame, QGraphicsLineItem, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFrame,
+    QGraphicsLineItem,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine.game import new_game
-from engine.game.fire_odds import describe_odds, fire_odds
+from engine.game.fire_odds import describe_observation, describe_odds, fire_odds
 from engine.game.state import GameState
 from engine.geometry.los_kernel import SightKernel
 from engine.geometry.sight import Sight, SightTerrain
@@ -93,6 +105,11 @@ class LosTool(OverlayTool):
         self.range_tag = Tag(layer, QColor("#1e3a5f"))
         self.firer = firer_choice()
         self.firer.currentIndexChanged.connect(self._redraw)
+        self.advanced = QCheckBox("Advanced rules (21.0-23.0): observation, MG modes")
+        self.advanced.setToolTip(
+            "The odds and the observation chance under the advanced rules (R319), as a playtest with them"
+        )
+        self.advanced.toggled.connect(self._rules_changed)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -101,6 +118,7 @@ class LosTool(OverlayTool):
         row = QHBoxLayout(panel)
         column = QVBoxLayout()
         column.addWidget(self.firer)
+        column.addWidget(self.advanced)
         scroll = QScrollArea()  # the fire odds run to many lines: they scroll within the dock
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -126,6 +144,10 @@ class LosTool(OverlayTool):
         self._kernel = self._game = None
         self._redraw()
 
+    def _rules_changed(self) -> None:
+        self._game = None
+        self._redraw()
+
     def _document_replaced(self) -> None:
         self._kernel = self._game = None
         self.clear()
@@ -141,15 +163,18 @@ class LosTool(OverlayTool):
         if self._game is None or self._game[0] is not scenario:
             if any(p.severity is Severity.ERROR for p in document.problems()):
                 return "Fire odds: the scenario has errors (see Problems)."
-            self._game = (scenario, new_game(scenario, 0, board=self.board, validated=True))
+            options = {"advanced": True} if self.advanced.isChecked() else None
+            self._game = (scenario, new_game(scenario, 0, options, board=self.board, validated=True))
         game = self._game[1]
         shooters = game.at(source)
         if not shooters or not any(u.side != shooters[0].side and not u.hidden for u in game.at(target)):
             return ""
+        seen = describe_observation(game, source, target)  # 23.2: '' in the basic game
         try:
-            return describe_odds(fire_odds(game, [source], target))
+            odds = describe_odds(fire_odds(game, [source], target))
         except ValueError as exc:
-            return f"Fire odds: {exc}"
+            odds = f"Fire odds: {exc}"
+        return f"{seen}\n\n{odds}" if seen else odds
 
     # -- mouse ----------------------------------------------------------------------------------
     def activate(self) -> None:
