@@ -7,7 +7,7 @@ from referencing import Registry, Resource
 
 from engine.model import schema
 from engine.model.source import SourceDocument, SourceError, parse_yaml
-from engine.validate.runner import bundled_files
+from engine.resources import bundled_files
 
 from .fuzzing import mutants
 
