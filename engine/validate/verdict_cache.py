@@ -4,7 +4,7 @@ have not changed, and a scenario's first game, redid every check in each new pro
 A verdict is kept under a key of the file's name and text (or data), the current folder, the
 folders --allow-dir allows, the code that validates (every module of engine/, the schemas), the
 bundled maps, tables and counters (loaded once a process: not read again for every file) and the
-versions of Python and of the libraries the checks use. With it are kept the fingerprints of
+versions of Python and of the installed packages. With it are kept the fingerprints of
 everything the checks read (engine/file_reads.py: the maps and errata a scenario names, the
 folders and places they were looked for in): a verdict is used only when all of them read the
 same now, so an edited map, a new file where a map was looked for, or changed code is validated
@@ -20,10 +20,9 @@ import os
 import sys
 from collections.abc import Callable
 from functools import cache
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from engine.cache_folder import cache_folder
+from engine.cache_folder import cache_folder, installed_packages
 from engine.file_reads import fingerprints, recording, unchanged
 from engine.file_writing import atomic_write
 from engine.model.map_folders import extra_folders
@@ -31,7 +30,6 @@ from engine.problems import Problem, Severity
 from engine.resources import data_path
 
 FORMAT = 1  # of the files: another format is no verdict
-_LIBRARIES = ("jsonschema", "numpy", "shapely", "networkx", "PyYAML")
 _DATA = (("schemas", "*.schema.json"), ("maps", "*.yaml"), ("tables", "*.yaml"), ("counters", "*.yaml"))
 
 
@@ -69,13 +67,9 @@ def _key(kind: str, file: str, source: str) -> str:
 
 @cache
 def _code_version() -> str:
-    """The code that validates: engine/'s modules, the schemas and bundled data, Python, the libraries."""
+    """The code that validates: engine/'s modules, the schemas and bundled data, Python, the packages."""
     digest = hashlib.sha256(f"{FORMAT} {sys.version}".encode())
-    for name in _LIBRARIES:
-        try:
-            digest.update(f"{name} {version(name)}\0".encode())
-        except PackageNotFoundError:
-            digest.update(f"{name} none\0".encode())
+    digest.update(installed_packages().encode())
     engine = Path(__file__).resolve().parents[1]
     data = [data_path(folder).glob(pattern) for folder, pattern in _DATA]
     for path in sorted([*engine.rglob("*.py"), *(p for found in data for p in found)]):
