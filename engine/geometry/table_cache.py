@@ -1,12 +1,14 @@
-"""The line tables of boards, kept on disk between processes (issue 22: a scenario's first game,
-validation and the editor's first LOS no longer build the table of a board seen before).
+"""The line tables of boards and their bare terrain's sight matrices, kept on disk between processes
+(issue 22: a scenario's first game, validation, errata impact and the editor's first LOS no longer
+build the table, or the all-pairs matrix, of a board seen before).
 
 A table depends only on the board's hexes, the LOS values of the rule tables (SightTerrain) and
 the code that builds it, so that is its key: a changed map layout, rule table or the code of
-line_table.py, lattice.py or sight.py is a new key, never a stale table. Files are plain numpy
-arrays (`np.load(allow_pickle=False)`: data, never code), written atomically, one file a key,
-in engine/cache_folder.py's folder. A file that cannot be read or written is ignored:
-the table is built as if there were none."""
+line_table.py, lattice.py or sight.py is a new key, never a stale table. A matrix adds the terrain
+arrays it is worked from, the firer's state and los_kernel.py. Files are plain numpy arrays
+(`np.load(allow_pickle=False)`: data, never code), written atomically, one file a key, in
+engine/cache_folder.py's folder. A file that cannot be read or written is ignored: the table or
+matrix is built as if there were none."""
 
 from __future__ import annotations
 
