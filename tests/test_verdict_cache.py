@@ -236,3 +236,20 @@ def test_existence_is_asked_through_file_exists() -> None:
     ]
     assert found == []
     assert file_exists(S1) and not file_exists(S1.with_name("none.yaml"))
+
+
+def test_the_same_name_in_another_folder_is_another_file(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`s1.yaml` named from two folders: the same name and text, not the same maps beside it."""
+    plain, broken = tmp_path / "plain", tmp_path / "broken"
+    for where in (plain, broken):
+        where.mkdir()
+        _own_scenario(where)
+    (broken / "map2.yaml").write_text("format: iron-cross-map/1\n", "utf-8")
+    monkeypatch.chdir(plain)
+    first = _validate_json(capsys, Path("s1.yaml"))
+    monkeypatch.chdir(broken)
+    kept = _validate_json(capsys, Path("s1.yaml"))
+    monkeypatch.setenv("ICEDITOR_CACHE", "off")
+    assert kept == _validate_json(capsys, Path("s1.yaml")) != first

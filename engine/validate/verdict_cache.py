@@ -1,8 +1,8 @@
 """Validation verdicts kept on disk between processes (issue 22: `iceditor validate` of files that
 have not changed, and a scenario's first game, redid every check in each new process).
 
-A verdict is kept under a key of the file's name and text (or data), the current folder, the
-folders --allow-dir allows, the code that validates (every module of engine/, the schemas), the
+A verdict is kept under a key of the file's name (as given, and where it is) and text (or data),
+the folders --allow-dir allows, the code that validates (every module of engine/, the schemas), the
 bundled maps, tables and counters (loaded once a process: not read again for every file) and the
 versions of Python and of the installed packages. With it are kept the fingerprints of
 everything the checks read (engine/file_reads.py: the maps and errata a scenario names, the
@@ -59,7 +59,8 @@ def kept_problems(
 
 def _key(kind: str, file: str, source: str) -> str:
     digest = hashlib.sha256(_code_version().encode())
-    for part in (kind, file, os.getcwd(), *map(str, extra_folders())):
+    # the file where it is (a relative name is another file from another folder) and as it is named
+    for part in (kind, file, os.path.abspath(file), *map(str, extra_folders())):
         digest.update(part.encode() + b"\0")
     digest.update(source.encode())
     return digest.hexdigest()[:32]
