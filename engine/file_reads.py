@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import sys
 import sysconfig
 import threading
@@ -132,7 +133,12 @@ def unchanged(kept: Fingerprints) -> bool:
 
 def _file(name: str) -> str | None:
     try:
-        with open(name, "rb") as stream:
+        # non-blocking, and only a regular file read: a FIFO where a map was globbed must not hang
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as stream:
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                return f"not a file: {stat.S_IFMT(mode)}"
             return hashlib.sha256(stream.read()).hexdigest()
     except OSError:
         return None  # none, or unreadable: reading it again must fail the same way

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -18,7 +19,7 @@ from engine.file_reads import file_exists, recording
 from engine.game import new_game
 from engine.game.play import ScenarioNotPlayable
 from engine.model.scenario import load_scenario
-from engine.model.source import parse_yaml, read_text
+from engine.model.source import SourceError, parse_yaml, read_text
 from engine.problems import Problem, Severity
 from engine.resources import data_path, given_or_bundled
 from engine.validate import verdict_cache
@@ -253,3 +254,19 @@ def test_the_same_name_in_another_folder_is_another_file(
     kept = _validate_json(capsys, Path("s1.yaml"))
     monkeypatch.setenv("ICEDITOR_CACHE", "off")
     assert kept == _validate_json(capsys, Path("s1.yaml")) != first
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_read_is_fingerprinted_without_waiting(folder: Path, tmp_path: Path) -> None:
+    """A FIFO among the files read (a `map*.yaml` beside an errata file, say) is told apart from a
+    file, never read: opening it to read would wait for a writer for ever."""
+    fifo = tmp_path / "map1.yaml"
+    os.mkfifo(fifo)
+
+    def compute() -> list[Problem]:
+        with pytest.raises(SourceError):
+            read_text(fifo)
+        return []
+
+    assert kept_problems("validate", "f.yaml", "text", compute) == []
+    assert kept_problems("validate", "f.yaml", "text", compute) == []
