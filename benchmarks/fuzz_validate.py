@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.validate.runner import bundled_files
+from engine.resources import bundled_files
 from tests.fuzzing import Mutant, mutants, validate_mutant
 
 

@@ -24,6 +24,18 @@ def data_path(*parts: str) -> Path:
     return data_root().joinpath(*parts)
 
 
+def bundled_files() -> list[Path]:
+    """Everything iceditor ships: maps, errata, tables, counters, scenarios."""
+    return [
+        *bundled_maps(),
+        data_path("maps", "errata.yaml"),
+        *sorted(data_path("tables").glob("*.yaml")),
+        *sorted(data_path("counters").glob("*.yaml")),
+        *bundled_scenarios(),
+        *bundled_examples(),
+    ]
+
+
 def bundled_maps() -> list[Path]:
     return sorted(data_path("maps").glob("map*.yaml"))
 

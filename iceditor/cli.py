@@ -12,6 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -187,11 +188,10 @@ def _run(args: argparse.Namespace) -> int:
 
 def _validate(args: argparse.Namespace) -> int:
     from engine.model.source import parse_yaml, read_text
-    from engine.validate.registry import all_checks
-    from engine.validate.runner import bundled_files, validate_document
+    from engine.resources import bundled_files
+    from engine.validate.verdict_cache import kept_problems
 
-    known = {c.id for c in all_checks()}
-    select, ignore = _codes(args.select, known), _codes(args.ignore, known)
+    select, ignore = _codes(args.select), _codes(args.ignore)
     paths = args.files or bundled_files()
     problems: list[Problem] = []
     unreadable = False
@@ -200,16 +200,15 @@ def _validate(args: argparse.Namespace) -> int:
             text = read_text(path)
             if args.skip_other_yaml and "iron-cross-" not in text:
                 continue  # no `format: iron-cross-...`: another tool's YAML (or empty), not held to our limits
-            doc = parse_yaml(text, str(path))
+            if args.skip_other_yaml and not str(_format_of(parse_yaml(text, str(path)))).startswith("iron-cross-"):
+                continue
+            # a file validated before, unchanged with all it reads, is not validated again (issue 22)
+            problems += kept_problems("validate", str(path), text, partial(_validated, text, str(path)))
         except SourceError as exc:
             unreadable = True
             problems.append(
                 Problem("unreadable", Severity.ERROR, exc.message, file=exc.file, line=exc.line, column=exc.column)
             )
-            continue
-        if args.skip_other_yaml and not str(_format_of(doc)).startswith("iron-cross-"):
-            continue
-        problems += validate_document(doc)
     problems = [p for p in problems if (not select or p.code in select) and p.code not in ignore]
     problems = [replace(p, file=shown_name(p.file)) if p.file and is_bundled(Path(p.file)) else p for p in problems]
     if args.strict:
@@ -224,10 +223,21 @@ def _format_of(doc: SourceDocument) -> object:
     return doc.data.get("format") if isinstance(doc.data, dict) else None
 
 
-def _codes(values: list[str], known: set[str]) -> set[str]:
+def _validated(text: str, file: str) -> list[Problem]:
+    from engine.model.source import parse_yaml
+    from engine.validate.runner import validate_document  # the checks: imported only when a file is validated
+
+    return validate_document(parse_yaml(text, file))
+
+
+def _codes(values: list[str]) -> set[str]:
     """Check codes from repeated, comma-separated options; an unknown code is bad input."""
     codes = {c.strip() for v in values for c in v.split(",") if c.strip()}
-    unknown = sorted(codes - known)
+    if not codes:
+        return codes
+    from engine.validate.registry import all_checks  # every check module: only for codes to check
+
+    unknown = sorted(codes - {c.id for c in all_checks()})
     if unknown:
         raise BadInput(
             command_error("validate", f"unknown check code(s): {', '.join(unknown)} (see `iceditor checks`)")
@@ -366,8 +376,7 @@ def _sourced_values(files: list[Path], assumed_only: bool) -> tuple[int, list[tu
     from engine.model.provenance import sourced_values
     from engine.model.schema import schema_name
     from engine.model.source import load_yaml
-    from engine.resources import shown_name
-    from engine.validate.runner import bundled_files
+    from engine.resources import bundled_files, shown_name
 
     status, groups = EXIT_OK, []
     named = [(path, str(path)) for path in files] or [(path, shown_name(path)) for path in bundled_files()]

@@ -285,11 +285,12 @@ def test_formats_md_assertions_example_validates() -> None:
     import yaml
     from jsonschema import Draft202012Validator
 
-    from engine.model.schema import _registry, _schemas
+    from engine.model.schema_files import written_schemas
+    from engine.model.schema_validation import _registry
 
     text = (REPO / "docs" / "formats.md").read_text(encoding="utf-8")
     example = text.split("### Designer assertions")[1].split("```yaml\n")[1].split("```")[0]
     assertions = yaml.safe_load(example)["assertions"]
     assert {kind for item in assertions for kind in item} == {"los", "reach", "turns", "note"}
-    schema = Draft202012Validator(_schemas()["assertions"], registry=_registry())
+    schema = Draft202012Validator(written_schemas()["assertions"], registry=_registry())
     assert [e.message for e in schema.iter_errors(assertions)] == []

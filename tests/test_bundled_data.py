@@ -13,7 +13,8 @@ from engine.geometry.zones import resolve
 from engine.hexgrid import hex_label, hex_to_offset
 from engine.model.scenario import load_scenario
 from engine.problems import Severity
-from engine.validate.runner import bundled_files, validate_paths
+from engine.resources import bundled_files
+from engine.validate.runner import validate_paths
 
 REPO = Path(__file__).resolve().parent.parent
 SCHEMAS = sorted((REPO / "schemas").glob("*.schema.json"))

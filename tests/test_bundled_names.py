@@ -11,8 +11,15 @@ from pathlib import Path
 import pytest
 
 from engine import resources
-from engine.resources import DATA_DIRS, bundled_file, bundled_names, data_path, given_or_bundled, shown_name
-from engine.validate.runner import bundled_files
+from engine.resources import (
+    DATA_DIRS,
+    bundled_file,
+    bundled_files,
+    bundled_names,
+    data_path,
+    given_or_bundled,
+    shown_name,
+)
 from iceditor.cli import main, parse
 
 S1 = data_path("scenarios", "s1-demyansk-pocket.yaml")

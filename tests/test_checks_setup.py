@@ -12,7 +12,8 @@ from jsonschema import Draft202012Validator
 
 from engine.game import ScenarioNotPlayable, new_game
 from engine.model.scenario import load_scenario
-from engine.model.schema import _registry, _schemas
+from engine.model.schema_files import written_schemas
+from engine.model.schema_validation import _registry
 from engine.model.setup import side_setups
 from engine.model.tables import terrain_effects
 from engine.problems import Problem, Severity
@@ -558,5 +559,5 @@ def test_formats_md_setup_example_passes_the_schema() -> None:
     example = text.split("### Scenario set-up (`setup:`)")[1].split("```yaml\n")[1].split("```")[0]
     setup = yaml.safe_load(example)["setup"]
     assert set(setup["german"]) == {"units", "improved_positions", "mines", "hidden_hexes"}
-    schema = Draft202012Validator(_schemas()["setup"], registry=_registry())
+    schema = Draft202012Validator(written_schemas()["setup"], registry=_registry())
     assert [e.message for e in schema.iter_errors(setup)] == []

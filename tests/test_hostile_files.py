@@ -134,7 +134,7 @@ def test_a_huge_or_odd_assertion_mp_is_a_schema_error(capsys, write, number: str
 
 
 def test_multiple_of_is_exact_for_an_integer_beyond_a_float() -> None:
-    from engine.model.schema import _Validator
+    from engine.model.schema_validation import _Validator
 
     assert list(_Validator({"multipleOf": 0.5}).iter_errors(10**400)) == []
     (error,) = _Validator({"multipleOf": 0.75}).iter_errors(10**400)

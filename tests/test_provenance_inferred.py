@@ -13,7 +13,7 @@ import yaml
 from engine.model.counter_values import counter_values
 from engine.model.counters import bundled_counters
 from engine.model.provenance import sourced_values
-from engine.model.schema import validator
+from engine.model.schema_validation import validator
 from engine.model.source import load_yaml
 from engine.validate.runner import validate_paths
 from iceditor.cli import main

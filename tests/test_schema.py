@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from referencing import Registry, Resource
 
-from engine.model import schema
+from engine.model import schema, schema_files, schema_validation
 from engine.model.source import SourceDocument, SourceError, parse_yaml
-from engine.validate.runner import bundled_files
+from engine.resources import bundled_files
 
 from .fuzzing import mutants
 
@@ -29,7 +29,7 @@ def test_inlined_replaces_plain_references_and_keeps_the_others() -> None:
             "kind": {"const": {"$ref": "#/$defs/count"}},
         },
     }
-    out = schema.inlined(written)
+    out = schema_files.inlined(written)
     properties = out["properties"]
     assert properties["men"] is out["$defs"]["count"] == {"type": "integer", "minimum": 0}
     assert properties["turns"] == written["properties"]["turns"]
@@ -43,8 +43,12 @@ def test_inlined_replaces_plain_references_and_keeps_the_others() -> None:
 @pytest.mark.parametrize("count", [40, pytest.param(150, marks=pytest.mark.slow)])
 def test_inlined_schemas_find_the_same_problems_as_the_schemas_as_written(count: int) -> None:
     """Mutants of every bundled file: each schema problem (message, place, rule) is the same."""
-    registry = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schema._schemas().values())
-    as_written = {name: schema._Validator(s, registry=registry) for name, s in schema._schemas().items()}
+    registry = Registry().with_resources(
+        (s["$id"], Resource.from_contents(s)) for s in schema_files.written_schemas().values()
+    )
+    as_written = {
+        name: schema_validation._Validator(s, registry=registry) for name, s in schema_files.written_schemas().items()
+    }
     docs = []
     for mutant in mutants(bundled_files(), count, seed=20261202):
         try:
@@ -52,7 +56,7 @@ def test_inlined_schemas_find_the_same_problems_as_the_schemas_as_written(count:
         except SourceError:
             continue
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(schema, "validator", lambda name: as_written[name])
+        patch.setattr(schema_validation, "validator", lambda name: as_written[name])
         expected = [_problems(doc) for doc in docs]
     found = [_problems(doc) for doc in docs]
     assert found == expected

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.model import schema
+from engine.model import schema_validation
 from engine.model.schema import schema_problems
 from engine.model.source import load_yaml, parse_yaml
 from engine.resources import given_or_bundled
@@ -22,13 +22,13 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def _validations(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The schemas jsonschema is asked to validate against, from now on."""
     asked: list[str] = []
-    real = schema.validator
+    real = schema_validation.validator
 
     def counting(name: str):  # type: ignore[no-untyped-def]
         asked.append(name)
         return real(name)
 
-    monkeypatch.setattr(schema, "validator", counting)
+    monkeypatch.setattr(schema_validation, "validator", counting)
     return asked
 
 

@@ -22,9 +22,10 @@ from engine.geometry.movement import State
 from engine.model.board import Board
 from engine.model.counters import Counters, bundled_counters
 from engine.model.scenario import Scenario
-from engine.problems import count_errors
+from engine.problems import Problem, Severity
 from engine.validate.context import ScenarioContext
 from engine.validate.runner import validate_document
+from engine.validate.verdict_cache import kept_problems
 
 from .actions import (
     DETACH,
@@ -150,9 +151,16 @@ def _check_playable(scenario: Scenario) -> None:
     """The validator's errors refuse a scenario; checked once per scenario object (a batch plays many games)."""
     if scenario.doc is None or _PLAYABLE.get(id(scenario)) is scenario:
         return
-    errors = [p for p in validate_document(scenario.doc, errors_only=True) if p.severity.value == "error"]
-    if count_errors(errors):
-        raise ScenarioNotPlayable("\n".join(replace(p, file=p.file or str(scenario.file)).text() for p in errors))
+    doc = scenario.doc
+
+    def errors() -> list[Problem]:
+        return [p for p in validate_document(doc, errors_only=True) if p.severity is Severity.ERROR]
+
+    # a scenario found playable before, with all it reads unchanged, is not validated again (issue 22);
+    # one with errors is, so that they are reported from the file as it is now
+    found = kept_problems("playable", str(scenario.file), repr(doc.data), errors, keep=lambda problems: not problems)
+    if found:
+        raise ScenarioNotPlayable("\n".join(replace(p, file=p.file or str(scenario.file)).text() for p in found))
     _PLAYABLE[id(scenario)] = scenario
 
 

@@ -2,7 +2,8 @@
 
 10.31 b counts "Tree symbols, AFV units, or Wrecks" along a line, so a line's answer depends on
 where the AFVs and Wrecks stand. The terrain never changes in play: each firer state's all-pairs
-matrix of the bare terrain is worked out once per scenario (and kept for every game of it); an
+matrix of the bare terrain is worked out once per scenario (kept for every game of it, and on
+disk for the next process: engine/geometry/table_cache.py); an
 AFV or a Wreck can only add blocks (10.31 b), so the lines the terrain leaves open are checked
 again, as one array operation, against the counts with the AFVs and Wrecks in.
 """
@@ -18,6 +19,7 @@ import numpy as np
 from engine.geometry.lattice import Touch, touches
 from engine.geometry.los_kernel import SightKernel
 from engine.geometry.sight import FirerState, Sight, judge
+from engine.geometry.table_cache import kept_matrix
 from engine.hexgrid import Hex
 from engine.model.scenario import Scenario
 
@@ -49,7 +51,7 @@ def _static(game: GameState, firer: FirerState) -> np.ndarray:
     """The bare terrain's blocked matrix for firers in `firer` state ([i, j]: hexes in kernel order)."""
     matrices: dict[FirerState, np.ndarray] = game.board.caches.setdefault("sight_matrix", {})
     if firer not in matrices:
-        matrices[firer] = _kernel(game).matrix(firer)
+        matrices[firer] = kept_matrix(_kernel(game), firer)
     return matrices[firer]
 
 

@@ -1,22 +1,26 @@
-"""The line tables of boards, kept on disk between processes (issue 22: a scenario's first game,
-validation and the editor's first LOS no longer build the table of a board seen before).
+"""The line tables of boards and their bare terrain's sight matrices, kept on disk between processes
+(issue 22: a scenario's first game, validation, errata impact and the editor's first LOS no longer
+build the table, or the all-pairs matrix, of a board seen before).
 
 A table depends only on the board's hexes, the LOS values of the rule tables (SightTerrain) and
 the code that builds it, so that is its key: a changed map layout, rule table or the code of
-line_table.py, lattice.py or sight.py is a new key, never a stale table. Files are plain numpy
-arrays (`np.load(allow_pickle=False)`: data, never code), written atomically, one file a key,
-in engine/cache_folder.py's folder. A file that cannot be read or written is ignored:
-the table is built as if there were none."""
+line_table.py, lattice.py or sight.py is a new key, never a stale table. A matrix adds the terrain
+arrays it is worked from, the firer's state and los_kernel.py. Files are plain numpy arrays
+(`np.load(allow_pickle=False)`: data, never code), written atomically, one file a key, in
+engine/cache_folder.py's folder. A file that cannot be read or written is ignored: the table or
+matrix is built as if there were none."""
 
 from __future__ import annotations
 
 import hashlib
 import io
+import sys
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,7 +30,10 @@ from engine.hexgrid import Hex
 
 from . import lattice, line_table, sight
 from .line_table import DeltaTable
-from .sight import SightTerrain
+from .sight import FirerState, SightTerrain
+
+if TYPE_CHECKING:
+    from .los_kernel import SightKernel
 
 _SCALARS = ("grid_shape", "span")  # tuples of ints; every other field is an array or a dict of arrays
 
@@ -79,17 +86,61 @@ def kept_table(
     if folder is None:
         return build(order, terrain)
     path = folder / f"lines-{table_key(order, terrain)}.npz"
+    stored = _read(path)
+    if stored is not None:
+        try:
+            return _from_arrays(stored)
+        except (KeyError, TypeError, ValueError):
+            pass  # not a table of this code's making: built again below
+    table = build(order, terrain)
+    _write(path, _to_arrays(table))
+    return table
+
+
+def kept_matrix(kernel: SightKernel, firer: FirerState) -> np.ndarray:
+    """`kernel.matrix(firer)`, the bare terrain's all-pairs blocked matrix, from the cache when it
+    holds it (a scenario's first fire phase built it in 1.2 s on Scenario 6), else built and kept.
+    Its key is the table's and the terrain arrays the matrix is worked from, the firer's state and
+    the kernel's code. A board with a hex of its own footprint is built each time: its lines are
+    tested against shapes the arrays do not hold."""
+    folder = cache_folder()
+    arrays = kernel.arrays()
+    if folder is None or arrays.custom.any():
+        return kernel.matrix(firer)
+    code = _code_of(type(kernel).__module__)
+    digest = hashlib.sha256(f"{table_key(kernel.order, kernel.terrain)} {code} {firer.value}".encode())
+    for f in fields(arrays):
+        digest.update(f.name.encode() + np.ascontiguousarray(getattr(arrays, f.name), dtype=np.int64).tobytes())
+    path = folder / f"sight-{digest.hexdigest()[:32]}.npz"
+    n = len(kernel.order)
+    stored = _read(path)
+    packed = None if stored is None else stored.get("blocked")
+    if packed is not None and packed.dtype == np.uint8 and packed.shape == ((n * n + 7) // 8,):
+        return np.unpackbits(packed, count=n * n).view(np.bool_).reshape(n, n)
+    matrix = kernel.matrix(firer)
+    _write(path, {"blocked": np.packbits(matrix)})
+    return matrix
+
+
+@cache
+def _code_of(module: str) -> str:
+    return hashlib.sha256(Path(str(sys.modules[module].__file__)).read_bytes()).hexdigest()[:16]
+
+
+def _read(path: Path) -> dict[str, np.ndarray] | None:
+    """The arrays of a file of ours; None when there is none or it cannot be read."""
     try:
         with np.load(path, allow_pickle=False) as stored:
-            return _from_arrays({name: stored[name] for name in stored.files})
+            return {name: stored[name] for name in stored.files}
     except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
-        pass  # none yet, or unreadable: built again below
-    table = build(order, terrain)
+        return None
+
+
+def _write(path: Path, arrays: dict[str, np.ndarray]) -> None:
     buffer = io.BytesIO()
-    np.savez(buffer, allow_pickle=False, **_to_arrays(table))
+    np.savez(buffer, allow_pickle=False, **arrays)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, buffer.getvalue())
     except OSError:
         pass  # a cache that cannot be written is no cache, never an error
-    return table

@@ -14,6 +14,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from engine.file_reads import file_exists
 from engine.hexgrid import (
     Hex,
     LabelError,
@@ -302,7 +303,7 @@ def resolve_map_path(name: str, relative_to: Path | None = None) -> Path:
         candidates.append(data_path("maps", f"{name}.yaml"))
     for candidate in candidates:
         try:
-            found = candidate.is_file()
+            found = file_exists(candidate)  # noted: a verdict kept on disk rests on it (engine/file_reads.py)
         except OSError as exc:  # ENAMETOOLONG: a name over 255 bytes is no file
             raise MapPathError(f"map {shown(repr(name))} cannot be a file: {exc.strerror}") from None
         if found:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from engine.file_reads import file_exists
 from engine.resources import data_root
 
 # For the whole process, threads included (the editor measures an errata's impact in one):
@@ -57,6 +58,6 @@ def allowed_file(path: Path, relative_to: Path | None, what: str) -> Path:
             f"{what} is outside the scenario's folder: a scenario names bundled maps (map1) or "
             "files under its own folder or the maps/ folder beside it (allow another folder with --allow-dir)"
         )
-    if not resolved.is_file():
+    if not file_exists(resolved):
         raise MapPathError(f"{what} not found")
     return path

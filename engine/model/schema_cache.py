@@ -4,27 +4,28 @@
 Only "meets the schema" is kept: a document with schema errors is validated again each time, so
 its problems and their lines always come from the file as it is. The key is the document's data
 (its `repr`: values of the YAML safe loader, where 1, 1.0 and true differ), the schema's name, the
-schema files, the code that validates (schema.py) and jsonschema's version: any change to them is
-a new key, never a stale verdict. One empty file a key, in engine/cache_folder.py's folder; a
-file that cannot be written is no cache, never an error."""
+schema files, the code that validates (schema.py, schema_files.py, schema_validation.py) and
+the installed packages' versions (jsonschema's): any change to them is a new key, never a stale
+verdict. One empty file a key, in engine/cache_folder.py's folder; a file that cannot be written
+is no cache, never an error."""
 
 from __future__ import annotations
 
 import hashlib
 from functools import cache
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from engine.cache_folder import cache_folder
+from engine.cache_folder import cache_folder, installed_packages
 from engine.file_writing import atomic_write
 from engine.resources import data_path
 
 
 @cache
 def _code_version() -> str:
-    digest = hashlib.sha256(version("jsonschema").encode())
-    digest.update(Path(__file__).with_name("schema.py").read_bytes())
+    digest = hashlib.sha256(installed_packages().encode())  # jsonschema's version among them
+    for module in ("schema.py", "schema_files.py", "schema_validation.py"):
+        digest.update(Path(__file__).with_name(module).read_bytes())
     for path in sorted(data_path("schemas").glob("*.schema.json")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()

@@ -15,6 +15,8 @@ import numpy as np
 
 from engine.geometry.los_kernel import SightKernel
 from engine.geometry.movement import Mover, UnitClass
+from engine.geometry.sight import FirerState
+from engine.geometry.table_cache import kept_matrix
 from engine.geometry.zones import ZoneError, resolve, resolve_named
 from engine.hexgrid import Hex, hex_distance
 from engine.model.board import Board, default_errata_path
@@ -183,7 +185,8 @@ def _sight(before: Board, after: Board) -> tuple[int, int, tuple[SightChange, ..
     """Pairs now blocked, pairs now clear (both ends UP, each pair once), and the nearest examples of each."""
     kernel_before = SightKernel(before)
     kernel_after = SightKernel(after, table=kernel_before.table)  # same hexes: the same lines
-    blocked_before, blocked_after = kernel_before.matrix(), kernel_after.matrix()
+    # kept on disk: the next process (and a game of the scenario) reads them (engine/geometry/table_cache.py)
+    blocked_before, blocked_after = kept_matrix(kernel_before, FirerState.UP), kept_matrix(kernel_after, FirerState.UP)
     upper = np.triu(np.ones_like(blocked_before), k=1)
     examples: list[SightChange] = []
     counts = []

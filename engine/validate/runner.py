@@ -11,22 +11,10 @@ from engine.model.mapsheet import MapSheet, load_map, map_from_document
 from engine.model.schema import schema_name, schema_problems
 from engine.model.source import SourceDocument, SourceError, load_yaml
 from engine.problems import Problem, count_errors
-from engine.resources import bundled_examples, bundled_maps, bundled_scenarios, data_path
+from engine.resources import bundled_maps
 
 from .registry import runners
 from .scenario import scenario_problems
-
-
-def bundled_files() -> list[Path]:
-    """Everything iceditor ships: maps, errata, tables, counters, scenarios."""
-    return [
-        *bundled_maps(),
-        data_path("maps", "errata.yaml"),
-        *sorted(data_path("tables").glob("*.yaml")),
-        *sorted(data_path("counters").glob("*.yaml")),
-        *bundled_scenarios(),
-        *bundled_examples(),
-    ]
 
 
 def validate_paths(paths: Iterable[Path]) -> list[Problem]:
