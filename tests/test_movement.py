@@ -23,8 +23,8 @@ from engine.geometry.movement import (
     movement_cost,
     movement_graph,
     reach,
-    turns_needed,
 )
+from engine.geometry.turns import turns_needed
 from engine.hexgrid import DIRECTIONS, are_adjacent, hex_distance, parse_label
 from engine.model.board import Board, assemble
 from engine.model.mapsheet import Grid, MapSheet, load_map

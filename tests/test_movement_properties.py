@@ -21,8 +21,8 @@ from engine.geometry.movement import (
     entry_cost,
     movement_cost,
     reach,
-    turns_needed,
 )
+from engine.geometry.turns import turns_needed
 from engine.hexgrid import DIRECTIONS, Hex, are_adjacent, neighbours
 from engine.model.board import Board, assemble
 from engine.model.mapsheet import Grid, MapSheet

@@ -8,7 +8,8 @@ from dataclasses import InitVar, dataclass, field
 from functools import cached_property
 
 from engine.geometry.compass import Compass
-from engine.geometry.movement import Mover, TurnSearch, terrain_cost, turns_searches
+from engine.geometry.movement import Mover, terrain_cost
+from engine.geometry.turns import TurnSearch, turns_searches
 from engine.geometry.viewshed import Viewsheds
 from engine.geometry.zones import ZoneContext, ZoneError, resolve_named
 from engine.hexgrid import Hex, LabelError, are_adjacent
