@@ -27,6 +27,7 @@ from tests.properties import fewer_examples
 
 S1 = next(p for p in bundled_scenarios() if p.name.startswith("s1-"))
 S2 = next(p for p in bundled_scenarios() if p.name.startswith("s2-"))  # Map 1, turn counts to its objectives
+S5 = next(p for p in bundled_scenarios() if p.name.startswith("s5-"))  # the most turn searches an edit keeps
 PAINT = st.sampled_from(
     [Terrain(), Terrain(trees=3), Terrain(building="99"), Terrain(level=1, hill="K"), Terrain(marsh=True)]
 )
@@ -55,6 +56,24 @@ def test_revalidation_after_edits_equals_validation_from_scratch(data: st.DataOb
         edits |= stroke
         session.problems()
     assert [p.text() for p in session.problems()] == fresh_problems(edits)
+
+
+@fewer_examples(8)  # a validation of Scenario 5 from scratch each
+@given(st.data())
+def test_turn_searches_kept_across_edits_answer_as_from_scratch(data: st.DataObject) -> None:
+    """Scenario 5's objective-turns and objective-too-far (8.1) come from turn searches whose labels
+    follow each edit (engine/geometry/turns.py): after random strokes, the same problems as from scratch."""
+    session = ValidationSession(load_yaml(S5))
+    session.problems()
+    assert session.board is not None
+    hexes = sorted(session.board.hexes)
+    edits: dict[Hex, Terrain] = {}
+    for _ in range(data.draw(st.integers(1, 6))):
+        stroke = {h: data.draw(PAINT) for h in data.draw(st.lists(st.sampled_from(hexes), min_size=1, max_size=3))}
+        session.edit(stroke)
+        edits |= stroke
+        session.problems()
+    assert [p.text() for p in session.problems()] == fresh_problems(edits, S5)
 
 
 def test_checks_that_never_read_the_board_are_not_run_again() -> None:

@@ -242,7 +242,8 @@ def _movement_caches(board: Board) -> tuple[dict[tuple[bool, State], _Adjacency]
     """The board's movement costs by (AFV, state), as plain lists and as graphs; patched after each terrain edit."""
     if "adjacency" not in board.caches:
         board.caches["adjacency"], board.caches["movement"] = {}, {}
-        board.watchers.append(lambda hexes: _patch(board, hexes))
+        # first of the watchers: those that follow an edit (turn searches) read the patched costs
+        board.watchers.insert(0, lambda hexes: _patch(board, hexes))
     return board.caches["adjacency"], board.caches["movement"]
 
 

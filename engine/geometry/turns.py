@@ -8,10 +8,12 @@ readings chosen where the rules are silent (docs/rulings.md).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, replace
+import math
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import count
 
-from engine.hexgrid import Hex, neighbours
+from engine.hexgrid import DIRECTIONS, Hex
 from engine.model.board import Board
 from engine.model.tables import movement_allowances
 
@@ -45,26 +47,146 @@ def turns_needed(
     return turns_searches(board, sources, [targets], mover, entering=entering, afvs=afvs, wrecks=wrecks)[0].turns
 
 
+Label = tuple[int, float]  # (Movement Phases, MPs spent in the last one), compared lexicographically
+
+
 @dataclass(frozen=True)
 class TurnSearch:
-    """A turns_needed answer and the hexes the search settled before it.
+    """A turns_needed answer, one best way to it, and the search's labels, which follow terrain edits.
 
-    A terrain edit can change the answer only if it touches a settled hex or a neighbour of
-    one: any other path reaches the edited hex through unsettled hexes, whose labels are
-    already no better than the answer's.
+    An edit can make the answer worse only through a best way that crosses an edited hex; it
+    can make it better only if some target's label drops below the answer (SearchLabels.follow).
     """
 
     turns: int | None
-    settled: frozenset[Hex]
+    targets: frozenset[Hex]
+    labels: SearchLabels
     path: frozenset[Hex] = frozenset()  # the hexes of one best way to the answer
 
-    def may_change(self, edited: Collection[Hex], *, dearer_only: bool = False) -> bool:
-        """Whether an edit of these hexes can change the answer. `dearer_only`: the edit made no
-        move cheaper and none newly possible; then a best way that avoids the edited hexes
-        still costs what it did, and nothing got cheaper, so the answer stands."""
-        if dearer_only and self.turns is not None:
-            return any(h in self.path for h in edited)
-        return any(h in self.settled or any(n in self.settled for n in neighbours(h)) for h in edited)
+    def may_change(self, edited: Collection[Hex], improved: Mapping[Hex, int]) -> bool:
+        """Whether an edit of these hexes can change the answer; `improved`: what `labels.follow`
+        returned for this edit (each hex whose label dropped, with its fewest turns)."""
+        if any(h in self.path for h in edited):
+            return True
+        best = math.inf if self.turns is None else self.turns
+        return any(improved.get(t, best) < best for t in self.targets)
+
+
+class _Steps:
+    """How a label grows with each step of a search: one mover, one allowance (8.1, 8.74, 8.75)."""
+
+    def __init__(self, mover: Mover) -> None:
+        self.limit = allowance(replace(mover, phase=Phase.MOVEMENT))
+        # One hex per turn regardless of cost: each step costs 1 of a budget of 1.
+        self.budget = 1.0 if self.limit == ONE_HEX else self.limit
+        # An AFV's state is its hex and the facing it entered with (8.74); other units have facing 0 throughout.
+        self.turning = _turn_table() if mover.is_afv else None
+        self._over_two: dict[tuple[float, int, int, float], float | None] = {}
+
+    def label(self, label: Label, facing: int, ahead: int, enter: float) -> Label | None:
+        """The label after entering a hex for `enter` MPs, turning from `facing` to `ahead` first (an
+        AFV); None if the step never fits (8.1: a hex dearer than the allowance is never entered, R41)."""
+        turns, spent = label
+        cost = enter if self.turning is None else enter + self.turning[facing][ahead]
+        if spent + cost <= self.budget:
+            return turns, spent + cost
+        return self.beyond(label, facing, ahead, enter, cost)
+
+    def beyond(self, label: Label, facing: int, ahead: int, enter: float, cost: float) -> Label | None:
+        """`label` for a step of `cost` MPs (its turn included) that does not fit what is left this phase."""
+        turns, spent = label
+        fresh = turns == 0  # turn 0 is no phase: a unit in place turns and moves from turn 1
+        if self.turning is None or (fresh and cost <= self.budget):
+            return turns + 1, cost
+        left = self.budget if fresh else self.budget - spent
+        split = (left, facing, ahead, enter)  # few distinct ones: each worked out once a search
+        if split not in self._over_two:
+            self._over_two[split] = _turn_over_two_phases(left, hexsides_between(facing, ahead), enter, self.budget)
+        later = self._over_two[split]
+        return None if later is None else (turns + (2 if fresh else 1), later)
+
+
+@dataclass(eq=False)
+class SearchLabels:
+    """The labels of one turn search's settled states, kept so that its answers follow terrain edits.
+
+    Kept true after every edit: each kept label is at most the state's label on the board as it
+    is now, and a state not kept is no better than `stop`, the last label the search settled
+    (None: it settled every state it could reach). An edit changes the costs of the steps into
+    and out of the edited hexes only; `follow` works out, from the kept labels, the labels
+    that those steps lower, and from them onward, as the search would (Dijkstra), only as far
+    as they stay lower than what is kept and than `stop`.
+    """
+
+    board: Board
+    mover: Mover
+    sources: frozenset[Hex]
+    entering: bool
+    barred: frozenset[Hex]
+    steps: _Steps
+    labels: dict[AfvState, Label] = field(default_factory=dict)
+    stop: Label | None = None
+
+    def starts(self, hexes: Iterable[Hex]) -> Iterator[tuple[Label, AfvState]]:
+        """The first labels of the search's states in these source hexes (R44 when entering)."""
+        board, mover, steps = self.board, self.mover, self.steps
+        adjacency = _adjacency(board, mover)
+        for s in hexes:
+            cost = entry_cost(board, s, mover)
+            if s not in adjacency or s in self.barred or cost is None:
+                continue  # another AFV or a Wreck is there, or the hex is prohibited to the unit type
+            step = 1.0 if steps.limit == ONE_HEX else cost
+            for _, f in _afv_starts(board, s, mover, self.entering) if mover.is_afv else [(s, 0)]:
+                if not self.entering:
+                    yield (0, steps.budget), (s, f)  # turn 0 is spent: the first step starts turn 1
+                elif step <= steps.budget:
+                    yield (1, step), (s, f)
+
+    def follow(self, edited: Collection[Hex]) -> dict[Hex, int]:
+        """Bring the labels up to date after an edit of these hexes (the movement costs already
+        patched, engine/geometry/movement.py); each hex whose label dropped, with its fewest turns."""
+        board, labels, steps = self.board, self.labels, self.steps
+        adjacency = _adjacency(board, self.mover)
+        facings = range(len(DIRECTIONS)) if steps.turning is not None else (0,)
+        order = count()  # ties go first in, first out: no Hex comparisons
+        heap: list[tuple[Label, int, AfvState]] = []
+        for tail in {n for h in edited for n in (h, *board.neighbours(h))}:  # the tails of the steps that changed
+            for f in facings:
+                if (tail, f) in labels:
+                    for n, cost, ahead in adjacency[tail]:
+                        if tail in edited or n in edited:
+                            self._push(heap, order, (tail, f), n, cost, ahead)
+        for label, state in self.starts(s for s in edited if s in self.sources):
+            heapq.heappush(heap, (label, next(order), state))
+        improved: dict[Hex, int] = {}
+        while heap:
+            label, _, state = heapq.heappop(heap)
+            if (self.stop is not None and label >= self.stop) or (state in labels and label >= labels[state]):
+                continue
+            labels[state] = label
+            improved[state[0]] = min(label[0], improved.get(state[0], label[0]))
+            for n, cost, ahead in adjacency[state[0]]:
+                self._push(heap, order, state, n, cost, ahead)
+        return improved
+
+    def _push(
+        self,
+        heap: list[tuple[Label, int, AfvState]],
+        order: count[int],
+        state: AfvState,
+        n: Hex,
+        cost: float,
+        ahead: int,
+    ) -> None:
+        steps = self.steps
+        enter = 1.0 if steps.limit == ONE_HEX else cost
+        facing = state[1]
+        ahead = facing if steps.turning is None else ahead
+        if n in self.barred or enter > steps.budget:
+            return
+        label = steps.label(self.labels[state], facing, ahead, enter)
+        if label is not None:
+            heapq.heappush(heap, (label, next(order), (n, ahead)))
 
 
 def _way(parent: dict[AfvState, AfvState], state: AfvState) -> frozenset[Hex]:
@@ -96,7 +218,7 @@ def turns_searches(
     afvs: Collection[Hex] = (),
     wrecks: Collection[Hex] = (),
 ) -> list[TurnSearch]:
-    """turns_needed for each set of targets, with what the search looked at (TurnSearch), in one
+    """turns_needed for each set of targets, with a best way and the labels (TurnSearch), in one
     search that runs until every set is reached.
 
     Each turn the mover spends at most its Movement Phase allowance; unused MPs are lost and it
@@ -112,66 +234,42 @@ def turns_searches(
     An AFV's labels are kept per (hex, facing) and its steps include its turns (8.74), split over
     two phases where the allowance runs out (_turn_over_two_phases); that map keeps the order too.
     """
-    limit = allowance(replace(mover, phase=Phase.MOVEMENT))
     adjacency = _adjacency(board, mover)
     # 8.61: an AFV never enters a hex holding an AFV or a Wreck; other units pass through them
-    barred = _barred(mover, afvs, wrecks)
-    # One hex per turn regardless of cost: each step costs 1 of a budget of 1.
-    budget = 1.0 if limit == ONE_HEX else limit
-    # An AFV's state is its hex and the facing it entered with (8.74); other units have facing 0 throughout.
-    turning = _turn_table() if mover.is_afv else None
+    barred = frozenset(_barred(mover, afvs, wrecks))
+    steps = _Steps(mover)
+    limit, budget, turning = steps.limit, steps.budget, steps.turning
+    sources = frozenset(sources)
+    kept = SearchLabels(board, mover, sources, entering, barred, steps)
     # (turns, MPs spent this turn, hex, facing, the state it was entered from: itself for a start)
-    heap: list[tuple[int, float, Hex, int, Hex, int]] = []
-    for s in sources:
-        cost = entry_cost(board, s, mover)
-        if s not in adjacency or s in barred or cost is None:
-            continue  # another AFV or a Wreck is there, or the hex is prohibited to the unit type
-        step = 1.0 if limit == ONE_HEX else cost
-        for _, f in _afv_starts(board, s, mover, entering) if mover.is_afv else [(s, 0)]:
-            if not entering:
-                heap.append((0, budget, s, f, s, f))  # turn 0 is spent: the first step starts turn 1
-            elif step <= budget:
-                heap.append((1, step, s, f, s, f))
+    heap = [(*label, s, f, s, f) for label, (s, f) in kept.starts(sources)]
     heapq.heapify(heap)
     sets_of: dict[Hex, list[int]] = {}
     for i, targets in enumerate(target_sets):
         for t in targets:
             sets_of.setdefault(t, []).append(i)
     found: dict[int, TurnSearch] = {}
-    settled: set[Hex] = set()
-    done: set[AfvState] = set()
+    done = kept.labels
     parent: dict[AfvState, AfvState] = {}
-    over_two: dict[tuple[float, int, int, float], float | None] = {}
     while heap and len(found) < len(target_sets):
         turns, spent, h, facing, from_hex, from_facing = heapq.heappop(heap)
         if (h, facing) in done:
             continue
-        done.add((h, facing))
-        settled.add(h)
+        done[h, facing] = turns, spent
         parent[h, facing] = (from_hex, from_facing)
         for i in sets_of.get(h, ()):
             if i not in found:
-                found[i] = TurnSearch(turns, frozenset(settled), _way(parent, (h, facing)))
+                found[i] = TurnSearch(turns, frozenset(target_sets[i]), kept, _way(parent, (h, facing)))
         for n, edge_cost, step_facing in adjacency[h]:
             enter = 1.0 if limit == ONE_HEX else edge_cost
             ahead = facing if turning is None else step_facing
             if (n, ahead) in done or n in barred or enter > budget:
                 continue  # 8.1: no minimum move, a hex dearer than the allowance is never entered (R41)
             cost = enter if turning is None else enter + turning[facing][ahead]
-            fresh = turns == 0  # turn 0 is no phase: a unit in place turns and moves from turn 1
-            if spent + cost <= budget:
-                label = (turns, spent + cost)
-            elif turning is None or (fresh and cost <= budget):
-                label = (turns + 1, cost)
-            else:
-                left = budget if fresh else budget - spent
-                split = (left, facing, ahead, enter)  # few distinct ones: each worked out once a search
-                if split not in over_two:
-                    over_two[split] = _turn_over_two_phases(left, hexsides_between(facing, ahead), enter, budget)
-                later = over_two[split]
-                if later is None:
-                    continue
-                label = (turns + (2 if fresh else 1), later)
-            heapq.heappush(heap, (label[0], label[1], n, ahead, h, facing))
-    never = TurnSearch(None, frozenset(settled))
-    return [found.get(i, never) for i in range(len(target_sets))]
+            if spent + cost <= budget:  # the common case, without a call: steps.label's first answer
+                heapq.heappush(heap, (turns, spent + cost, n, ahead, h, facing))
+            elif (label := steps.beyond((turns, spent), facing, ahead, enter, cost)) is not None:
+                heapq.heappush(heap, (label[0], label[1], n, ahead, h, facing))
+        if len(found) == len(target_sets):
+            kept.stop = (turns, spent)
+    return [found.get(i) or TurnSearch(None, frozenset(target_sets[i]), kept) for i in range(len(target_sets))]
