@@ -146,7 +146,15 @@ def _map_edge(arg: Any, ctx: ZoneContext, path: Path) -> frozenset[Hex]:
 
 
 def edge_hexes(hexes: frozenset[Hex], edge: str, board: Board) -> frozenset[Hex]:
-    """The hexes of a rectangular block of hexes on one of its borders (top, bottom, left, right)."""
+    """The hexes of a rectangular block of hexes on one of its borders (top, bottom, left, right);
+    kept with the board, whose hexes no edit changes (entry-off-edge asks after every one)."""
+    kept: dict[tuple[frozenset[Hex], str], frozenset[Hex]] = board.caches.setdefault("edge hexes", {})
+    if (hexes, edge) not in kept:
+        kept[hexes, edge] = _edge_hexes(hexes, edge, board)
+    return kept[hexes, edge]
+
+
+def _edge_hexes(hexes: frozenset[Hex], edge: str, board: Board) -> frozenset[Hex]:
     offsets = {h: hex_to_offset(h, board.offset) for h in hexes}
     columns = [c for c, _ in offsets.values()]
     rows = [r for _, r in offsets.values()]
