@@ -28,6 +28,18 @@ Array = NDArray[Any]  # numpy arrays: int64 cells and offsets, bool flags, float
 Polygon = Sequence[tuple[float, float]]
 
 
+# The narrowest types that hold each column (a level, Trees + AFVs + Wrecks in a hex, flags, the
+# symbol's 7 bits): the LOS rules gather them for every hex of every line, so narrow is fast.
+COLUMN_TYPES: dict[str, type[np.signedinteger[Any]]] = {
+    "elev": np.int8,
+    "count": np.int16,
+    "woods": np.int8,
+    "marsh": np.int8,
+    "symbol": np.int8,
+    "custom": np.int8,
+}
+
+
 @dataclass(frozen=True)
 class HexArrays:
     """Terrain per cell of a DeltaTable's padded grid."""
@@ -261,8 +273,8 @@ def delta_table(order: Sequence[Hex], terrain: SightTerrain) -> DeltaTable:
     steps = {
         "off_a": a[:, 0] * shape[1] + a[:, 1],
         "off_b": b[:, 0] * shape[1] + b[:, 1],
-        "symbol_a": bands_a | core_a << FOOTPRINT_BIT,
-        "symbol_b": bands_b | core_b << FOOTPRINT_BIT,
+        "symbol_a": (bands_a | core_a << FOOTPRINT_BIT).astype(COLUMN_TYPES["symbol"]),
+        "symbol_b": (bands_b | core_b << FOOTPRINT_BIT).astype(COLUMN_TYPES["symbol"]),
         "ds_a": _distance(a),
         "dt_a": _distance(a - s_delta),
         "ds_b": _distance(b),

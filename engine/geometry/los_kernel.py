@@ -17,7 +17,7 @@ from engine.hexgrid import DIRECTIONS, Hex
 from engine.model.board import Board
 
 from .lattice import Contact, Touch, centre, touches
-from .line_table import FOOTPRINT_BIT, Array, DeltaTable, HexArrays, delta_table, symbol_parts
+from .line_table import COLUMN_TYPES, FOOTPRINT_BIT, Array, DeltaTable, HexArrays, delta_table, symbol_parts
 from .sight import FirerState, Sight, SightTerrain, judge
 from .table_cache import kept_table
 
@@ -104,7 +104,7 @@ class SightKernel:
         table = self.table
         blockers = blockers or {}
         size = table.grid_shape[0] * table.grid_shape[1]
-        columns = {name: np.zeros(size, dtype=np.int64) for name in HexArrays.__dataclass_fields__}
+        columns = {name: np.zeros(size, dtype=dtype) for name, dtype in COLUMN_TYPES.items()}
         columns["elev"][:] = -1
         arrays = HexArrays(**columns)
         self.write_arrays(arrays, range(len(self.order)), blockers)
