@@ -21,6 +21,8 @@ from .line_table import COLUMN_TYPES, FOOTPRINT_BIT, Array, DeltaTable, HexArray
 from .sight import FirerState, Sight, SightTerrain, judge
 from .table_cache import kept_table
 
+MATRIX_BATCH = 4096  # lines a call of `matrix` works: its fixed cost paid seldom, its arrays kept in the cache
+
 
 class SightKernel:
     """Line of sight on one board, fast. Build once per board state; `sight`, `fan`, `matrix`."""
@@ -156,8 +158,9 @@ class SightKernel:
         arrays = self.arrays()
         n = len(self.order)
         out = np.zeros((n, n), dtype=bool)
-        for i in range(n - 1):
-            row = self.fan_array(i, firer, arrays, np.arange(i + 1, n))
-            out[i, i + 1 :] = row
-            out[i + 1 :, i] = row
-        return out
+        sources, targets = np.triu_indices(n, 1)
+        # in batches of many rows: each call's fixed cost is paid once a batch, not once a row
+        for start in range(0, len(sources), MATRIX_BATCH):
+            s, t = sources[start : start + MATRIX_BATCH], targets[start : start + MATRIX_BATCH]
+            out[s, t] = self.lines_blocked(s, t, firer, arrays)
+        return out | out.T
