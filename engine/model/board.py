@@ -99,10 +99,11 @@ class Board:
 
         Road chains are not terrain: a hex's `road` and `bridge` flags follow `roads`.
         """
+        outside = next((h for h in changes if h not in self.hexes), None)
+        if outside is not None:  # before any change: the kept buildings and hills stay true
+            raise UnknownHexError(f"hex {outside} is not on {self.describe()}")
         self.previous = {h: self.terrain(h) for h in changes}
         for h, t in changes.items():
-            if h not in self.hexes:
-                raise UnknownHexError(f"hex {h} is not on {self.describe()}")
             if t == CLEAR:
                 self.terrain_map.pop(h, None)
             else:
