@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 import time
 
-from engine.geometry.movement import Mover, UnitClass, turns_searches
+from engine.geometry.movement import Mover, UnitClass
+from engine.geometry.turns import turns_searches
 from engine.geometry.zones import resolve_named
 from engine.model.scenario import load_scenario
 from engine.resources import bundled_scenarios

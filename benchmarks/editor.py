@@ -91,6 +91,7 @@ def measure(args: argparse.Namespace) -> None:
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
+    from engine.hexgrid import Hex
     from iceditor.editor.app import application, load
     from iceditor.editor.commands import Stroke
     from iceditor.editor.mapview import centre
@@ -160,7 +161,17 @@ def measure(args: argparse.Namespace) -> None:
         window.view.centre_on(firer)
         app.processEvents()
         QTest.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=window.view.mapFromScene(centre(firer)))
-        shown = [h for h in board.hexes if viewport.rect().contains(window.view.mapFromScene(centre(h)))]
+
+        def in_view() -> list[Hex]:
+            return [h for h in sorted(board.hexes) if viewport.rect().contains(window.view.mapFromScene(centre(h)))]
+
+        # a line to another level opens the Sighting profile dock, which narrows the view (on the 4x
+        # board it hid the bottom rows): open it first, untimed, then pick the targets in view
+        level = board.terrain(firer).elevation
+        other = next(h for h in in_view() if board.terrain(h).elevation != level)
+        QTest.mouseMove(viewport, window.view.mapFromScene(centre(other)))
+        app.processEvents()
+        shown = in_view()
         targets = random.Random(6).sample(sorted(set(shown) - {firer}), min(args.hovers, len(shown) - 1))
         times = []
         for h in targets:

@@ -25,8 +25,8 @@ from engine.geometry.movement import (
     cheapest_path,
     reach,
     turn_mp,
-    turns_needed,
 )
+from engine.geometry.turns import turns_needed
 from engine.geometry.zones import ZoneContext, ZoneError, resolve, resolve_named
 from engine.hexgrid import Hex, LabelError, parse_label
 from engine.model.board import Board

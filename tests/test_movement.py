@@ -23,8 +23,8 @@ from engine.geometry.movement import (
     movement_cost,
     movement_graph,
     reach,
-    turns_needed,
 )
+from engine.geometry.turns import turns_needed, turns_searches
 from engine.hexgrid import DIRECTIONS, are_adjacent, hex_distance, parse_label
 from engine.model.board import Board, assemble
 from engine.model.mapsheet import Grid, MapSheet, load_map
@@ -584,3 +584,19 @@ def test_reach_costs_are_networkx_dijkstra_costs(unit_class: UnitClass, state: S
         graph = movement_graph(board, mover)
         expected = nx.single_source_dijkstra_path_length(graph, start, cutoff=found.allowance, weight="cost")
         assert found.costs == dict(sorted(expected.items()))
+
+
+def test_a_turn_search_learns_of_a_cheaper_way_off_its_path() -> None:
+    """8.5: woods cost infantry 2 MPs (tables/terrain-effects.yaml), clear 1; 8.11: 6 MPs a phase.
+    Two columns of woods, 1001 to 1012: 4 turns down column 10. Clearing column 11, off that path,
+    opens a way of 3 turns: the kept search's labels follow the edit and tell it may change."""
+    grid = Grid((10, 11), (1, 12))
+    board = assemble([MapSheet("strip", grid, dict.fromkeys(grid.hexes(), Terrain(trees=3)), [], [])])
+    start, goal, infantry = parse_label("1001"), parse_label("1012"), Mover(INFANTRY)
+    (search,) = turns_searches(board, {start}, [{goal}], infantry)
+    assert search.turns == 4
+    stroke = {h: Terrain() for h in grid.hexes() if h not in search.path}
+    assert stroke and {board.label(h)[:2] for h in stroke} == {"11"}
+    board.set_terrain(stroke)
+    assert search.may_change(stroke, search.labels.follow(stroke))
+    assert turns_needed(board, {start}, {goal}, infantry) == 3

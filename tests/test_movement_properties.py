@@ -21,8 +21,8 @@ from engine.geometry.movement import (
     entry_cost,
     movement_cost,
     reach,
-    turns_needed,
 )
+from engine.geometry.turns import TurnSearch, turns_needed, turns_searches
 from engine.hexgrid import DIRECTIONS, Hex, are_adjacent, neighbours
 from engine.model.board import Board, assemble
 from engine.model.mapsheet import Grid, MapSheet
@@ -296,3 +296,34 @@ def test_turns_needed_agrees_with_path_costs(board, mover, data) -> None:
         cost = cheapest_path(board, a, b, mover).cost
         assert turns >= math.ceil(cost / limit)
         assert (turns == 1) == (cost <= limit)
+
+
+@given(situations(), st.data(), st.booleans())
+def test_turn_searches_follow_terrain_edits(case, data, entering) -> None:
+    """A turn search kept across edits (SearchLabels.follow, TurnSearch.may_change) answers what a new
+    search on the edited board does; one that may change is searched again, as the validation does."""
+    board, mover, _, afvs, wrecks = case
+    hexes = sorted(board.hexes)
+
+    def hexes_drawn(most: int) -> frozenset[Hex]:
+        return frozenset(data.draw(st.lists(st.sampled_from(hexes), min_size=1, max_size=most)))
+
+    sources = hexes_drawn(3)
+    target_sets = [hexes_drawn(3) for _ in range(data.draw(st.integers(1, 3)))]
+
+    def search() -> list[TurnSearch]:
+        return turns_searches(board, sources, target_sets, mover, entering=entering, afvs=afvs, wrecks=wrecks)
+
+    kept = search()
+    for _ in range(data.draw(st.integers(1, 8))):
+        stroke = {h: data.draw(st.sampled_from(TERRAINS)) for h in hexes_drawn(2)}
+        board.set_terrain(stroke)
+        labels = kept[0].labels  # one search: its answers share their labels, which follow each edit once
+        improved = labels.follow(stroke)
+        fresh = search()
+        for i, s in enumerate(kept):
+            assert s.labels is labels
+            if not s.may_change(stroke, improved):
+                assert s.turns == fresh[i].turns
+        if any(s.may_change(stroke, improved) for s in kept):
+            kept = fresh

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from engine.geometry.movement import Mover, UnitClass, cheapest_path, entry_cost, turns_needed
+from engine.geometry.movement import Mover, UnitClass, cheapest_path, entry_cost
+from engine.geometry.turns import turns_needed
 from engine.geometry.zones import ZoneContext, resolve, resolve_named
 from engine.model.board import Board
 from engine.model.scenario import load_scenario

@@ -27,6 +27,7 @@ from tests.properties import fewer_examples
 
 S1 = next(p for p in bundled_scenarios() if p.name.startswith("s1-"))
 S2 = next(p for p in bundled_scenarios() if p.name.startswith("s2-"))  # Map 1, turn counts to its objectives
+S5 = next(p for p in bundled_scenarios() if p.name.startswith("s5-"))  # the most turn searches an edit keeps
 PAINT = st.sampled_from(
     [Terrain(), Terrain(trees=3), Terrain(building="99"), Terrain(level=1, hill="K"), Terrain(marsh=True)]
 )
@@ -41,20 +42,35 @@ def fresh_problems(edits: dict[Hex, Terrain], scenario: Path = S1) -> list[str]:
     return [p.text() for check in runners("check_scenario") for p in check(ctx)]
 
 
-@fewer_examples(6)  # a validation of Scenario 1 from scratch each
-@given(st.data())
-def test_revalidation_after_edits_equals_validation_from_scratch(data: st.DataObject) -> None:
-    session = ValidationSession(load_yaml(S1))
+def revalidated_as_from_scratch(data: st.DataObject, scenario: Path, strokes: int, hexes_a_stroke: int) -> None:
+    """Random strokes in a session of `scenario`, revalidated after each: at the end, its problems
+    are those of a validation from scratch of the edited board."""
+    session = ValidationSession(load_yaml(scenario))
     session.problems()
     assert session.board is not None
     hexes = sorted(session.board.hexes)
     edits: dict[Hex, Terrain] = {}
-    for _ in range(data.draw(st.integers(1, 3))):
-        stroke = {data.draw(st.sampled_from(hexes)): data.draw(PAINT)}
+    for _ in range(data.draw(st.integers(1, strokes))):
+        painted = data.draw(st.lists(st.sampled_from(hexes), min_size=1, max_size=hexes_a_stroke))
+        stroke = {h: data.draw(PAINT) for h in painted}
         session.edit(stroke)
         edits |= stroke
         session.problems()
-    assert [p.text() for p in session.problems()] == fresh_problems(edits)
+    assert [p.text() for p in session.problems()] == fresh_problems(edits, scenario)
+
+
+@fewer_examples(6)  # a validation of Scenario 1 from scratch each
+@given(st.data())
+def test_revalidation_after_edits_equals_validation_from_scratch(data: st.DataObject) -> None:
+    revalidated_as_from_scratch(data, S1, strokes=3, hexes_a_stroke=1)
+
+
+@fewer_examples(8)  # a validation of Scenario 5 from scratch each
+@given(st.data())
+def test_turn_searches_kept_across_edits_answer_as_from_scratch(data: st.DataObject) -> None:
+    """Scenario 5's objective-turns and objective-too-far (8.1) come from turn searches whose labels
+    follow each edit (engine/geometry/turns.py): after random strokes, the same problems as from scratch."""
+    revalidated_as_from_scratch(data, S5, strokes=6, hexes_a_stroke=3)
 
 
 def test_checks_that_never_read_the_board_are_not_run_again() -> None:

@@ -155,3 +155,28 @@ def test_opposite_sides_partition_the_map(side: str, north: tuple[str, str]) -> 
     b = resolve({"side_of": {**line, "side": opposite}}, ctx)
     assert not (a & b) and a and b
     assert a | b | set(boundary) == ctx.board.hexes
+
+
+def test_a_side_of_a_gully_is_kept_across_edits_until_a_gully_changes() -> None:
+    """Scenario 5 (R17): 'The two BT7m's must deploy north of gully hexes 5403 to 6410'. The zone is
+    worked out once and kept while edits leave every Gully flag as it was; an edit that fills in a
+    gully hex of the route resolves it again (here: no gully joins 5403 to 6410 any more)."""
+    from engine.geometry.zones import resolve_named
+    from engine.model.scenario import load_scenario
+    from engine.resources import bundled_scenarios
+
+    scenario = load_scenario(next(p for p in bundled_scenarios() if p.name.startswith("s5-")))
+    board = scenario.load_board()
+    ctx = scenario.zone_context(board)
+    zone = resolve_named("russian-bt7m-deployment", ctx)
+    route = board.gully_path(["5403", "6410"])
+    away = next(h for h in sorted(board.hexes) if not board.terrain(h).gully and h not in zone)
+    board.set_terrain({away: Terrain(trees=3)})
+    ctx.terrain_changed()
+    assert ctx._along_gullies and resolve_named("russian-bt7m-deployment", ctx) == zone
+    middle = route[len(route) // 2]
+    board.set_terrain({middle: Terrain()})
+    ctx.terrain_changed()
+    assert not ctx._along_gullies
+    with pytest.raises(ZoneError, match="no gully joins 5403 to 6410"):
+        resolve_named("russian-bt7m-deployment", ctx)

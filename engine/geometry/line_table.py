@@ -28,6 +28,18 @@ Array = NDArray[Any]  # numpy arrays: int64 cells and offsets, bool flags, float
 Polygon = Sequence[tuple[float, float]]
 
 
+# The narrowest types that hold each column (a level, Trees + AFVs + Wrecks in a hex, flags, the
+# symbol's 7 bits): the LOS rules gather them for every hex of every line, so narrow is fast.
+COLUMN_TYPES: dict[str, type[np.signedinteger[Any]]] = {
+    "elev": np.int8,
+    "count": np.int16,
+    "woods": np.int8,
+    "marsh": np.int8,
+    "symbol": np.int8,
+    "custom": np.int8,
+}
+
+
 @dataclass(frozen=True)
 class HexArrays:
     """Terrain per cell of a DeltaTable's padded grid."""
@@ -127,7 +139,7 @@ class DeltaTable:
     ) -> tuple[Array, Array, Array]:
         """The cells of the elements: lanes a and b of the steps, and the corners."""
         here = self.positions[sources]
-        s_here, c_here = np.repeat(here, s_len), np.repeat(here, c_len)
+        s_here, c_here = _spread(here, s_len), _spread(here, c_len)
         a, b = s_here + self.steps["off_a"][s_idx], s_here + self.steps["off_b"][s_idx]
         return a, b, c_here + self.corners["off_c"][c_idx]
 
@@ -143,17 +155,21 @@ class DeltaTable:
         a, b, c = self._cells(sources, s_idx, s_len, c_idx, c_len)
         elev = hexes.elev
         level = elev[self.positions[sources]]
-        s_level, c_level = np.repeat(level, s_len), np.repeat(level, c_len)
+        s_level, c_level = _spread(level, s_len), _spread(level, c_len)
+        elev_a, elev_b = elev[a], elev[b]
+        symbol_a, symbol_b = self._symbol(a, "a", s_idx, hexes), self._symbol(b, "b", s_idx, hexes)
+        count_a, count_b = hexes.count[a], hexes.count[b]
+        marsh_a, marsh_b = (hexes.marsh[a] == 1, hexes.marsh[b] == 1) if firer is FirerState.DOWN else (None, None)
         # by the letter every hex on the line may block; the low-ground house rule spares lower ones
         if terrain.low_ground:
-            up_a, up_b = elev[a] >= s_level, elev[b] >= s_level
-        else:
-            up_a = up_b = np.ones(len(a), dtype=bool)
-        step_block = (elev[a] > s_level) | (elev[b] > s_level)  # a: a higher Hill hex
-        step_block |= (self._symbol(a, "a", s_idx, hexes) & up_a) | (self._symbol(b, "b", s_idx, hexes) & up_b)
-        if firer is FirerState.DOWN:
-            step_block |= ((hexes.marsh[a] == 1) & up_a) | ((hexes.marsh[b] == 1) & up_b)  # c
-        count = _sum(np.maximum(hexes.count[a] * up_a, hexes.count[b] * up_b), s_seg, s_len)  # b, hexside rule
+            up_a, up_b = elev_a >= s_level, elev_b >= s_level
+            symbol_a, symbol_b, count_a, count_b = symbol_a & up_a, symbol_b & up_b, count_a * up_a, count_b * up_b
+            if marsh_a is not None and marsh_b is not None:
+                marsh_a, marsh_b = marsh_a & up_a, marsh_b & up_b
+        step_block = (elev_a > s_level) | (elev_b > s_level) | symbol_a | symbol_b  # a: a higher Hill hex
+        if marsh_a is not None and marsh_b is not None:
+            step_block |= marsh_a | marsh_b  # c
+        count = _sum(np.maximum(count_a, count_b), s_seg, s_len)  # b, hexside rule
         return np.asarray(
             _any(step_block, s_seg, s_len) | _any(elev[c] > c_level, c_seg, c_len) | (count > terrain.max_trees_along)
         )
@@ -195,6 +211,14 @@ def _segments(start: Array, length: Array) -> tuple[Array, Array, Array]:
     seg = np.cumsum(length) - length
     idx = np.repeat(start - seg, length) + np.arange(int(length.sum()))
     return idx, seg, length
+
+
+def _spread(values: Array, length: Array) -> Array | Any:
+    """One value a line, for each of its `length` elements: the value itself when every line has the
+    same one (a fan's source, its level), which numpy broadcasts without repeating it."""
+    if len(values) and (values == values[0]).all():
+        return values[0]
+    return np.repeat(values, length)
 
 
 def _sum(values: Array, seg: Array, length: Array) -> Array:
@@ -261,8 +285,8 @@ def delta_table(order: Sequence[Hex], terrain: SightTerrain) -> DeltaTable:
     steps = {
         "off_a": a[:, 0] * shape[1] + a[:, 1],
         "off_b": b[:, 0] * shape[1] + b[:, 1],
-        "symbol_a": bands_a | core_a << FOOTPRINT_BIT,
-        "symbol_b": bands_b | core_b << FOOTPRINT_BIT,
+        "symbol_a": (bands_a | core_a << FOOTPRINT_BIT).astype(COLUMN_TYPES["symbol"]),
+        "symbol_b": (bands_b | core_b << FOOTPRINT_BIT).astype(COLUMN_TYPES["symbol"]),
         "ds_a": _distance(a),
         "dt_a": _distance(a - s_delta),
         "ds_b": _distance(b),

@@ -7,7 +7,8 @@ the same `judge` as the reference; `fan` and `matrix` use the board's line table
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import copy
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 
 import numpy as np
@@ -16,9 +17,11 @@ from engine.hexgrid import DIRECTIONS, Hex
 from engine.model.board import Board
 
 from .lattice import Contact, Touch, centre, touches
-from .line_table import FOOTPRINT_BIT, Array, DeltaTable, HexArrays, delta_table, symbol_parts
+from .line_table import COLUMN_TYPES, FOOTPRINT_BIT, Array, DeltaTable, HexArrays, delta_table, symbol_parts
 from .sight import FirerState, Sight, SightTerrain, judge
 from .table_cache import kept_table
+
+MATRIX_BATCH = 4096  # lines a call of `matrix` works: its fixed cost paid seldom, its arrays kept in the cache
 
 
 class SightKernel:
@@ -32,6 +35,20 @@ class SightKernel:
         self.index = {h: i for i, h in enumerate(self.order)}
         if table is not None:
             self.__dict__["table"] = table
+
+    def edited(self, hexes: Iterable[Hex]) -> SightKernel:
+        """A kernel for the board after an edit of `hexes` (and of their neighbours' building joins,
+        10.31 a), sharing this one's hex order and line table: what an edit changes, not the board."""
+        kernel = copy.copy(self)
+        kernel.__dict__.pop("_joins", None)
+        if "_joins" in self.__dict__:
+            joins = dict(self._joins)
+            for h in hexes:
+                joins.pop(h, None)
+                if self.board.terrain(h).building is not None:
+                    joins[h] = self._joined(h)
+            kernel.__dict__["_joins"] = joins
+        return kernel
 
     # -- one pair ---------------------------------------------------------------------------
     def sight(
@@ -73,13 +90,11 @@ class SightKernel:
     @cached_property
     def _joins(self) -> dict[Hex, int]:
         """For each building hex, bit i set when neighbour i belongs to the same building."""
-        out: dict[Hex, int] = {}
-        for h, t in self.board.terrain_map.items():
-            if t.building is not None:
-                out[h] = sum(
-                    1 << i for i, d in enumerate(DIRECTIONS) if self.board.terrain(h + d).building == t.building
-                )
-        return out
+        return {h: self._joined(h) for h, t in self.board.terrain_map.items() if t.building is not None}
+
+    def _joined(self, h: Hex) -> int:
+        building = self.board.terrain(h).building
+        return sum(1 << i for i, d in enumerate(DIRECTIONS) if self.board.terrain(h + d).building == building)
 
     # -- many pairs --------------------------------------------------------------------------
     @cached_property
@@ -91,17 +106,26 @@ class SightKernel:
         table = self.table
         blockers = blockers or {}
         size = table.grid_shape[0] * table.grid_shape[1]
-        columns = {name: np.zeros(size, dtype=np.int64) for name in HexArrays.__dataclass_fields__}
+        columns = {name: np.zeros(size, dtype=dtype) for name, dtype in COLUMN_TYPES.items()}
         columns["elev"][:] = -1
-        for h, pos in zip(self.order, table.positions.tolist(), strict=True):
+        arrays = HexArrays(**columns)
+        self.write_arrays(arrays, range(len(self.order)), blockers)
+        return arrays
+
+    def write_arrays(
+        self, arrays: HexArrays, indices: Sequence[int], blockers: Mapping[Hex, int] | None = None
+    ) -> None:
+        """Write the terrain of these hexes (indices into `order`) into `arrays`: after an edit, its hexes only."""
+        blockers = blockers or {}
+        for i, pos in zip(indices, self.table.positions[list(indices)].tolist(), strict=True):
+            h = self.order[i]
             t = self.board.terrain(h)
-            columns["elev"][pos] = t.elevation
-            columns["count"][pos] = t.trees + blockers.get(h, 0)
-            columns["woods"][pos] = t.trees >= self.terrain.woods_min_trees
-            columns["marsh"][pos] = t.marsh
-            columns["symbol"][pos] = self._joins[h] | 1 << FOOTPRINT_BIT if t.building is not None else 0
-            columns["custom"][pos] = t.footprint is not None
-        return HexArrays(**columns)
+            arrays.elev[pos] = t.elevation
+            arrays.count[pos] = t.trees + blockers.get(h, 0)
+            arrays.woods[pos] = t.trees >= self.terrain.woods_min_trees
+            arrays.marsh[pos] = t.marsh
+            arrays.symbol[pos] = self._joins[h] | 1 << FOOTPRINT_BIT if t.building is not None else 0
+            arrays.custom[pos] = t.footprint is not None
 
     def fan(
         self,
@@ -134,8 +158,9 @@ class SightKernel:
         arrays = self.arrays()
         n = len(self.order)
         out = np.zeros((n, n), dtype=bool)
-        for i in range(n - 1):
-            row = self.fan_array(i, firer, arrays, np.arange(i + 1, n))
-            out[i, i + 1 :] = row
-            out[i + 1 :, i] = row
-        return out
+        sources, targets = np.triu_indices(n, 1)
+        # in batches of many rows: each call's fixed cost is paid once a batch, not once a row
+        for start in range(0, len(sources), MATRIX_BATCH):
+            s, t = sources[start : start + MATRIX_BATCH], targets[start : start + MATRIX_BATCH]
+            out[s, t] = self.lines_blocked(s, t, firer, arrays)
+        return out | out.T

@@ -91,9 +91,11 @@ class Viewsheds:
         before = self.board.previous
         joins = {h for h in edited if h not in before or before[h].building != self.board.terrain(h).building}
         edited |= {n for h in joins for n in neighbours(h) if n in self.board.hexes}
-        # a new kernel (its building joins follow the edit) on the same line table, if built
-        self.kernel = SightKernel(self.board, self.kernel.terrain, table=self.kernel.__dict__.get("table"))
-        self._arrays = {}
+        # a kernel whose building joins follow the edit, and the terrain arrays rewritten at its hexes
+        self.kernel = self.kernel.edited(edited)
+        indices = np.array(sorted(self.kernel.index[h] for h in edited), dtype=np.int64)
+        for arrays in self._arrays.values():
+            self.kernel.write_arrays(arrays, indices.tolist())
         if not self._fans:
             return
         if len(edited) > WHOLE_FANS_ABOVE * len(self.kernel.order):
@@ -104,7 +106,6 @@ class Viewsheds:
             self.lines_worked += len(self._fans) * len(self.kernel.order)
             return
         table = self.kernel.table
-        indices = np.array(sorted(self.kernel.index[h] for h in edited), dtype=np.int64)
         for firer in {firer for _, firer in self._fans}:
             sources = np.array(sorted(s for s, f in self._fans if f is firer), dtype=np.int64)
             # the lines through an edited hex, and those ending in one (or starting: whole fans)

@@ -47,11 +47,15 @@ class ZoneContext:
     # Expressions that do not read terrain (hex lists, lines, map edges, roads, sides of them):
     # kept across terrain edits (Board.set_terrain), since an edit cannot change them.
     _geometric: dict[str, frozenset[Hex]] = field(default_factory=dict)
+    # Those with a gully leg read the hexes' Gully flags only: kept until an edit changes one.
+    _along_gullies: dict[str, frozenset[Hex]] = field(default_factory=dict)
 
     def terrain_changed(self) -> None:
-        """The board's terrain was edited: named zones are resolved again; expressions that do not
-        read terrain are kept."""
+        """The board's terrain was edited (its `previous`: the hexes before): named zones are resolved
+        again; expressions that do not read terrain are kept, those along gullies unless a Gully changed."""
         self._cache.clear()
+        if any(before.gully != self.board.terrain(h).gully for h, before in self.board.previous.items()):
+            self._along_gullies.clear()
 
 
 TERRAIN_TESTS: dict[str, Callable[[Any], bool]] = {
@@ -75,12 +79,13 @@ def resolve(expr: Expr, ctx: ZoneContext, path: Path = ()) -> frozenset[Hex]:
     handler = _HANDLERS.get(key)
     if handler is None:
         raise ZoneError(f"unknown zone expression {key!r} (known: {', '.join(sorted(_HANDLERS))})", path)
-    if key not in _GEOMETRIC or "gully" in json.dumps(arg):
+    if key not in _GEOMETRIC:
         return handler(arg, ctx, (*path, key))
+    kept = ctx._along_gullies if "gully" in json.dumps(arg) else ctx._geometric
     memo = json.dumps(expr, sort_keys=True)
-    if memo not in ctx._geometric:
-        ctx._geometric[memo] = handler(arg, ctx, (*path, key))
-    return ctx._geometric[memo]
+    if memo not in kept:
+        kept[memo] = handler(arg, ctx, (*path, key))
+    return kept[memo]
 
 
 def resolve_named(name: str, ctx: ZoneContext, path: Path = ()) -> frozenset[Hex]:
@@ -146,7 +151,15 @@ def _map_edge(arg: Any, ctx: ZoneContext, path: Path) -> frozenset[Hex]:
 
 
 def edge_hexes(hexes: frozenset[Hex], edge: str, board: Board) -> frozenset[Hex]:
-    """The hexes of a rectangular block of hexes on one of its borders (top, bottom, left, right)."""
+    """The hexes of a rectangular block of hexes on one of its borders (top, bottom, left, right);
+    kept with the board, whose hexes no edit changes (entry-off-edge asks after every one)."""
+    kept: dict[tuple[frozenset[Hex], str], frozenset[Hex]] = board.caches.setdefault("edge hexes", {})
+    if (hexes, edge) not in kept:
+        kept[hexes, edge] = _edge_hexes(hexes, edge, board)
+    return kept[hexes, edge]
+
+
+def _edge_hexes(hexes: frozenset[Hex], edge: str, board: Board) -> frozenset[Hex]:
     offsets = {h: hex_to_offset(h, board.offset) for h in hexes}
     columns = [c for c, _ in offsets.values()]
     rows = [r for _, r in offsets.values()]

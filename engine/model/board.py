@@ -100,15 +100,19 @@ class Board:
 
         Road chains are not terrain: a hex's `road` and `bridge` flags follow `roads`.
         """
+        outside = next((h for h in changes if h not in self.hexes), None)
+        if outside is not None:  # before any change: the kept buildings and hills stay true
+            raise UnknownHexError(f"hex {outside} is not on {self.describe()}")
         self.previous = {h: self.terrain(h) for h in changes}
         for h, t in changes.items():
-            if h not in self.hexes:
-                raise UnknownHexError(f"hex {h} is not on {self.describe()}")
             if t == CLEAR:
                 self.terrain_map.pop(h, None)
             else:
                 self.terrain_map[h] = t
         self.__dict__.pop("gully_neighbours", None)
+        for key in ("building", "hill"):
+            if f"{key} hexes" in self.caches:
+                self._rename(key, self.previous)
         hexes = frozenset(changes)
         for watch in list(self.watchers):
             watch(hexes)
@@ -123,18 +127,36 @@ class Board:
 
     def buildings(self) -> dict[str, frozenset[Hex]]:
         """Building id -> its hexes; hexes sharing an id form one multi-hex building."""
-        out: dict[str, set[Hex]] = {}
-        for h, t in self.terrain_map.items():
-            if t.building is not None:
-                out.setdefault(t.building, set()).add(h)
-        return {k: frozenset(v) for k, v in sorted(out.items())}
+        return dict(self._named("building"))
 
     def hills(self) -> dict[str, frozenset[Hex]]:
-        out: dict[str, set[Hex]] = {}
-        for h, t in self.terrain_map.items():
-            if t.hill is not None:
-                out.setdefault(t.hill, set()).add(h)
-        return {k: frozenset(v) for k, v in sorted(out.items())}
+        return dict(self._named("hill"))
+
+    def _named(self, key: str) -> dict[str, frozenset[Hex]]:
+        """Each name of a building or hill (`key`) and its hexes, in the names' order; kept in
+        `caches` and patched at each edit's hexes (set_terrain), not worked out from the board."""
+        if f"{key} hexes" not in self.caches:
+            out: dict[str, set[Hex]] = {}
+            for h, t in self.terrain_map.items():
+                if (name := getattr(t, key)) is not None:
+                    out.setdefault(name, set()).add(h)
+            self.caches[f"{key} hexes"] = {k: frozenset(v) for k, v in sorted(out.items())}
+        named: dict[str, frozenset[Hex]] = self.caches[f"{key} hexes"]
+        return named
+
+    def _rename(self, key: str, before: Mapping[Hex, Terrain]) -> None:
+        named: dict[str, frozenset[Hex]] = self.caches[f"{key} hexes"]
+        changed: dict[str, set[Hex]] = {}
+        for h, old in before.items():
+            was, now = getattr(old, key), getattr(self.terrain(h), key)
+            if was != now:
+                if was is not None:
+                    changed.setdefault(was, set(named.get(was, ()))).discard(h)
+                if now is not None:
+                    changed.setdefault(now, set(named.get(now, ()))).add(h)
+        if changed:
+            named |= {name: frozenset(hexes) for name, hexes in changed.items()}
+            self.caches[f"{key} hexes"] = {k: v for k, v in sorted(named.items()) if v}
 
     # -- roads and gullies ----------------------------------------------------------------
     @cached_property

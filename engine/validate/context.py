@@ -8,7 +8,8 @@ from dataclasses import InitVar, dataclass, field
 from functools import cached_property
 
 from engine.geometry.compass import Compass
-from engine.geometry.movement import Mover, TurnSearch, terrain_cost, turns_searches
+from engine.geometry.movement import Mover
+from engine.geometry.turns import SearchLabels, TurnSearch, turns_searches
 from engine.geometry.viewshed import Viewsheds
 from engine.geometry.zones import ZoneContext, ZoneError, resolve_named
 from engine.hexgrid import Hex, LabelError, are_adjacent
@@ -157,25 +158,10 @@ class ScenarioContext:
         views = self.__dict__.get("_viewsheds")
         if views is not None:
             views.changed(hexes)
-        board = self._board
-        assert board is not None
-        # the chart's costs differ only between AFVs and others, UP or DOWN (8.5): one answer each
-        kinds = {(mover.is_afv, mover.is_up) for _, _, mover, _ in self._turns}
-        dearer = {kind: _dearer(board, *kind) for kind in kinds}
+        # each search's labels follow the edit once, then each answer kept is checked against them
+        improved: dict[SearchLabels, dict[Hex, int]] = {}
         for key, search in list(self._turns.items()):
-            if search.may_change(hexes, dearer_only=dearer[key[2].is_afv, key[2].is_up]):
+            if search.labels not in improved:
+                improved[search.labels] = search.labels.follow(hexes)
+            if search.may_change(hexes, improved[search.labels]):
                 del self._turns[key]
-
-
-def _dearer(board: Board, afv: bool, up: bool) -> bool:
-    """Whether the last edit made no move of an AFV or other unit, UP or DOWN, cheaper and none
-    newly possible: each edited hex keeps its level and road, and costs at least what it did to
-    enter (8.5). A fill paints many hexes alike: each pair of terrains is compared once."""
-    pairs = {(before, board.terrain(h)) for h, before in board.previous.items()}
-    for before, after in pairs:
-        if (before.elevation, before.road, before.bridge) != (after.elevation, after.road, after.bridge):
-            return False
-        old, new = terrain_cost(before, afv=afv, up=up), terrain_cost(after, afv=afv, up=up)
-        if new is not None and (old is None or new < old):
-            return False
-    return True
