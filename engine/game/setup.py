@@ -285,11 +285,17 @@ def mine_actions(game: GameState, side: str, hexes: Iterable[Hex] | None = None)
     is two factors, and none leaves a last factor no hex may take); 19.14: any terrain but Buildings.
     `hexes`: those hexes' only (determinize)."""
     actions = []
+    placed = game.secrets[side].mines
     for kind in ("ap", "at"):
         why_not = _mine_refusals(game, side, kind)
         candidates = _mine_candidates(game, kind)
         chosen = candidates.items() if hexes is None else ((h, candidates[h]) for h in hexes if h in candidates)
-        actions += [a for h, a in chosen if why_not(h) is None]
+        # whether a hex with no mines is refused does not depend on which hex it is: asked of one
+        unmined = next((h for h in candidates if h not in placed), None)
+        if unmined is not None and why_not(unmined) is None:
+            actions += [a for h, a in chosen if h not in placed or why_not(h) is None]
+        else:
+            actions += [a for h, a in chosen if h in placed and why_not(h) is None]
     return actions
 
 
