@@ -522,7 +522,6 @@ def end_assault_phase(game: GameState) -> Events:
     removed = len(game.assault_markers)
     game.assault_markers.clear()
     game.assault = {}
-    for unit in tuple(game.units.values()):
-        if "assaulted" in unit.extra:  # copy-on-write: only the units that change
-            game.changing(unit).extra.pop("assaulted")
+    for unit in game.changing_all([u for u in game.units.values() if "assaulted" in u.extra]):
+        unit.extra.pop("assaulted")  # copy-on-write: only the units that change
     return [{"event": "assault markers removed", "markers": removed, "rule": "17.0"}] if removed else []

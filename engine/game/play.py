@@ -369,12 +369,13 @@ def _start_player_turn(game: GameState, phase: str = MORALE) -> list[dict[str, A
     game.player_turns += 1
     if game.shot_fired:  # 8.22: 'PC's for movement must be taken by the next Phasing Player' (R92)
         game.first_shot = True
-    for unit in tuple(game.units.values()):  # the eliminated too: the digest holds their flags
-        if unit.moved or unit.fired or not _FOR_THE_PLAYER_TURN.isdisjoint(unit.extra):
-            unit = game.changing(unit)  # copy-on-write: only the units whose marks come off
-            unit.moved = unit.fired = False
-            for key in _FOR_THE_PLAYER_TURN:
-                unit.extra.pop(key, None)
+    marked = [  # the eliminated too: the digest holds their flags
+        u for u in game.units.values() if u.moved or u.fired or not _FOR_THE_PLAYER_TURN.isdisjoint(u.extra)
+    ]
+    for unit in game.changing_all(marked):  # copy-on-write: only the units whose marks come off
+        unit.moved = unit.fired = False
+        for key in _FOR_THE_PLAYER_TURN:
+            unit.extra.pop(key, None)
     return _enter_phase(game, phase)
 
 
@@ -409,14 +410,15 @@ def _enter_phase(game: GameState, phase: str) -> list[dict[str, Any]]:
     game.next_phase_caches()
     game.acted = set()
     game.stage = {}
-    for unit in tuple(game.units.values()):
-        marked = not _FOR_THE_PHASE.isdisjoint(unit.extra)
-        if marked or (unit.mp_spent, unit.move_done, unit.allowance_cap, unit.led_by) != _UNMOVED:
-            unit = game.changing(unit)  # copy-on-write: only the units whose marks come off
-            unit.mp_spent, unit.move_done, unit.allowance_cap, unit.led_by = _UNMOVED
-            if marked:
-                for key in _FOR_THE_PHASE:
-                    unit.extra.pop(key, None)
+    marked = [
+        u
+        for u in game.units.values()
+        if not _FOR_THE_PHASE.isdisjoint(u.extra) or (u.mp_spent, u.move_done, u.allowance_cap, u.led_by) != _UNMOVED
+    ]
+    for unit in game.changing_all(marked):  # copy-on-write: only the units whose marks come off
+        unit.mp_spent, unit.move_done, unit.allowance_cap, unit.led_by = _UNMOVED
+        for key in _FOR_THE_PHASE:
+            unit.extra.pop(key, None)
     game.to_act = other(game.phasing) if phase in (REACTION, DEFENSIVE_FIRE) else game.phasing  # 6.0 D, E
     events: list[dict[str, Any]] = [{"event": "phase", "turn": game.turn, "phase": phase, "phasing": game.phasing}]
     if phase == MORALE:

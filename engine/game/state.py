@@ -45,7 +45,7 @@ COUNTED_PHASES = (SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE,
 # on, the phase included where it counts (a unit's openings and starts, its steps by how it moves in
 # this phase); the rest goes with each phase (`next_phase_caches`).
 LASTING_CACHES = frozenset(
-    ("hex_actions", "open_lines", "lines_along", "sights", "opens", "unit_openings", "starts", "steps")
+    ("hex_actions", "open_lines", "lines_along", "sights", "opens", "unit_openings", "starts", "steps", "digest_parts")
 )
 
 _MISSING = object()
@@ -307,6 +307,28 @@ class GameState:
             object.__setattr__(current, "__class__", _Stale)
         return twin
 
+    def changing_all(self, units: Iterable[Unit]) -> list[Unit]:
+        """`changing` of each unit, for many at once (a phase's start takes its marks off every unit
+        that has them): the index of `at` and `side_units` made anew once, not once a unit."""
+        owned, replaced = [], {}  # replaced: id of a shared unit -> the state's own copy of it
+        shared = []
+        for unit in units:
+            current = self.units[unit.id]
+            if type(current) is not Unit:
+                shared.append(current)
+                replaced[id(current)] = twin = self._own(current)
+                self.units[twin.id] = current = twin
+                self._owned.append(twin)
+            owned.append(current)
+        if replaced:
+            if self._at is not None:
+                self._at = {h: [replaced.get(id(u), u) for u in there] for h, there in self._at.items()}
+            self._sides = {side: tuple([replaced.get(id(u), u) for u in kept]) for side, kept in self._sides.items()}
+        if STRICT_UNITS:
+            for unit in shared:
+                object.__setattr__(unit, "__class__", _Stale)
+        return owned
+
     def strict_epoch(self) -> None:
         """With STRICT_UNITS on: no unit is the state's own any more, as after a copy."""
         if STRICT_UNITS:
@@ -497,13 +519,23 @@ class GameState:
 
     def digest(self) -> str:
         """A short hash of the whole state, recorded in the log so that a replay can check it."""
-        units = [  # every unit, compactly: a digest is taken at every phase's end
-            [u.id, u.where, u.hex and (u.hex.q, u.hex.r), str(u.state), str(u.morale), u.facing, u.men]
-            for u in self.units.values()
-        ]
-        flags = [[u.hidden, u.immobilized, u.fired, u.moved] for u in self.units.values()]
-        pending = () if self.path is None else (self.path,)  # R190: a path still to go (never at a phase end)
-        text = repr((units, flags, self.view(None, with_units=False), *pending))  # plain values: the same on every run
+        # The text hashed is the repr of (units, flags, the view[, the path]) with every unit, compactly:
+        # [id, where, (q, r), state, morale, facing, men] and [hidden, immobilized, fired, moved]. A
+        # digest is taken at every phase's end: each unit's two parts are written once for all it
+        # holds (kept for the game), the lists' reprs joined from them.
+        parts: dict[tuple[Any, ...], tuple[str, str]] = self.caches.setdefault("digest_parts", {})
+        units, flags = [], []
+        for u in self.units.values():
+            key = (u.id, u.where, u.hex, u.state, u.morale, u.facing, u.men, u.hidden, u.immobilized, u.fired, u.moved)
+            found = parts.get(key)
+            if found is None:
+                place = [u.id, u.where, u.hex and (u.hex.q, u.hex.r), str(u.state), str(u.morale), u.facing, u.men]
+                found = parts[key] = (repr(place), repr([u.hidden, u.immobilized, u.fired, u.moved]))
+            units.append(found[0])
+            flags.append(found[1])
+        pending = "" if self.path is None else f", {self.path!r}"  # R190: a path still to go (never at a phase end)
+        view = repr(self.view(None, with_units=False))  # plain values: the same on every run
+        text = f"([{', '.join(units)}], [{', '.join(flags)}], {view}{pending})"
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
