@@ -126,6 +126,8 @@ class GameState:
     _around: dict[Hex, tuple[Any, ...]] = field(default_factory=dict, repr=False)
     _wrecks_seen: frozenset[Hex] = field(default=frozenset(), repr=False)
     _kept: dict[Any, Any] = field(default_factory=dict, repr=False)
+    # the four dicts kept with the index of `at` are a copy's too (`copy`) until one of the two moves a unit
+    _kept_shared: bool = field(default=False, repr=False)
     _board: Board | None = field(default=None, repr=False)
     _labels: dict[Hex, str] | None = field(default=None, repr=False)
     _sides: dict[str, tuple[Unit, ...]] = field(default_factory=dict, repr=False)
@@ -184,6 +186,7 @@ class GameState:
                     index.setdefault(u.hex, []).append(u)
             self._at, self._wrecks_seen = index, frozenset(self.wrecks)
             self._totals, self._signatures, self._around, self._kept = {}, {}, {}, {}
+            self._kept_shared = False
         return self._at
 
     def totals(self, side: str, h: Hex) -> tuple[int, int, int]:
@@ -268,6 +271,10 @@ class GameState:
             at = next((i for i, u in enumerate(here) if rank[u.id] > rank[unit.id]), len(here))
             index[after] = [*here[:at], unit, *here[at:]]
         self._at = index
+        if self._kept_shared:  # a copy holds them too: this state's own from here
+            self._totals, self._signatures = dict(self._totals), dict(self._signatures)
+            self._around = dict(self._around)
+            self._kept_shared = False
         for changed in (before, after):
             if changed is not None:
                 self._signatures.pop(changed, None)
@@ -443,14 +450,10 @@ class GameState:
             twin.attack = {k: list(v) if isinstance(v, list) else v for k, v in self.attack.items()}
         twin.log = list(self.log)
         # the index of `at` and `side_units` are shared: never changed in place (`relocate` and
-        # `changing` make new ones); what is kept with the index holds no unit
-        if self._at is not None:
-            twin._totals, twin._signatures, twin._around = (
-                dict(self._totals),
-                dict(self._signatures),
-                dict(self._around),
-            )
-            twin._kept = dict(self._kept)
+        # `changing` make new ones); what is kept with the index holds no unit, and is shared too
+        # while no unit of either state moves (what either adds holds for both: they stand alike)
+        # and `relocate` takes the state's own copies before it drops an entry
+        self._kept_shared = twin._kept_shared = True
         return twin
 
     # -- what a side may know (24.2, 19.11) --------------------------------------------------------
