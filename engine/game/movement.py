@@ -217,7 +217,7 @@ def apply_movement(game: GameState, action: Action) -> list[dict[str, Any]]:
     if action.verb == DETACH:
         return end_active(game) + _detach(game, units, game.unit(action.arg))
     if action.verb == PUSH:
-        return end_active(game) + _declare_push(game, units[0], game.board.hex(action.arg))
+        return end_active(game) + _declare_push(game, units[0], game.hex(action.arg))
     if len(action.units) == 1 and len(game.active) > 1 and action.units[0] in game.active:
         return _within_stack(game, units[0], action)
     if list(action.units) != list(game.active):
@@ -235,7 +235,7 @@ def apply_movement(game: GameState, action: Action) -> list[dict[str, Any]]:
         return [*events, {"event": "state", "unit": unit.id, "state": action.arg, "rule": "3.13"}]
     if action.verb == FACE:  # the hex across the new frontal hexside may lie off the map
         return events + _face(game, units[0], parse_label(action.arg, game.board.offset))
-    return events + _step(game, units, game.board.hex(action.arg))
+    return events + _step(game, units, game.hex(action.arg))
 
 
 # 8.1: each kind's Movement Allowance

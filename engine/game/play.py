@@ -299,7 +299,7 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
     if action.verb == MODE:
         return apply_mode(game, action)
     if action.verb == REVEAL:
-        return reveal_hex(game, game.to_act, game.board.hex(action.arg), "revealed by its owner")
+        return reveal_hex(game, game.to_act, game.hex(action.arg), "revealed by its owner")
     if action.verb == STATE:  # 3.13: 'once at the end of any Assault Phase at no MP cost'
         unit = game.changing(action.units[0])
         unit.state = State(action.arg)

@@ -206,7 +206,7 @@ def opening_hexes(game: GameState, side: str) -> list[Hex]:
     """The hexes `side` may open fire at now: the hex just entered at an interrupt (13.13), else
     every target hex (10.21)."""
     if game.interrupt is not None:
-        return [game.board.hex(game.interrupt["hex"])]
+        return [game.hex(game.interrupt["hex"])]
     return target_hexes(game, side)
 
 

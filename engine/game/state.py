@@ -130,6 +130,7 @@ class GameState:
     _kept_shared: bool = field(default=False, repr=False)
     _board: Board | None = field(default=None, repr=False)
     _labels: dict[Hex, str] | None = field(default=None, repr=False)
+    _hexes: dict[str, Hex] | None = field(default=None, repr=False)
     _sides: dict[str, tuple[Unit, ...]] = field(default_factory=dict, repr=False)
     _rank: dict[str, int] | None = field(default=None, repr=False)
     # what legal_actions worked out this phase, by what it depends on (shared by copies: keys say it all)
@@ -403,6 +404,17 @@ class GameState:
         if label is None:
             label = self._labels[h] = self.board.label(h)
         return label
+
+    def hex(self, label: str) -> Hex:
+        """The hex a printed label names (`Board.hex`: UnknownHexError if it is not on the board),
+        kept per board as `label_of` is: actions name hexes by label."""
+        if self._hexes is None:
+            self._hexes = self.board.caches.setdefault("game_hexes", {})
+        found = self._hexes.get(label) if type(label) is str else None
+        if found is None:
+            found = self.board.hex(label)
+            self._hexes[label] = found
+        return found
 
     def copy(self, seed: int | None = None) -> GameState:
         """An independent state. Its dice roll what the game's would (`apply`), or with a `seed`
