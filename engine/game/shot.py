@@ -21,7 +21,7 @@ from .firing import ap_dice, is_stug, may_fire
 from .mortars import is_mortar
 from .sightlines import along, line_open, open_lines
 from .state import DEFENSIVE_FIRE, REACTION, SUPPORT_FIRE, GameState
-from .units import Unit
+from .units import Unit, while_shared
 
 
 @dataclass(frozen=True)
@@ -231,7 +231,12 @@ def _openings_key(game: GameState, side: str, hexes: list[Hex]) -> tuple[Any, ..
 
 
 def _shooter(unit: Unit) -> tuple[Any, ...]:
-    """What may_fire reads of a unit (with its hex)."""
+    """What may_fire reads of a unit (with its hex), kept while it is shared."""
+    found: tuple[Any, ...] = while_shared(unit, "_shooter", _shooter_now)
+    return found
+
+
+def _shooter_now(unit: Unit) -> tuple[Any, ...]:
     extra = unit.extra
     return (
         unit.id,

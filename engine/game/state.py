@@ -22,7 +22,7 @@ from engine.validate.placements import zone_hexes
 
 from .actions import Action
 from .dice import Dice
-from .units import ON_MAP, Extra, SharedExtra, SharedUnit, SharedUnitError, Unit
+from .units import ON_MAP, WHILE_SHARED, Extra, SharedExtra, SharedUnit, SharedUnitError, Unit
 
 SETUP, ENTRY_CHOICE = "setup", "entry_choice"
 MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, FREE_STATE = (
@@ -359,7 +359,9 @@ class GameState:
     def _own(unit: Unit) -> Unit:
         """A copy of the unit to change in place (not through __init__: its fields' dict given whole)."""
         fields = unit.__dict__.copy()
-        fields["extra"] = Extra(fields["extra"])
+        fields["extra"] = extra = Extra(fields["extra"])
+        for note in WHILE_SHARED:  # a shared unit's, kept while no state changes it
+            extra.pop(note, None)
         twin: Unit = _new(Unit)
         twin.__dict__ = fields
         return twin

@@ -18,7 +18,7 @@ from .mines import entering_detonation
 from .morale import reveal_hex
 from .stacks import over_stacked
 from .state import MOVEMENT, REACTION, GameState, other
-from .units import ON_MAP, WAITING, Unit
+from .units import ON_MAP, WAITING, Unit, while_shared
 
 _allowance = cache(allowance)
 
@@ -110,7 +110,12 @@ def pc_needed(game: GameState, unit: Unit) -> bool:
 
 
 def _dynamic(unit: Unit) -> tuple[Any, ...]:
-    """Everything about a unit this phase that its choices depend on."""
+    """Everything about a unit this phase that its choices depend on (kept while it is shared)."""
+    found: tuple[Any, ...] = while_shared(unit, "_dynamic", _dynamic_now)
+    return found
+
+
+def _dynamic_now(unit: Unit) -> tuple[Any, ...]:
     extra = unit.extra
     return (
         unit.id,
