@@ -139,7 +139,7 @@ def _target_hexes(game: GameState, side: str) -> list[Hex]:
 
 def visible_enemies(game: GameState, side: str, h: Hex) -> list[Unit]:
     """The enemy units `side` sees in h: a hex of hidden units alone is no target (10.21, R93)."""
-    return [u for u in game.at(h) if u.side != side and not u.hidden]
+    return [u for u in game.occupied().get(h, ()) if u.side != side and not u.hidden]
 
 
 def _opportunity(game: GameState) -> bool:
