@@ -10,7 +10,8 @@ state kept of where the units stand dropped, so the listing after it works it ou
 (issue 18): a node at most 100 us (Scenario 1) and 200 us (Scenario 6), `copy()` at most 30 us
 (Scenario 1), set when the naive copy took 103 us: printed as they are and scaled by this run's
 naive copy over 103 us (the machine's speed now; `goals`). Each node of a decision starts from the
-caches as the game has them (what the node before added taken off again). Then a Scenario 6
+caches as the game has them (what the node before added taken off again: the caches, and what the
+state keeps with its index of `at`, which a copy shares until it moves a unit). Then a Scenario 6
 game saved at its last action: opening it (`iceditor replay FILE`, R201: from its snapshot) beside
 replaying it from the start (`--verify`, and `replay` with `each`), in this process and as commands
 (imports and the scenario's validation included); goal under 1 s.
@@ -89,6 +90,12 @@ def _sizes(caches: dict[str, Any]) -> list[tuple[dict[Any, Any], int]]:
     return found
 
 
+def _kept_sizes(game: GameState) -> list[tuple[dict[Any, Any], int]]:
+    """What the state keeps with its index of `at`, with their sizes: a copy shares these dicts
+    until it moves a unit (and adds to them until then), so a node's additions come off them too."""
+    return [(kept, len(kept)) for kept in (game._kept, game._totals, game._signatures, game._around)]
+
+
 def _undo(sizes: list[tuple[dict[Any, Any], int]]) -> None:
     """The caches as they were before the node: the other node of the same decision does not find
     its work done, and both find them where the game's own listing left them (no copy of them
@@ -110,7 +117,7 @@ def nodes(name: str, games: int, repeat: int = 1) -> dict[str, float]:
         rng = random.Random(seed)
         while not game.is_over:
             action = players[game.to_act].choose(None, legal_actions(game))  # type: ignore[arg-type]
-            sizes, least = _sizes(game.caches), dict.fromkeys(spent, math.inf)
+            sizes, least = _sizes(game.caches) + _kept_sizes(game), dict.fromkeys(spent, math.inf)
             for _ in range(repeat):
                 for kind in ("", "naive_"):
                     start = time.perf_counter()

@@ -86,7 +86,7 @@ def apply_mark(game: GameState, action: Action) -> Events:
     hidden hex reveals the units there (the marker is public and sits on them)."""
     unit = game.unit(action.units[0])
     assert unit.hex is not None
-    target = game.board.hex(action.arg)
+    target = game.hex(action.arg)
     game.assault_markers[unit.hex] = (unit.side, target)
     events: Events = [
         {
@@ -236,7 +236,7 @@ def apply_assault(game: GameState, action: Action) -> Events:
 
 def _designate(game: GameState, action: Action) -> Events:
     units = [game.changing(i) for i in action.units]  # the assaulters change: this state's own (copy-on-write)
-    side, origin, target = units[0].side, units[0].hex, game.board.hex(action.arg)
+    side, origin, target = units[0].side, units[0].hex, game.hex(action.arg)
     assert origin is not None
     del game.assault_markers[origin]
     label = action.arg
@@ -491,7 +491,7 @@ def _finish(game: GameState, attackers: list[Unit], defenders: list[Unit]) -> Ev
     """17.0 f: the survivors DOWN; the hex's control (R82: the side left in it, R111); 24.23:
     hidden defenders placed on the map; 19.2: mines; 17.32: a hex cleared for the other assaults."""
     fight = game.assault.pop("fight")
-    target = game.board.hex(fight["hex"])
+    target = game.hex(fight["hex"])
     side = fight["side"]
     events = _down(game, [*attackers, *defenders])
     held = side if attackers or not defenders else fight["defender"]
@@ -522,7 +522,6 @@ def end_assault_phase(game: GameState) -> Events:
     removed = len(game.assault_markers)
     game.assault_markers.clear()
     game.assault = {}
-    for unit in tuple(game.units.values()):
-        if "assaulted" in unit.extra:  # copy-on-write: only the units that change
-            game.changing(unit).extra.pop("assaulted")
+    for unit in game.changing_all([u for u in game.units.values() if "assaulted" in u.extra]):
+        unit.extra.pop("assaulted")  # copy-on-write: only the units that change
     return [{"event": "assault markers removed", "markers": removed, "rule": "17.0"}] if removed else []

@@ -147,7 +147,7 @@ def _mp_cost(game: GameState, action: Action, unit: Unit | None) -> float | None
     if action.verb == MOVE:
         if budget(game, unit) == ONE_HEX:
             return 0.0
-        target = game.board.hex(action.arg)
+        target = game.hex(action.arg)
         mover = unit.mover(game.phase)
         if unit.on_map and unit.hex is not None:
             return _movement_cost(game, unit.hex, target, mover)
@@ -242,7 +242,7 @@ def _sentence(
 
 def _terrain_of(game: GameState, label: str) -> str:
     try:
-        return _terrain_words(game.board.terrain(game.board.hex(label)))
+        return _terrain_words(game.board.terrain(game.hex(label)))
     except LabelError:
         return "off the map"
 

@@ -94,7 +94,7 @@ def _refused(game: GameState, action: Action) -> IllegalAction:
 def _legal(game: GameState, action: Action) -> bool:
     """Whether the action is among fire_actions (or reaction_actions), without listing them all."""
     if game.attack is not None:
-        target = game.board.hex(game.attack["target"])
+        target = game.hex(game.attack["target"])
         firers = [game.unit(i) for i in game.attack["units"]]
         if action.verb == JOIN:
             unit = game.units.get(action.units[0]) if action.units else None
@@ -177,7 +177,7 @@ def _declaring(game: GameState) -> list[Action]:
     """With an attack declared: more firers, intensive fire, shoot or cancel."""
     attack = game.attack
     assert attack is not None
-    target = game.board.hex(attack["target"])
+    target = game.hex(attack["target"])
     firers = [game.unit(i) for i in attack["units"]]
     intensive = attack["intensive"]
     actions = [
@@ -217,7 +217,7 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
     if action.verb == SHOOT:
         return _shoot(game)
     if action.verb == ANTITANK:
-        return _antitank(game, game.unit(action.units[0]), game.board.hex(action.arg))
+        return _antitank(game, game.unit(action.units[0]), game.hex(action.arg))
     raise IllegalAction(f"no such action {action.text()}")
 
 
@@ -239,7 +239,7 @@ def _shoot(game: GameState) -> list[dict[str, Any]]:
     attack = game.attack
     assert attack is not None
     game.attack = None
-    target = game.board.hex(attack["target"])
+    target = game.hex(attack["target"])
     units = [game.unit(i) for i in attack["units"]]
     observed, events = attack_observed(game, units, target)  # 23.11: before any fire PC
     passed, pcs = fire_pcs(game, units)

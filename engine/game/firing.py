@@ -152,6 +152,6 @@ def firer_and_hex(game: GameState, action: Any, verb: str) -> tuple[Unit, Hex] |
     if unit.side != firing_side(game) or unit.hex is None:
         return None
     try:
-        return unit, game.board.hex(action.arg)
+        return unit, game.hex(action.arg)
     except ValueError:  # not a hex label of the board (UnknownHexError, LabelError)
         return None

@@ -84,7 +84,7 @@ def apply_flame(game: GameState, action: Action) -> Events:
     if not flame_legal(game, action):
         raise IllegalAction(f"{action.text()} is not a flamethrower attack the rules allow now", "16.0")
     unit = game.unit(action.units[0])
-    target = game.board.hex(action.arg)
+    target = game.hex(action.arg)
     assert unit.hex is not None
     check = performance_check(game.dice, unit.pr)
     events: Events = [

@@ -155,7 +155,7 @@ def apply_grenade(game: GameState, action: Action) -> Events:
     if not grenade_legal(game, action):
         raise IllegalAction(f"{action.text()} is not a grenade the rules allow now", "15.0")
     thrower = game.unit(action.units[0])
-    source, target = thrower.hex, game.board.hex(action.arg)
+    source, target = thrower.hex, game.hex(action.arg)
     assert source is not None
     game.grenade_hexes.add((game.player_turns, source))
     check = performance_check(game.dice, thrower.pr, "grenade_attack")

@@ -50,7 +50,7 @@ def _side(game: GameState) -> str:
 
 
 def _hexes(game: GameState, labels: list[str]) -> list[Hex]:
-    return [game.board.hex(label) for label in labels]
+    return [game.hex(label) for label in labels]
 
 
 # -- the step's opening and end (play.py calls these) ----------------------------------------------
@@ -74,7 +74,7 @@ def start_infiltration(game: GameState) -> Events:
         return events
     waiting = [u for u in game.side_units(_side(game)) if u.where == WAITING]
     units = [u for key, _ in given.units for u in waiting if game.names({"units": [key]}, u)]
-    return events + _designate(game, units, game.board.hex(given.hex), "setup")
+    return events + _designate(game, units, game.hex(given.hex), "setup")
 
 
 def infiltration_over(game: GameState) -> bool:
@@ -150,11 +150,11 @@ def apply_infiltration(game: GameState, action: Action) -> Events:
             return [{"event": "no infiltration", "side": _side(game), "rule": "24.31"}]
         squad = action.units[0].split("/")[1]
         units = _squads(game, _side(game))[squad] + [game.unit(i) for i in action.units[1:]]
-        return _designate(game, units, game.board.hex(action.arg), "designated")
+        return _designate(game, units, game.hex(action.arg), "designated")
     if step == GERMAN_REVEAL:
         if action.verb == DONE:
             return _resolve(game)
-        h = game.board.hex(action.arg)
+        h = game.hex(action.arg)
         return reveal_hex(game, other(_side(game)), h, "revealed before the infiltration roll (24.32)")
     return _place(game, action)
 
@@ -181,7 +181,7 @@ def _closer_hidden(game: GameState) -> list[Hex]:
     """24.32: 'If the German player has a hidden hex closer to the Infiltration Hex than the nearest
     German on-map unit, he may voluntarily reveal the hidden hex and place ALL the units deployed
     there on the map.'"""
-    target = game.board.hex(game.infiltration["hex"])
+    target = game.hex(game.infiltration["hex"])
     nearest = min((hex_distance(target, h) for h in _visible_germans(game)), default=None)
     hidden = game.secrets[other(_side(game))].hidden_hexes
     return sorted(h for h in hidden if nearest is None or hex_distance(target, h) < nearest)
@@ -220,7 +220,7 @@ def _resolve(game: GameState) -> Events:
     """24.33: 'The Russian player rolls two dice and the result is modified by terrain, leadership
     and proximity to the nearest visible Germans.'"""
     units = [game.unit(i) for i in game.infiltration["units"]]
-    h = game.board.hex(game.infiltration["hex"])
+    h = game.hex(game.infiltration["hex"])
     dice = game.dice.roll(int(_table()["dice"]))
     found = modifiers(game, units, h)
     total = sum(dice) + sum(m for m, _ in found)
@@ -286,12 +286,12 @@ def _placements(game: GameState, unit: Unit) -> list[str]:
     than the Infiltration hex is ... within stacking limits'; SN 'either the UP or DOWN state', SP and
     SS DOWN. 24.36's displaced unit: a hex next to the hidden hex it stood in (R128)."""
     if game.infiltration["step"] == DISPLACE:
-        origin = game.board.hex(game.infiltration["from"])
+        origin = game.hex(game.infiltration["from"])
         germans = set(_visible_germans(game))
         hexes = [h for h in game.neighbours(origin) if h not in germans]
         states = ["down"]
     else:
-        source = game.board.hex(game.infiltration["hex"])
+        source = game.hex(game.infiltration["hex"])
         germans_at = _visible_germans(game)
         hexes = [
             h
@@ -311,9 +311,9 @@ def _placements(game: GameState, unit: Unit) -> list[str]:
 def _place(game: GameState, action: Action) -> Events:
     unit = game.changing(action.units[0])
     label, state = action.arg.split()
-    game.relocate(unit, ON_MAP, game.board.hex(label))
+    game.relocate(unit, ON_MAP, game.hex(label))
     unit.state = State(state)
-    game.control[game.board.hex(label)] = unit.side
+    game.control[game.hex(label)] = unit.side
     displaced = game.infiltration["step"] == DISPLACE
     if not displaced:
         unit.morale = {"SP": Morale.PINNED, "SS": Morale.SUPPRESSED}.get(game.infiltration["result"], Morale.NORMAL)

@@ -101,7 +101,7 @@ def lane_targets(game: GameState, unit: Unit) -> list[Any]:
         return []
     hexes = lane_now(game, unit)
     if game.interrupt is not None:
-        entered = game.board.hex(game.interrupt["hex"])
+        entered = game.hex(game.interrupt["hex"])
         hexes = [h for h in hexes if h == entered]
     if not any(visible_enemies(game, unit.side, h) for h in hexes):
         return []
@@ -127,7 +127,7 @@ def apply_mg(game: GameState, action: Action) -> list[dict[str, Any]]:
     if action.verb == LANE:
         hexes, done = lane_targets(game, unit), _attacks(game)
     else:
-        target = game.board.hex(action.arg)
+        target = game.hex(action.arg)
         hexes, done = [target], game.label_of(target) if game.interrupt is None else _attacks(game)
     events: list[dict[str, Any]] = []
     if unit.extra.get("mg_passed") != [game.player_turns, game.phase]:

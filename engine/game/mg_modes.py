@@ -106,7 +106,7 @@ def lane_now(game: GameState, unit: Unit) -> list[Hex]:
     mode, label = mode_of(game, unit)
     if mode != FL or unit.hex is None:
         return []
-    target = game.board.hex(label)
+    target = game.hex(label)
     return lane(game, unit, target) if target in reach(game, unit) else []
 
 

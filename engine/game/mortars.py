@@ -214,7 +214,7 @@ def declaration(game: GameState, action: Action) -> tuple[Unit, Unit | None, Hex
         mortar = game.unit(action.units[0])
         spotter = game.unit(action.units[1]) if len(action.units) == 2 else None
         label, count = action.arg.split()
-        target, rounds = game.board.hex(label), int(count)
+        target, rounds = game.hex(label), int(count)
     except (KeyError, ValueError, UnknownHexError) as error:
         raise IllegalAction(f"{action.text()}: {error}", "14.0") from error
     if not is_mortar(mortar):

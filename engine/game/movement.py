@@ -69,6 +69,18 @@ def movement_actions(game: GameState, about: Action | None = None) -> list[Actio
     return actions
 
 
+def movement_allows(game: GameState, action: Action) -> bool:
+    """`action in movement_actions(game, action)`, the moving stack's choices asked first: the
+    parts a move goes on with are listed only as far as they are needed."""
+    active = [game.unit(i) for i in game.active]
+    if active and action in _continue(game, active):
+        return True
+    if active and _stuck_over_full(game, active):
+        return False
+    side = mover_side(game)
+    return action in _starts(game, side, action) or action in _push_actions(game, side)
+
+
 def _stuck_over_full(game: GameState, active: list[Unit]) -> bool:
     """The active stack stands where it may not end its move (8.62), or an AFV in the hex it has
     just overrun (9.0: 'and exiting the hex'): it must move on."""
@@ -208,7 +220,7 @@ def _hex_starts(
 
 
 def apply_movement(game: GameState, action: Action) -> list[dict[str, Any]]:
-    if action not in movement_actions(game, action):
+    if not movement_allows(game, action):
         raise _refusal(game, action)
     units = [game.changing(i) for i in action.units]  # the movers change: this state's own (copy-on-write)
     events: list[dict[str, Any]] = []
@@ -217,7 +229,7 @@ def apply_movement(game: GameState, action: Action) -> list[dict[str, Any]]:
     if action.verb == DETACH:
         return end_active(game) + _detach(game, units, game.unit(action.arg))
     if action.verb == PUSH:
-        return end_active(game) + _declare_push(game, units[0], game.board.hex(action.arg))
+        return end_active(game) + _declare_push(game, units[0], game.hex(action.arg))
     if len(action.units) == 1 and len(game.active) > 1 and action.units[0] in game.active:
         return _within_stack(game, units[0], action)
     if list(action.units) != list(game.active):
@@ -235,7 +247,7 @@ def apply_movement(game: GameState, action: Action) -> list[dict[str, Any]]:
         return [*events, {"event": "state", "unit": unit.id, "state": action.arg, "rule": "3.13"}]
     if action.verb == FACE:  # the hex across the new frontal hexside may lie off the map
         return events + _face(game, units[0], parse_label(action.arg, game.board.offset))
-    return events + _step(game, units, game.board.hex(action.arg))
+    return events + _step(game, units, game.hex(action.arg))
 
 
 # 8.1: each kind's Movement Allowance

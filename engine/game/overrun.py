@@ -163,7 +163,7 @@ def apply_overrun(game: GameState, action: Action) -> Events:
             return events  # the AFV failed its PC: it has MOVED (4.0) and the stack stays (8.41)
     afv = next(u for u in units if u.is_afv)
     infantry = [u for u in units if not u.is_afv]
-    origin, t = afv.hex, game.board.hex(action.arg)
+    origin, t = afv.hex, game.hex(action.arg)
     assert origin is not None
     hidden = [u for u in game.at(t) if u.side != afv.side and u.hidden]
     if hidden:  # 24.23: revealed as the AFV is about to enter; the overrun is offered again if still legal
@@ -216,7 +216,7 @@ def _guns(game: GameState) -> list[Unit]:
     under_way = game.overrun["under_way"]
     afv = game.unit(under_way["afv"])
     found = []
-    for unit in game.at(game.board.hex(under_way["hex"])):
+    for unit in game.at(game.hex(under_way["hex"])):
         if unit.side == afv.side or unit.id in under_way["fired"] or unit.morale != Morale.NORMAL:
             continue
         if not (unit.type == "ATR" or is_atg(unit)) or unit.value("at_factor") is None:
@@ -293,7 +293,7 @@ def _destroyed_before(game: GameState, afv: Unit) -> Events:
     normally ... The infantry are not affected by the special AT fire' (no 12.34)."""
     under_way = game.overrun.pop("under_way")
     infantry = [game.unit(i) for i in under_way["infantry"]]
-    events = destroy_afv(game, afv, "9.2 A", wreck_in=game.board.hex(under_way["from"]), spared=infantry)
+    events = destroy_afv(game, afv, "9.2 A", wreck_in=game.hex(under_way["from"]), spared=infantry)
     infantry = [game.changing(u) for u in infantry]
     for unit in infantry:
         unit.state = State.DOWN
@@ -316,7 +316,7 @@ def _enter(game: GameState) -> Events:
     under_way = game.overrun.pop("under_way")
     afv = game.changing(under_way["afv"])  # the movers change: this state's own (copy-on-write)
     infantry = [game.changing(i) for i in under_way["infantry"]]
-    t = game.board.hex(under_way["hex"])
+    t = game.hex(under_way["hex"])
     side, enemy = afv.side, other(afv.side)
     game.to_act = side
     afv.extra["overrunning"] = True  # mines.py: the AT factors wait for 19.2's moment

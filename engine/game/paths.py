@@ -84,7 +84,7 @@ def _turn_toward(game: GameState, ids: tuple[str, ...], target: str) -> list[dic
     afv = next((u for u in map(game.unit, ids) if u.is_afv), None)
     if afv is None or not afv.on_map or afv.hex is None or afv.facing is None:
         return []
-    toward = facing_index(afv.hex, game.board.hex(target))
+    toward = facing_index(afv.hex, game.hex(target))
     if toward is None or toward == afv.facing:
         return []
     if len(ids) > 1 and game.active != ids:
@@ -138,7 +138,7 @@ def _checked(game: GameState, action: Action) -> tuple[list[str], dict[str, floa
     hexes = []
     for label in labels:
         try:
-            hexes.append(game.board.hex(label))
+            hexes.append(game.hex(label))
         except LabelError:
             raise IllegalAction(f"the path's {label} is not a hex of the map", "8.0") from None
     previous = group[0].hex if group[0].on_map else None

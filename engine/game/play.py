@@ -307,7 +307,7 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
     if action.verb == MODE:
         return apply_mode(game, action)
     if action.verb == REVEAL:
-        return reveal_hex(game, game.to_act, game.board.hex(action.arg), "revealed by its owner")
+        return reveal_hex(game, game.to_act, game.hex(action.arg), "revealed by its owner")
     if action.verb == STATE:  # 3.13: 'once at the end of any Assault Phase at no MP cost'
         unit = game.changing(action.units[0])
         unit.state = State(action.arg)
@@ -377,12 +377,13 @@ def _start_player_turn(game: GameState, phase: str = MORALE) -> list[dict[str, A
     game.player_turns += 1
     if game.shot_fired:  # 8.22: 'PC's for movement must be taken by the next Phasing Player' (R92)
         game.first_shot = True
-    for unit in tuple(game.units.values()):  # the eliminated too: the digest holds their flags
-        if unit.moved or unit.fired or not _FOR_THE_PLAYER_TURN.isdisjoint(unit.extra):
-            unit = game.changing(unit)  # copy-on-write: only the units whose marks come off
-            unit.moved = unit.fired = False
-            for key in _FOR_THE_PLAYER_TURN:
-                unit.extra.pop(key, None)
+    marked = [  # the eliminated too: the digest holds their flags
+        u for u in game.units.values() if u.moved or u.fired or not _FOR_THE_PLAYER_TURN.isdisjoint(u.extra)
+    ]
+    for unit in game.changing_all(marked):  # copy-on-write: only the units whose marks come off
+        unit.moved = unit.fired = False
+        for key in _FOR_THE_PLAYER_TURN:
+            unit.extra.pop(key, None)
     return _enter_phase(game, phase)
 
 
@@ -417,14 +418,15 @@ def _enter_phase(game: GameState, phase: str) -> list[dict[str, Any]]:
     game.next_phase_caches()
     game.acted = set()
     game.stage = {}
-    for unit in tuple(game.units.values()):
-        marked = not _FOR_THE_PHASE.isdisjoint(unit.extra)
-        if marked or (unit.mp_spent, unit.move_done, unit.allowance_cap, unit.led_by) != _UNMOVED:
-            unit = game.changing(unit)  # copy-on-write: only the units whose marks come off
-            unit.mp_spent, unit.move_done, unit.allowance_cap, unit.led_by = _UNMOVED
-            if marked:
-                for key in _FOR_THE_PHASE:
-                    unit.extra.pop(key, None)
+    marked = [
+        u
+        for u in game.units.values()
+        if not _FOR_THE_PHASE.isdisjoint(u.extra) or (u.mp_spent, u.move_done, u.allowance_cap, u.led_by) != _UNMOVED
+    ]
+    for unit in game.changing_all(marked):  # copy-on-write: only the units whose marks come off
+        unit.mp_spent, unit.move_done, unit.allowance_cap, unit.led_by = _UNMOVED
+        for key in _FOR_THE_PHASE:
+            unit.extra.pop(key, None)
     game.to_act = other(game.phasing) if phase in (REACTION, DEFENSIVE_FIRE) else game.phasing  # 6.0 D, E
     events: list[dict[str, Any]] = [{"event": "phase", "turn": game.turn, "phase": phase, "phasing": game.phasing}]
     if phase == MORALE:

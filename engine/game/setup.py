@@ -108,20 +108,20 @@ def apply_given_setup(game: GameState) -> list[dict[str, Any]]:
         side = side_setup.side
         for placement in side_setup.units:
             for unit in _placed_by(game, side, placement):
-                h = game.board.hex(placement.hex)
+                h = game.hex(placement.hex)
                 unit = _put(game, unit, h, placement.state or str(unit.extra.get("listed_state", "up")))
                 if placement.facing is not None:
                     unit.facing = facing_index(h, parse_label(placement.facing, game.board.offset))
                 events.append({"event": "placed", "unit": unit.id, "hex": placement.hex, "from": "setup"})
         for ip in side_setup.improved_positions:
-            game.improved_positions[game.board.hex(ip.hex)] = ip.points
+            game.improved_positions[game.hex(ip.hex)] = ip.points
             _use_ip(game, side, ip.points)
         for mined in side_setup.mines:
-            mines, h = game.secrets[side].mines, game.board.hex(mined.hex)
+            mines, h = game.secrets[side].mines, game.hex(mined.hex)
             placed = mines.get(h, {"ap": 0, "at": 0})  # a new dict, not counted up in place: copies share them
             mines[h] = {"ap": placed["ap"] + mined.ap_factors, "at": placed["at"] + mined.at_factors}
         for hidden in side_setup.hidden_hexes:
-            events.append(_hide(game, side, game.board.hex(hidden.hex)))
+            events.append(_hide(game, side, game.hex(hidden.hex)))
     return events
 
 
@@ -285,11 +285,17 @@ def mine_actions(game: GameState, side: str, hexes: Iterable[Hex] | None = None)
     is two factors, and none leaves a last factor no hex may take); 19.14: any terrain but Buildings.
     `hexes`: those hexes' only (determinize)."""
     actions = []
+    placed = game.secrets[side].mines
     for kind in ("ap", "at"):
         why_not = _mine_refusals(game, side, kind)
         candidates = _mine_candidates(game, kind)
         chosen = candidates.items() if hexes is None else ((h, candidates[h]) for h in hexes if h in candidates)
-        actions += [a for h, a in chosen if why_not(h) is None]
+        # whether a hex with no mines is refused does not depend on which hex it is: asked of one
+        unmined = next((h for h in candidates if h not in placed), None)
+        if unmined is not None and why_not(unmined) is None:
+            actions += [a for h, a in chosen if h not in placed or why_not(h) is None]
+        else:
+            actions += [a for h, a in chosen if h in placed and why_not(h) is None]
     return actions
 
 
@@ -378,7 +384,7 @@ def apply_setup(game: GameState, action: Action) -> list[dict[str, Any]]:
     side = game.to_act
     if action.verb == PLACE:
         unit = game.unit(action.units[0])
-        _put(game, unit, game.board.hex(action.arg), "up")
+        _put(game, unit, game.hex(action.arg), "up")
         return [{"event": "placed", "unit": unit.id, "hex": action.arg, "rule": "24.1"}]
     if action.verb == HOLD:
         game.held.add(action.units[0])
@@ -393,15 +399,15 @@ def apply_setup(game: GameState, action: Action) -> list[dict[str, Any]]:
         return [{"event": "state", "unit": action.units[0], "state": action.arg, "rule": "3.12"}]
     if action.verb == IP:
         points, label = action.arg.split()
-        game.improved_positions[game.board.hex(label)] = int(points)
+        game.improved_positions[game.hex(label)] = int(points)
         _use_ip(game, side, int(points))
         return [{"event": "ip", "hex": label, "points": int(points), "rule": "18.1"}]
     if action.verb == MINE:
         kind, label = action.arg.split()
-        lay_mine(game, side, kind, game.board.hex(label))
+        lay_mine(game, side, kind, game.hex(label))
         return [{"event": "mine", "side": side, "secret": True, "rule": "19.11"}]
     if action.verb == HIDE:
-        return [_hide(game, side, game.board.hex(action.arg))]
+        return [_hide(game, side, game.hex(action.arg))]
     return []  # DONE: the caller moves on
 
 
@@ -420,7 +426,7 @@ def _refusal(game: GameState, action: Action) -> tuple[str, str] | None:
     if action.verb != MINE or units or kind not in ("ap", "at"):
         return None
     try:
-        h = game.board.hex(label)
+        h = game.hex(label)
     except ValueError:  # not a hex label of the board (UnknownHexError, LabelError)
         return None
     if game.board.terrain(h).building is not None:

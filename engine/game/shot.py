@@ -22,7 +22,7 @@ from .mortars import is_mortar
 from .observation import counts_as_moved
 from .sightlines import along, line_open, open_lines
 from .state import DEFENSIVE_FIRE, REACTION, SUPPORT_FIRE, GameState
-from .units import Unit
+from .units import Unit, while_shared
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ def _target_hexes(game: GameState, side: str) -> list[Hex]:
 
 def visible_enemies(game: GameState, side: str, h: Hex) -> list[Unit]:
     """The enemy units `side` sees in h: a hex of hidden units alone is no target (10.21, R93)."""
-    return [u for u in game.at(h) if u.side != side and not u.hidden]
+    return [u for u in game.occupied().get(h, ()) if u.side != side and not u.hidden]
 
 
 def _opportunity(game: GameState) -> bool:
@@ -207,7 +207,7 @@ def opening_hexes(game: GameState, side: str) -> list[Hex]:
     """The hexes `side` may open fire at now: the hex just entered at an interrupt (13.13), else
     every target hex (10.21)."""
     if game.interrupt is not None:
-        return [game.board.hex(game.interrupt["hex"])]
+        return [game.hex(game.interrupt["hex"])]
     return target_hexes(game, side)
 
 
@@ -232,7 +232,12 @@ def _openings_key(game: GameState, side: str, hexes: list[Hex]) -> tuple[Any, ..
 
 
 def _shooter(unit: Unit) -> tuple[Any, ...]:
-    """What may_fire reads of a unit (with its hex)."""
+    """What may_fire reads of a unit (with its hex), kept while it is shared."""
+    found: tuple[Any, ...] = while_shared(unit, "_shooter", _shooter_now)
+    return found
+
+
+def _shooter_now(unit: Unit) -> tuple[Any, ...]:
     extra = unit.extra
     return (
         unit.id,

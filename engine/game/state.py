@@ -22,7 +22,7 @@ from engine.validate.placements import zone_hexes
 
 from .actions import Action
 from .dice import Dice
-from .units import ON_MAP, Extra, SharedExtra, SharedUnit, SharedUnitError, Unit
+from .units import ON_MAP, WHILE_SHARED, Extra, SharedExtra, SharedUnit, SharedUnitError, Unit
 
 SETUP, ENTRY_CHOICE = "setup", "entry_choice"
 MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, FREE_STATE = (
@@ -45,7 +45,7 @@ COUNTED_PHASES = (SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE,
 # on, the phase included where it counts (a unit's openings and starts, its steps by how it moves in
 # this phase); the rest goes with each phase (`next_phase_caches`).
 LASTING_CACHES = frozenset(
-    ("hex_actions", "open_lines", "lines_along", "sights", "opens", "unit_openings", "starts", "steps")
+    ("hex_actions", "open_lines", "lines_along", "sights", "opens", "unit_openings", "starts", "steps", "digest_parts")
 )
 
 _MISSING = object()
@@ -126,8 +126,11 @@ class GameState:
     _around: dict[Hex, tuple[Any, ...]] = field(default_factory=dict, repr=False)
     _wrecks_seen: frozenset[Hex] = field(default=frozenset(), repr=False)
     _kept: dict[Any, Any] = field(default_factory=dict, repr=False)
+    # the four dicts kept with the index of `at` are a copy's too (`copy`) until one of the two moves a unit
+    _kept_shared: bool = field(default=False, repr=False)
     _board: Board | None = field(default=None, repr=False)
     _labels: dict[Hex, str] | None = field(default=None, repr=False)
+    _hexes: dict[str, Hex] | None = field(default=None, repr=False)
     _sides: dict[str, tuple[Unit, ...]] = field(default_factory=dict, repr=False)
     _rank: dict[str, int] | None = field(default=None, repr=False)
     # what legal_actions worked out this phase, by what it depends on (shared by copies: keys say it all)
@@ -184,6 +187,7 @@ class GameState:
                     index.setdefault(u.hex, []).append(u)
             self._at, self._wrecks_seen = index, frozenset(self.wrecks)
             self._totals, self._signatures, self._around, self._kept = {}, {}, {}, {}
+            self._kept_shared = False
         return self._at
 
     def totals(self, side: str, h: Hex) -> tuple[int, int, int]:
@@ -268,6 +272,10 @@ class GameState:
             at = next((i for i, u in enumerate(here) if rank[u.id] > rank[unit.id]), len(here))
             index[after] = [*here[:at], unit, *here[at:]]
         self._at = index
+        if self._kept_shared:  # a copy holds them too: this state's own from here
+            self._totals, self._signatures = dict(self._totals), dict(self._signatures)
+            self._around = dict(self._around)
+            self._kept_shared = False
         for changed in (before, after):
             if changed is not None:
                 self._signatures.pop(changed, None)
@@ -307,6 +315,28 @@ class GameState:
             object.__setattr__(current, "__class__", _Stale)
         return twin
 
+    def changing_all(self, units: Iterable[Unit]) -> list[Unit]:
+        """`changing` of each unit, for many at once (a phase's start takes its marks off every unit
+        that has them): the index of `at` and `side_units` made anew once, not once a unit."""
+        owned, replaced = [], {}  # replaced: id of a shared unit -> the state's own copy of it
+        shared = []
+        for unit in units:
+            current = self.units[unit.id]
+            if type(current) is not Unit:
+                shared.append(current)
+                replaced[id(current)] = twin = self._own(current)
+                self.units[twin.id] = current = twin
+                self._owned.append(twin)
+            owned.append(current)
+        if replaced:
+            if self._at is not None:
+                self._at = {h: [replaced.get(id(u), u) for u in there] for h, there in self._at.items()}
+            self._sides = {side: tuple([replaced.get(id(u), u) for u in kept]) for side, kept in self._sides.items()}
+        if STRICT_UNITS:
+            for unit in shared:
+                object.__setattr__(unit, "__class__", _Stale)
+        return owned
+
     def strict_epoch(self) -> None:
         """With STRICT_UNITS on: no unit is the state's own any more, as after a copy."""
         if STRICT_UNITS:
@@ -329,7 +359,9 @@ class GameState:
     def _own(unit: Unit) -> Unit:
         """A copy of the unit to change in place (not through __init__: its fields' dict given whole)."""
         fields = unit.__dict__.copy()
-        fields["extra"] = Extra(fields["extra"])
+        fields["extra"] = extra = Extra(fields["extra"])
+        for note in WHILE_SHARED:  # a shared unit's, kept while no state changes it
+            extra.pop(note, None)
         twin: Unit = _new(Unit)
         twin.__dict__ = fields
         return twin
@@ -374,6 +406,17 @@ class GameState:
         if label is None:
             label = self._labels[h] = self.board.label(h)
         return label
+
+    def hex(self, label: str) -> Hex:
+        """The hex a printed label names (`Board.hex`: UnknownHexError if it is not on the board),
+        kept per board as `label_of` is: actions name hexes by label."""
+        if self._hexes is None:
+            self._hexes = self.board.caches.setdefault("game_hexes", {})
+        found = self._hexes.get(label) if type(label) is str else None
+        if found is None:
+            found = self.board.hex(label)
+            self._hexes[label] = found
+        return found
 
     def copy(self, seed: int | None = None) -> GameState:
         """An independent state. Its dice roll what the game's would (`apply`), or with a `seed`
@@ -421,14 +464,10 @@ class GameState:
             twin.attack = {k: list(v) if isinstance(v, list) else v for k, v in self.attack.items()}
         twin.log = list(self.log)
         # the index of `at` and `side_units` are shared: never changed in place (`relocate` and
-        # `changing` make new ones); what is kept with the index holds no unit
-        if self._at is not None:
-            twin._totals, twin._signatures, twin._around = (
-                dict(self._totals),
-                dict(self._signatures),
-                dict(self._around),
-            )
-            twin._kept = dict(self._kept)
+        # `changing` make new ones); what is kept with the index holds no unit, and is shared too
+        # while no unit of either state moves (what either adds holds for both: they stand alike)
+        # and `relocate` takes the state's own copies before it drops an entry
+        self._kept_shared = twin._kept_shared = True
         return twin
 
     # -- what a side may know (24.2, 19.11) --------------------------------------------------------
@@ -497,13 +536,23 @@ class GameState:
 
     def digest(self) -> str:
         """A short hash of the whole state, recorded in the log so that a replay can check it."""
-        units = [  # every unit, compactly: a digest is taken at every phase's end
-            [u.id, u.where, u.hex and (u.hex.q, u.hex.r), str(u.state), str(u.morale), u.facing, u.men]
-            for u in self.units.values()
-        ]
-        flags = [[u.hidden, u.immobilized, u.fired, u.moved] for u in self.units.values()]
-        pending = () if self.path is None else (self.path,)  # R190: a path still to go (never at a phase end)
-        text = repr((units, flags, self.view(None, with_units=False), *pending))  # plain values: the same on every run
+        # The text hashed is the repr of (units, flags, the view[, the path]) with every unit, compactly:
+        # [id, where, (q, r), state, morale, facing, men] and [hidden, immobilized, fired, moved]. A
+        # digest is taken at every phase's end: each unit's two parts are written once for all it
+        # holds (kept for the game), the lists' reprs joined from them.
+        parts: dict[tuple[Any, ...], tuple[str, str]] = self.caches.setdefault("digest_parts", {})
+        units, flags = [], []
+        for u in self.units.values():
+            key = (u.id, u.where, u.hex, u.state, u.morale, u.facing, u.men, u.hidden, u.immobilized, u.fired, u.moved)
+            found = parts.get(key)
+            if found is None:
+                place = [u.id, u.where, u.hex and (u.hex.q, u.hex.r), str(u.state), str(u.morale), u.facing, u.men]
+                found = parts[key] = (repr(place), repr([u.hidden, u.immobilized, u.fired, u.moved]))
+            units.append(found[0])
+            flags.append(found[1])
+        pending = "" if self.path is None else f", {self.path!r}"  # R190: a path still to go (never at a phase end)
+        view = repr(self.view(None, with_units=False))  # plain values: the same on every run
+        text = f"([{', '.join(units)}], [{', '.join(flags)}], {view}{pending})"
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

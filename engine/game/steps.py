@@ -18,7 +18,7 @@ from .mines import entering_detonation
 from .morale import reveal_hex
 from .stacks import over_stacked
 from .state import MOVEMENT, REACTION, GameState, other
-from .units import ON_MAP, WAITING, Unit
+from .units import ON_MAP, WAITING, SharedUnit, Unit, while_shared
 
 _allowance = cache(allowance)
 
@@ -60,7 +60,21 @@ def left(game: GameState, unit: Unit) -> float:
 
 
 def may_start(game: GameState, unit: Unit) -> bool:
-    """Whether the unit may begin to move (or turn, or change state) in this phase."""
+    """Whether the unit may begin to move (or turn, or change state) in this phase. A shared unit
+    not waiting to enter keeps the answer for the phase: nothing else it asks of the game changes
+    within one (its restrictions by the Player Turn, 24.1)."""
+    if type(unit) is not SharedUnit or unit.where == WAITING:
+        return _may_start(game, unit)
+    phase = (game.phase, game.phasing, game.turn)
+    kept = unit.extra.get("_may_start")
+    if kept is not None and kept[0] == phase:
+        return bool(kept[1])
+    found = _may_start(game, unit)
+    unit.extra["_may_start"] = (phase, found)
+    return found
+
+
+def _may_start(game: GameState, unit: Unit) -> bool:
     if not _may_act(game, unit):
         return False
     if unit.where == WAITING:
@@ -110,7 +124,12 @@ def pc_needed(game: GameState, unit: Unit) -> bool:
 
 
 def _dynamic(unit: Unit) -> tuple[Any, ...]:
-    """Everything about a unit this phase that its choices depend on."""
+    """Everything about a unit this phase that its choices depend on (kept while it is shared)."""
+    found: tuple[Any, ...] = while_shared(unit, "_dynamic", _dynamic_now)
+    return found
+
+
+def _dynamic_now(unit: Unit) -> tuple[Any, ...]:
     extra = unit.extra
     return (
         unit.id,
@@ -210,10 +229,10 @@ def _may_enter(game: GameState, group: list[Unit], t: Hex) -> bool:
     """No visible enemy unit (8.23: only an overrun enters one, 9.0), no second AFV or a Wreck for
     an AFV (8.61); an over-full hex only on the way through (8.62 counts at the phase's end)."""
     side = group[0].side
-    there = game.occupied().get(t, ())
-    if any(u.side != side and not u.hidden for u in there):
+    there = game.occupied().get(t)  # most hexes a step may enter stand empty
+    if there and any(u.side != side and not u.hidden for u in there):
         return False
-    if (t in game.wrecks or any(u.is_afv for u in there)) and any(u.is_afv for u in group):
+    if (t in game.wrecks or (there and any(u.is_afv for u in there))) and any(u.is_afv for u in group):
         return False
     if over_stacked(game, side, t, group):
         return all(_cost_beyond(game, u, t) for u in group)

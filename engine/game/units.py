@@ -8,6 +8,7 @@ man). Ids name a unit the way a player does, in a form a log and a command line 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -20,6 +21,12 @@ from engine.model.scenario import Scenario, UnitRef
 
 # Where a unit is: not yet on the map (entering later), on it, or eliminated.
 WAITING, ON_MAP, ELIMINATED = "waiting", "on_map", "eliminated"
+
+
+# The notes under which a shared unit keeps what is worked out of its fields (`while_shared`; and
+# steps.may_start's for the phase): valid while no state changes it, so a state's own copy of it
+# goes without (GameState.changing).
+WHILE_SHARED = ("_dynamic", "_shooter", "_may_start")
 
 
 class SharedUnitError(RuntimeError):
@@ -172,6 +179,17 @@ class SharedUnit(Unit):
 
     def __delattr__(self, name: str) -> None:
         raise SharedUnitError(f"{self.id}: {name} deleted while a copy of its state shares the unit")
+
+
+def while_shared(unit: Unit, note: str, work: Callable[[Unit], Any]) -> Any:
+    """`work(unit)`, a function of the unit's fields and notes alone, kept under `note` (one of
+    WHILE_SHARED) while the unit is shared: no state changes a `SharedUnit`."""
+    if type(unit) is not SharedUnit:
+        return work(unit)
+    found = unit.extra.get(note)
+    if found is None:
+        found = unit.extra[note] = work(unit)
+    return found
 
 
 @cache

@@ -106,6 +106,6 @@ def apply_wreck(game: GameState, action: Action) -> list[dict[str, Any]]:
     wreck: Hex = afv.extra.pop("push")
     del afv.extra["push_passed"]
     game.wrecks.remove(wreck)
-    game.wrecks.add(game.board.hex(action.arg))
+    game.wrecks.add(game.hex(action.arg))
     events = [{"event": "wreck pushed", "unit": afv.id, "from": game.label(wreck), "to": action.arg, "rule": "8.65"}]
     return events + _step(game, [afv], wreck)
