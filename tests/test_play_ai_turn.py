@@ -37,11 +37,16 @@ def test_an_ai_turn_on_scenario_6_leaves_the_window_responsive_busy_shown_and_st
     assert mode.start({"german": "heuristic", "russian": "heuristic"}, seed=6)
     timer.start()
     session = mode.session
-    qtbot.waitUntil(lambda: session.played >= 4, timeout=180_000)  # the first one reads the lines of sight
 
-    thinking = [b - a for (a, busy_a), (b, busy_b) in pairwise(ticks) if busy_a and busy_b]
-    assert sum(thinking) > 0.5, "the AI's thinking was not watched"
-    assert max(thinking) < LONGEST_TICK_GAP, f"the GUI thread waited {max(thinking):.3f} s while the AI thought"
+    def thinking() -> list[float]:
+        return [b - a for (a, busy_a), (b, busy_b) in pairwise(ticks) if busy_a and busy_b]
+
+    # Half a second of thinking watched, however many decisions that takes: with the lines of sight
+    # read from the cache folder (a warm CI machine), the first decisions take some 10 ms each.
+    qtbot.waitUntil(lambda: session.played >= 4 and sum(thinking()) > 0.5, timeout=180_000)
+
+    watched = thinking()
+    assert max(watched) < LONGEST_TICK_GAP, f"the GUI thread waited {max(watched):.3f} s while the AI thought"
     assert busy_shown and all(busy_shown)  # the phase bar's busy indication follows the AI's thinking
 
     qtbot.waitUntil(lambda: mode.worker.busy, timeout=60_000)
