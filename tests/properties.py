@@ -10,6 +10,9 @@ from __future__ import annotations
 from hypothesis import settings
 
 
-def fewer_examples(divisor: int) -> settings:
-    """The profile's settings with its example count divided by `divisor` (at least one)."""
-    return settings(max_examples=max(1, settings.default.max_examples // divisor))
+def fewer_examples(divisor: int, most: int | None = None) -> settings:
+    """The profile's settings with its example count divided by `divisor` (at least one), and at
+    most `most`: a property whose example takes seconds stays within the long run's per-test
+    timeout (pyproject.toml's 300 s) on CI's two cores."""
+    count = max(1, settings.default.max_examples // divisor)
+    return settings(max_examples=count if most is None else min(most, count))
