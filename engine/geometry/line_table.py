@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -385,12 +385,23 @@ def symbol_parts(delta: Array, offset: Array, terrain: SightTerrain) -> tuple[Ar
     vx, vy = 3 * delta[:, 0], 2 * delta[:, 1] + delta[:, 0]
     ax, ay = -cx * scale, -cy * scale
     bx, by = (vx - cx) * scale, (vy - cy) * scale
-    footprint = [local_to_lattice(x, y, scale) for x, y in terrain.footprint]
+    footprint, joins = _symbol_polygons(terrain.footprint, terrain.join_width, scale)
     core = _meets(ax, ay, bx, by, footprint)
     bands = np.zeros(len(offset), dtype=np.int64)
-    for i in range(6):
-        bands |= _meets(ax, ay, bx, by, half_band(i, terrain.join_width, scale)).astype(np.int64) << i
+    for i, band in enumerate(joins):
+        bands |= _meets(ax, ay, bx, by, band).astype(np.int64) << i
     return core.astype(np.int64), bands
+
+
+@cache
+def _symbol_polygons(
+    footprint: tuple[tuple[float, float], ...], join_width: float, scale: int
+) -> tuple[Polygon, tuple[Polygon, ...]]:
+    """The Building symbol's footprint and its six half bands in scaled lattice units, worked out
+    in exact fractions once (a single line's LOS asks for them too)."""
+    return [local_to_lattice(x, y, scale) for x, y in footprint], tuple(
+        half_band(i, join_width, scale) for i in range(6)
+    )
 
 
 def _meets(ax: Array, ay: Array, bx: Array, by: Array, poly: Polygon) -> Array:

@@ -60,10 +60,18 @@ class SightKernel:
     ) -> Sight:
         delta = target - source
         touched = [Touch(source + t.offset, t.contact, t.t) for t in touches(delta)]
-        passed = [t.offset for t in touches(delta) if t.contact is not Contact.CORNER]
-        offsets = np.array([[h.q, h.r] for h in passed], dtype=np.int64)
-        core, bands = symbol_parts(np.array([[delta.q, delta.r]] * len(passed)), offsets, self.terrain)
-        parts = {h: (bool(c), int(b)) for h, c, b in zip(passed, core.tolist(), bands.tolist(), strict=True)}
+        # the symbol parts the line touches, in the Building hexes it passes (most lines pass none)
+        terrain = self.board.terrain
+        passed = [
+            t.offset
+            for t in touches(delta)
+            if t.contact is not Contact.CORNER and terrain(source + t.offset).building is not None
+        ]
+        parts: dict[Hex, tuple[bool, int]] = {}
+        if passed:
+            offsets = np.array([[h.q, h.r] for h in passed], dtype=np.int64)
+            core, bands = symbol_parts(np.array([[delta.q, delta.r]] * len(passed)), offsets, self.terrain)
+            parts = {h: (bool(c), int(b)) for h, c, b in zip(passed, core.tolist(), bands.tolist(), strict=True)}
 
         def symbol_hit(h: Hex) -> bool:
             if self.board.terrain(h).footprint is not None:
