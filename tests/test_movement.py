@@ -595,8 +595,28 @@ def test_a_turn_search_learns_of_a_cheaper_way_off_its_path() -> None:
     start, goal, infantry = parse_label("1001"), parse_label("1012"), Mover(INFANTRY)
     (search,) = turns_searches(board, {start}, [{goal}], infantry)
     assert search.turns == 4
-    stroke = {h: Terrain() for h in grid.hexes() if h not in search.path}
+    stroke = {h: Terrain() for h in grid.hexes() if h not in {h for h, _ in search.way}}
     assert stroke and {board.label(h)[:2] for h in stroke} == {"11"}
     board.set_terrain(stroke)
     assert search.may_change(stroke, search.labels.follow(stroke))
     assert turns_needed(board, {start}, {goal}, infantry) == 3
+
+
+def test_a_turn_search_keeps_its_answer_while_its_way_takes_as_many_turns() -> None:
+    """8.5: woods cost infantry 2 MPs, clear 1; 8.11: 6 MPs a phase, unused MPs lost (8.13).
+    Woods from 1001 to 1012: 11 steps of 2 MPs, 3 a phase, 4 turns. Clearing a hex of the way
+    (5 MPs a phase then, still 3 steps) leaves it 4 turns: the answer is kept, not searched
+    again. Marsh (3 MPs, assumed) in 1004, 1007 and 1010 makes it 5 turns: the answer may change."""
+    grid = Grid((10, 10), (1, 12))
+    board = assemble([MapSheet("strip", grid, dict.fromkeys(grid.hexes(), Terrain(trees=3)), [], [])])
+    start, goal, infantry = parse_label("1001"), parse_label("1012"), Mover(INFANTRY)
+    (search,) = turns_searches(board, {start}, [{goal}], infantry)
+    assert search.turns == 4 and [board.label(h) for h, _ in search.way] == [f"10{r:02}" for r in range(1, 13)]
+    cleared = {parse_label("1005"): Terrain()}
+    board.set_terrain(cleared)
+    assert not search.may_change(cleared, search.labels.follow(cleared))
+    assert turns_needed(board, {start}, {goal}, infantry) == 4
+    marsh = {parse_label(label): Terrain(marsh=True) for label in ("1004", "1007", "1010")}
+    board.set_terrain(marsh)
+    assert search.may_change(marsh, search.labels.follow(marsh))
+    assert turns_needed(board, {start}, {goal}, infantry) == 5

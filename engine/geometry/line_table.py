@@ -1,9 +1,10 @@
 """The lines of a board as flat numpy tables, and the LOS rules (10.31, 10.32) on them.
 
 What a line meets depends only on the difference of its two hexes (its delta). The table
-holds, per delta, the hexes between the ends as steps (one hex, or a hexside's two: lanes
-a and b) and corner touches (lane c), with the Building symbol parts each step touches and
-its distance from both ends. Lines are walked once per direction class
+holds, per delta, the hexes between the ends as steps (one hex, or a hexside's two: lane a
+the step's first hex, lane b the second hex of the few steps along a hexside) and corner
+touches (lane c), with the Building symbol parts each hex touches and its distance from both
+ends. Lines are walked once per direction class
 (engine.geometry.lattice) and turned into place with numpy. A fan (one hex to many) is
 then a handful of array operations over the concatenated segments of its targets.
 """
@@ -12,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Any
+from functools import cache, cached_property
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -57,18 +58,20 @@ class DeltaTable:
     """Every line between two hexes of a board, flat: one segment of elements per delta.
 
     Hexes are cells of a grid padded by the board's span on every side, so a source's cell
-    plus an element's offset is always a cell. Step elements come in two lanes (a, b: a
-    hexside's two hexes, or one hex twice); corner touches have their own segments.
+    plus an element's offset is always a cell. Every step is an element of lane a (its first
+    hex); a step along a hexside is also an element of lane b (its second hex, `off_ab` its
+    first): about one step in a hundred, so lane b costs little. Corner touches are lane c.
     """
 
     grid_shape: tuple[int, int]
     positions: Array  # hex index -> cell
-    coords: Array  # hex index -> (q, r)
-    span: tuple[int, int]
-    row_grid: Array  # (dq + span_q, dr + span_r) -> row
-    steps: dict[str, Array]  # off_a, off_b, symbol_a, symbol_b, ds_a, dt_a, ds_b, dt_b
+    row_at: Array  # linear offset of the target from the source, shifted to start at 0 -> row
+    steps: dict[str, Array]  # off_a, symbol_a, ds_a, dt_a
     step_start: Array
     step_len: Array
+    sides: dict[str, Array]  # off_b, off_ab, symbol_b, ds_b, dt_b
+    side_start: Array
+    side_len: Array
     corners: dict[str, Array]  # off_c, ds_c, dt_c
     corner_start: Array
     corner_len: Array
@@ -78,10 +81,9 @@ class DeltaTable:
     @cached_property
     def _through(self) -> tuple[Array, Array]:
         """Every element's offset, sorted, with its row: which lines meet a given offset."""
-        s_rows = np.repeat(np.arange(len(self.step_len)), self.step_len)
-        c_rows = np.repeat(np.arange(len(self.corner_len)), self.corner_len)
-        offsets = np.concatenate([self.steps["off_a"], self.steps["off_b"], self.corners["off_c"]])
-        rows = np.concatenate([s_rows, s_rows, c_rows])
+        lanes = ((self.step_len, self.steps["off_a"]), (self.side_len, self.sides["off_b"]))
+        rows = np.concatenate([np.repeat(np.arange(len(n)), n) for n, _ in (*lanes, (self.corner_len, None))])
+        offsets = np.concatenate([off for _, off in lanes] + [self.corners["off_c"]])
         order = np.argsort(offsets, kind="stable")
         return offsets[order], rows[order]
 
@@ -104,15 +106,14 @@ class DeltaTable:
         return unique_pairs(source[on_board], target[on_board], len(self.positions))
 
     def rows(self, sources: Array, targets: Array) -> Array:
-        d = self.coords[targets] - self.coords[sources]
-        return np.asarray(self.row_grid[d[:, 0] + self.span[0], d[:, 1] + self.span[1]])
+        shift = len(self.row_at) // 2
+        return np.asarray(self.row_at[self.positions[targets] - self.positions[sources] + shift])
 
     def meets(self, sources: Array, targets: Array, flags: Array) -> Array:
         """Whether the line from each source to its target meets a flagged cell."""
-        _, s_idx, s_seg, s_len, c_idx, c_seg, c_len = self._lines(sources, targets)
-        a, b, c = self._cells(sources, s_idx, s_len, c_idx, c_len)
-        on_step = (flags[a] | flags[b]) == 1
-        return _any(on_step, s_seg, s_len) | _any(flags[c] == 1, c_seg, c_len)
+        _, steps, sides, corners = self._lines(sources, targets)
+        a, b, c = self._lane_cells(sources, steps, sides, corners)
+        return _any(flags[a] == 1, steps) | _any(flags[b] == 1, sides) | _any(flags[c] == 1, corners)
 
     def blocked(
         self, sources: Array, targets: Array, firer: FirerState, hexes: HexArrays, terrain: SightTerrain
@@ -127,77 +128,97 @@ class DeltaTable:
             out[~same_level] = self._two_levels(sources[~same_level], targets[~same_level], hexes, terrain)
         return out
 
-    def _lines(self, sources: Array, targets: Array) -> tuple[Array, Array, Array, Array, Array, Array, Array]:
-        """The step and corner elements of the lines, and their segments."""
+    def _lines(self, sources: Array, targets: Array) -> tuple[Array, Segments, Segments, Segments]:
+        """The lines' rows, and the elements of their lanes a (steps), b (sides) and c (corners)."""
         rows = self.rows(sources, targets)
-        s_idx, s_seg, s_len = _segments(self.step_start[rows], self.step_len[rows])
-        c_idx, c_seg, c_len = _segments(self.corner_start[rows], self.corner_len[rows])
-        return rows, s_idx, s_seg, s_len, c_idx, c_seg, c_len
+        return (
+            rows,
+            _segments(self.step_start[rows], self.step_len[rows]),
+            _segments(self.side_start[rows], self.side_len[rows]),
+            _segments(self.corner_start[rows], self.corner_len[rows]),
+        )
 
-    def _cells(
-        self, sources: Array, s_idx: Array, s_len: Array, c_idx: Array, c_len: Array
+    def _lane_cells(
+        self, sources: Array, steps: Segments, sides: Segments, corners: Segments
     ) -> tuple[Array, Array, Array]:
-        """The cells of the elements: lanes a and b of the steps, and the corners."""
+        """The cells of the elements of lanes a, b and c."""
         here = self.positions[sources]
-        s_here, c_here = _spread(here, s_len), _spread(here, c_len)
-        a, b = s_here + self.steps["off_a"][s_idx], s_here + self.steps["off_b"][s_idx]
-        return a, b, c_here + self.corners["off_c"][c_idx]
+        offsets = (self.steps["off_a"], self.sides["off_b"], self.corners["off_c"])
+        a, b, c = (_cells(here, lane, off) for lane, off in zip((steps, sides, corners), offsets, strict=True))
+        return a, b, c
 
-    def _symbol(self, x: Array, lane: str, s_idx: Array, hexes: HexArrays) -> Array:
-        """Whether the line touches the Building symbol in hex cells x (10.31 a)."""
-        return np.asarray((self.steps[f"symbol_{lane}"][s_idx] & hexes.symbol[x]) != 0)
+    @staticmethod
+    def _symbol(x: Array, line_parts: Array, idx: Array, hexes: HexArrays) -> Array:
+        """Whether the line touches the Building symbol in hex cells x (10.31 a): the line's parts
+        `line_parts[idx]` are looked up only where a cell holds a building, a few hexes in a hundred."""
+        cell_parts = hexes.symbol[x]
+        out = cell_parts != 0
+        building = np.flatnonzero(out)
+        out[building] = (line_parts[idx[building]] & cell_parts[building]) != 0
+        return np.asarray(out)
 
     def _same_level(
         self, sources: Array, targets: Array, firer: FirerState, hexes: HexArrays, terrain: SightTerrain
     ) -> Array:
         """10.31 for lines whose ends are on one level."""
-        _, s_idx, s_seg, s_len, c_idx, c_seg, c_len = self._lines(sources, targets)
-        a, b, c = self._cells(sources, s_idx, s_len, c_idx, c_len)
+        _, steps, sides, corners = self._lines(sources, targets)
+        a, b, c = self._lane_cells(sources, steps, sides, corners)
+        ab = _cells(self.positions[sources], sides, self.sides["off_ab"])
         elev = hexes.elev
         level = elev[self.positions[sources]]
-        s_level, c_level = _spread(level, s_len), _spread(level, c_len)
+        s_level, b_level, c_level = (_spread(level, lane.length) for lane in (steps, sides, corners))
         elev_a, elev_b = elev[a], elev[b]
-        symbol_a, symbol_b = self._symbol(a, "a", s_idx, hexes), self._symbol(b, "b", s_idx, hexes)
-        count_a, count_b = hexes.count[a], hexes.count[b]
+        symbol_a = self._symbol(a, self.steps["symbol_a"], steps.idx, hexes)
+        symbol_b = self._symbol(b, self.sides["symbol_b"], sides.idx, hexes)
+        count_a, count_b, count_ab = hexes.count[a], hexes.count[b], hexes.count[ab]
         marsh_a, marsh_b = (hexes.marsh[a] == 1, hexes.marsh[b] == 1) if firer is FirerState.DOWN else (None, None)
         # by the letter every hex on the line may block; the low-ground house rule spares lower ones
         if terrain.low_ground:
-            up_a, up_b = elev_a >= s_level, elev_b >= s_level
+            up_a, up_b = elev_a >= s_level, elev_b >= b_level
             symbol_a, symbol_b, count_a, count_b = symbol_a & up_a, symbol_b & up_b, count_a * up_a, count_b * up_b
+            count_ab = count_ab * (elev[ab] >= b_level)
             if marsh_a is not None and marsh_b is not None:
                 marsh_a, marsh_b = marsh_a & up_a, marsh_b & up_b
-        step_block = (elev_a > s_level) | (elev_b > s_level) | symbol_a | symbol_b  # a: a higher Hill hex
+        block_a = (elev_a > s_level) | symbol_a  # a: a higher Hill hex
+        block_b = (elev_b > b_level) | symbol_b
         if marsh_a is not None and marsh_b is not None:
-            step_block |= marsh_a | marsh_b  # c
-        count = _sum(np.maximum(count_a, count_b), s_seg, s_len)  # b, hexside rule
-        return np.asarray(
-            _any(step_block, s_seg, s_len) | _any(elev[c] > c_level, c_seg, c_len) | (count > terrain.max_trees_along)
-        )
+            block_a, block_b = block_a | marsh_a, block_b | marsh_b  # c
+        # b, hexside rule: a step counts the larger of its two hexes, max(a, b) = a + max(b - a, 0);
+        # a hex that blocks by a or c counts over the limit, so one sum answers a, b and c
+        over = terrain.max_trees_along + 1
+        count = _sum(np.where(block_a, over, count_a), steps)
+        count += _sum(np.where(block_b, over, np.maximum(count_b - count_ab, 0)), sides)
+        return np.asarray((count > terrain.max_trees_along) | _any(elev[c] > c_level, corners))
 
     def _two_levels(self, sources: Array, targets: Array, hexes: HexArrays, terrain: SightTerrain) -> Array:
         """10.32 b for lines whose ends differ in level: each obstacle against the sight line,
         which rises from `low` at the lower unit to `high` at range n."""
-        rows, s_idx, s_seg, s_len, c_idx, c_seg, c_len = self._lines(sources, targets)
-        a, b, c = self._cells(sources, s_idx, s_len, c_idx, c_len)
+        rows, steps, sides, corners = self._lines(sources, targets)
+        a, b, c = self._lane_cells(sources, steps, sides, corners)
         elev = hexes.elev
         e_s, e_t = elev[self.positions[sources]], elev[self.positions[targets]]
         n = self.distance[rows]
         low, high = np.minimum(e_s, e_t), np.maximum(e_s, e_t)
         source_low = e_s < e_t
 
-        def above(height: Array, lane: str, idx: Array, length: Array) -> Array:
-            table = self.corners if lane == "c" else self.steps
+        def above(height: Array, table: dict[str, Array], lane: str, elements: Segments) -> Array:
+            idx, length = elements.idx, elements.length
             d = np.where(np.repeat(source_low, length), table[f"ds_{lane}"][idx], table[f"dt_{lane}"][idx])
             nn, lo, hi = np.repeat(n, length), np.repeat(low, length), np.repeat(high, length)
             return np.asarray(height * nn >= lo * nn + (hi - lo) * d)
 
-        def height(x: Array, lane: str) -> Array:
+        def height(x: Array, line_parts: Array, idx: Array) -> Array:
             woods = np.where(hexes.woods[x] == 1, terrain.woods_obstacle, 0.0)
-            building = np.where(self._symbol(x, lane, s_idx, hexes), terrain.building_obstacle, 0.0)
+            building = np.where(self._symbol(x, line_parts, idx, hexes), terrain.building_obstacle, 0.0)
             return np.asarray(elev[x] + np.maximum(woods, building))
 
-        steps = above(height(a, "a"), "a", s_idx, s_len) | above(height(b, "b"), "b", s_idx, s_len)
-        return np.asarray(_any(steps, s_seg, s_len) | _any(above(elev[c], "c", c_idx, c_len), c_seg, c_len))
+        height_a = height(a, self.steps["symbol_a"], steps.idx)
+        height_b = height(b, self.sides["symbol_b"], sides.idx)
+        return np.asarray(
+            _any(above(height_a, self.steps, "a", steps), steps)
+            | _any(above(height_b, self.sides, "b", sides), sides)
+            | _any(above(elev[c], self.corners, "c", corners), corners)
+        )
 
 
 def unique_pairs(sources: Array, targets: Array, n: int) -> tuple[Array, Array]:
@@ -206,11 +227,25 @@ def unique_pairs(sources: Array, targets: Array, n: int) -> tuple[Array, Array]:
     return keys // n, keys % n
 
 
-def _segments(start: Array, length: Array) -> tuple[Array, Array, Array]:
+class Segments(NamedTuple):
+    """The elements of one lane of many lines, concatenated: their indices into the lane's arrays,
+    where each line's segment begins, and its length."""
+
+    idx: Array
+    seg: Array
+    length: Array
+
+
+def _segments(start: Array, length: Array) -> Segments:
     """Element indices of the concatenated segments [start, start + length), and where each begins."""
     seg = np.cumsum(length) - length
     idx = np.repeat(start - seg, length) + np.arange(int(length.sum()))
-    return idx, seg, length
+    return Segments(idx, seg, length)
+
+
+def _cells(here: Array, lane: Segments, offsets: Array) -> Array:
+    """The cells of a lane's elements: each line's source cell `here` plus the elements' offsets."""
+    return np.asarray(_spread(here, lane.length) + offsets[lane.idx])
 
 
 def _spread(values: Array, length: Array) -> Array | Any:
@@ -221,14 +256,14 @@ def _spread(values: Array, length: Array) -> Array | Any:
     return np.repeat(values, length)
 
 
-def _sum(values: Array, seg: Array, length: Array) -> Array:
+def _sum(values: Array, lines: Segments) -> Array:
     padded = np.append(values, 0)
-    return np.where(length > 0, np.add.reduceat(padded, seg), 0)
+    return np.where(lines.length > 0, np.add.reduceat(padded, lines.seg), 0)
 
 
-def _any(values: Array, seg: Array, length: Array) -> Array:
+def _any(values: Array, lines: Segments) -> Array:
     padded = np.append(values, False)
-    return (length > 0) & np.logical_or.reduceat(padded, seg)
+    return (lines.length > 0) & np.logical_or.reduceat(padded, lines.seg)
 
 
 def delta_table(order: Sequence[Hex], terrain: SightTerrain) -> DeltaTable:
@@ -243,7 +278,9 @@ def delta_table(order: Sequence[Hex], terrain: SightTerrain) -> DeltaTable:
     for q, r in coords:
         present[coords[:, 0] - q + span[0], coords[:, 1] - r + span[1]] = True
     deltas = [Hex(int(i) - span[0], int(j) - span[1]) for i, j in zip(*np.nonzero(present), strict=True)]
-    row_grid = np.full(present.shape, -1, dtype=np.int64)
+    # the padded grid's linear offsets are one a delta, so a line's row is one look-up away
+    row_shift = span[0] * shape[1] + span[1]
+    row_at = np.full(2 * row_shift + 1, -1, dtype=np.int64)
     # each direction class walked once: its steps and corners as canonical offsets
     classes: dict[Hex, int] = {}
     c_steps: list[list[int]] = []  # a.q, a.r, b.q, b.r
@@ -252,7 +289,7 @@ def delta_table(order: Sequence[Hex], terrain: SightTerrain) -> DeltaTable:
     c_corner_len: list[int] = []
     turn, klass = [], []
     for row, delta in enumerate(deltas):
-        row_grid[delta.q + span[0], delta.r + span[1]] = row
+        row_at[delta.q * shape[1] + delta.r + row_shift] = row
         k, canon = canonical(delta)
         if canon not in classes:
             classes[canon] = len(classes)
@@ -279,18 +316,23 @@ def delta_table(order: Sequence[Hex], terrain: SightTerrain) -> DeltaTable:
     st, s_start, s_len, s_delta = lay_out(c_step_len, canon_steps)
     co, c_start, c_len, c_delta = lay_out(c_corner_len, canon_corners)
     a, b = st[:, 0:2], st[:, 2:4]
-    # the symbol parts a line touches: bit i the band towards neighbour i, bit 6 the footprint
-    core_a, bands_a = symbol_parts(s_delta, a, terrain)
-    core_b, bands_b = symbol_parts(s_delta, b, terrain)
-    steps = {
-        "off_a": a[:, 0] * shape[1] + a[:, 1],
+    side = (a != b).any(axis=1)  # a step along a hexside: its second hex is an element of lane b
+    side_len = np.bincount(np.repeat(np.arange(len(deltas)), s_len)[side], minlength=len(deltas))
+    b, b_delta = b[side], s_delta[side]
+
+    def symbol(delta: Array, offset: Array) -> Array:
+        """The symbol parts a line touches: bit i the band towards neighbour i, bit 6 the footprint."""
+        core, bands = symbol_parts(delta, offset, terrain)
+        return np.asarray(bands | core << FOOTPRINT_BIT, dtype=COLUMN_TYPES["symbol"])
+
+    off_a = a[:, 0] * shape[1] + a[:, 1]
+    steps = {"off_a": off_a, "symbol_a": symbol(s_delta, a), "ds_a": _distance(a), "dt_a": _distance(a - s_delta)}
+    sides = {
         "off_b": b[:, 0] * shape[1] + b[:, 1],
-        "symbol_a": (bands_a | core_a << FOOTPRINT_BIT).astype(COLUMN_TYPES["symbol"]),
-        "symbol_b": (bands_b | core_b << FOOTPRINT_BIT).astype(COLUMN_TYPES["symbol"]),
-        "ds_a": _distance(a),
-        "dt_a": _distance(a - s_delta),
+        "off_ab": off_a[side],
+        "symbol_b": symbol(b_delta, b),
         "ds_b": _distance(b),
-        "dt_b": _distance(b - s_delta),
+        "dt_b": _distance(b - b_delta),
     }
     corners = {
         "off_c": co[:, 0] * shape[1] + co[:, 1],
@@ -300,12 +342,13 @@ def delta_table(order: Sequence[Hex], terrain: SightTerrain) -> DeltaTable:
     return DeltaTable(
         shape,
         positions,
-        coords,
-        span,
-        row_grid,
+        row_at,
         steps,
         s_start,
         s_len,
+        sides,
+        np.cumsum(side_len) - side_len,
+        side_len,
         corners,
         c_start,
         c_len,
@@ -342,12 +385,23 @@ def symbol_parts(delta: Array, offset: Array, terrain: SightTerrain) -> tuple[Ar
     vx, vy = 3 * delta[:, 0], 2 * delta[:, 1] + delta[:, 0]
     ax, ay = -cx * scale, -cy * scale
     bx, by = (vx - cx) * scale, (vy - cy) * scale
-    footprint = [local_to_lattice(x, y, scale) for x, y in terrain.footprint]
+    footprint, joins = _symbol_polygons(terrain.footprint, terrain.join_width, scale)
     core = _meets(ax, ay, bx, by, footprint)
     bands = np.zeros(len(offset), dtype=np.int64)
-    for i in range(6):
-        bands |= _meets(ax, ay, bx, by, half_band(i, terrain.join_width, scale)).astype(np.int64) << i
+    for i, band in enumerate(joins):
+        bands |= _meets(ax, ay, bx, by, band).astype(np.int64) << i
     return core.astype(np.int64), bands
+
+
+@cache
+def _symbol_polygons(
+    footprint: tuple[tuple[float, float], ...], join_width: float, scale: int
+) -> tuple[Polygon, tuple[Polygon, ...]]:
+    """The Building symbol's footprint and its six half bands in scaled lattice units, worked out
+    in exact fractions once (a single line's LOS asks for them too)."""
+    return [local_to_lattice(x, y, scale) for x, y in footprint], tuple(
+        half_band(i, join_width, scale) for i in range(6)
+    )
 
 
 def _meets(ax: Array, ay: Array, bx: Array, by: Array, poly: Polygon) -> Array:

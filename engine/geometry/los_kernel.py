@@ -21,7 +21,7 @@ from .line_table import COLUMN_TYPES, FOOTPRINT_BIT, Array, DeltaTable, HexArray
 from .sight import FirerState, Sight, SightTerrain, judge
 from .table_cache import kept_table
 
-MATRIX_BATCH = 4096  # lines a call of `matrix` works: its fixed cost paid seldom, its arrays kept in the cache
+MATRIX_BATCH = 16384  # lines a call of `matrix` works: its fixed cost (some 0.1 ms) paid seldom (4,096: 8% slower)
 
 
 class SightKernel:
@@ -60,10 +60,18 @@ class SightKernel:
     ) -> Sight:
         delta = target - source
         touched = [Touch(source + t.offset, t.contact, t.t) for t in touches(delta)]
-        passed = [t.offset for t in touches(delta) if t.contact is not Contact.CORNER]
-        offsets = np.array([[h.q, h.r] for h in passed], dtype=np.int64)
-        core, bands = symbol_parts(np.array([[delta.q, delta.r]] * len(passed)), offsets, self.terrain)
-        parts = {h: (bool(c), int(b)) for h, c, b in zip(passed, core.tolist(), bands.tolist(), strict=True)}
+        # the symbol parts the line touches, in the Building hexes it passes (most lines pass none)
+        terrain = self.board.terrain
+        passed = [
+            t.offset
+            for t in touches(delta)
+            if t.contact is not Contact.CORNER and terrain(source + t.offset).building is not None
+        ]
+        parts: dict[Hex, tuple[bool, int]] = {}
+        if passed:
+            offsets = np.array([[h.q, h.r] for h in passed], dtype=np.int64)
+            core, bands = symbol_parts(np.array([[delta.q, delta.r]] * len(passed)), offsets, self.terrain)
+            parts = {h: (bool(c), int(b)) for h, c, b in zip(passed, core.tolist(), bands.tolist(), strict=True)}
 
         def symbol_hit(h: Hex) -> bool:
             if self.board.terrain(h).footprint is not None:

@@ -35,7 +35,7 @@ from .sight import FirerState, SightTerrain
 if TYPE_CHECKING:
     from .los_kernel import SightKernel
 
-_SCALARS = ("grid_shape", "span")  # tuples of ints; every other field is an array or a dict of arrays
+_SCALARS = ("grid_shape",)  # a tuple of ints; every other field is an array or a dict of arrays
 
 
 @cache

@@ -11,7 +11,7 @@ import heapq
 import math
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import count
+from itertools import count, pairwise
 
 from engine.hexgrid import DIRECTIONS, Hex
 from engine.model.board import Board
@@ -54,20 +54,23 @@ Label = tuple[int, float]  # (Movement Phases, MPs spent in the last one), compa
 class TurnSearch:
     """A turns_needed answer, one best way to it, and the search's labels, which follow terrain edits.
 
-    An edit can make the answer worse only through a best way that crosses an edited hex; it
-    can make it better only if some target's label drops below the answer (SearchLabels.follow).
+    An edit can make the answer worse only if the best way kept, walked again on the edited board,
+    now takes more turns (or is closed): only an edit of its hexes can do that. It can make the
+    answer better only if some target's label drops below the answer (SearchLabels.follow).
     """
 
     turns: int | None
     targets: frozenset[Hex]
     labels: SearchLabels
-    path: frozenset[Hex] = frozenset()  # the hexes of one best way to the answer
+    way: tuple[AfvState, ...] = ()  # the states of one best way to the answer, a start first
 
     def may_change(self, edited: Collection[Hex], improved: Mapping[Hex, int]) -> bool:
         """Whether an edit of these hexes can change the answer; `improved`: what `labels.follow`
         returned for this edit (each hex whose label dropped, with its fewest turns)."""
-        if any(h in self.path for h in edited):
-            return True
+        if self.turns is not None and any(h in edited for h, _ in self.way):
+            arrival = self.labels.walk(self.way)
+            if arrival is None or arrival[0] > self.turns:
+                return True
         best = math.inf if self.turns is None else self.turns
         return any(improved.get(t, best) < best for t in self.targets)
 
@@ -169,6 +172,29 @@ class SearchLabels:
                 self._push(heap, order, state, n, cost, ahead)
         return improved
 
+    def walk(self, way: Sequence[AfvState]) -> Label | None:
+        """The label at the end of `way` (states, a start first) on the board as it is now, taking
+        each step as the search does; None if the mover can no longer go that way."""
+        label = next((first for first, state in self.starts([way[0][0]]) if state == way[0]), None)
+        adjacency = _adjacency(self.board, self.mover)
+        for (h, facing), state in pairwise(way):
+            step = next(((cost, ahead) for n, cost, ahead in adjacency[h] if n == state[0]), None)
+            if label is None or step is None:
+                return None
+            taken = self._step(label, facing, state[0], *step)
+            label = taken[0] if taken is not None and taken[1] == state else None
+        return label
+
+    def _step(self, label: Label, facing: int, n: Hex, cost: float, ahead: int) -> tuple[Label, AfvState] | None:
+        """The label and state after a step into `n` for `cost` MPs towards `ahead` (an AFV's facing)."""
+        steps = self.steps
+        enter = 1.0 if steps.limit == ONE_HEX else cost
+        ahead = facing if steps.turning is None else ahead
+        if n in self.barred or enter > steps.budget:
+            return None
+        after = steps.label(label, facing, ahead, enter)
+        return None if after is None else (after, (n, ahead))
+
     def _push(
         self,
         heap: list[tuple[Label, int, AfvState]],
@@ -178,23 +204,17 @@ class SearchLabels:
         cost: float,
         ahead: int,
     ) -> None:
-        steps = self.steps
-        enter = 1.0 if steps.limit == ONE_HEX else cost
-        facing = state[1]
-        ahead = facing if steps.turning is None else ahead
-        if n in self.barred or enter > steps.budget:
-            return
-        label = steps.label(self.labels[state], facing, ahead, enter)
-        if label is not None:
-            heapq.heappush(heap, (label, next(order), (n, ahead)))
+        taken = self._step(self.labels[state], state[1], n, cost, ahead)
+        if taken is not None:
+            heapq.heappush(heap, (taken[0], next(order), taken[1]))
 
 
-def _way(parent: dict[AfvState, AfvState], state: AfvState) -> frozenset[Hex]:
-    """The hexes from a start (its own parent) to `state`."""
+def _way(parent: dict[AfvState, AfvState], state: AfvState) -> tuple[AfvState, ...]:
+    """The states from a start (its own parent) to `state`."""
     way = [state]
     while parent[way[-1]] != way[-1]:
         way.append(parent[way[-1]])
-    return frozenset(h for h, _ in way)
+    return tuple(reversed(way))
 
 
 def _turn_over_two_phases(left: float, hexsides: int, enter: float, budget: float) -> float | None:

@@ -473,9 +473,10 @@ class _GivenTexts(dict[Path, str]):
         text = self.get(path.resolve())
         return load_yaml(path) if text is None else parse_yaml(text, str(path))
 
-    def source(self, path: Path) -> SourceFile:
+    def source(self, path: Path, *, edited: bool = True) -> SourceFile:
         """The file as opened: its round-trip data, and whether that differs from the disk. What a
-        save cut short left beside it goes (file_writing.py)."""
+        save cut short left beside it goes (file_writing.py). `edited`: its data may be edited (a
+        scenario's), so a copy of it as read is kept; a map's never is (map_file)."""
         remove_stale_temps(path)
         disk = _disk_text(path)
         newline = "\r\n" if disk is not None and "\r\n" in disk else "\n"
@@ -484,13 +485,13 @@ class _GivenTexts(dict[Path, str]):
         text = self.get(path.resolve(), disk)
         assert text is not None  # the engine has read it (`load`)
         data = _yaml().load(text)
-        read_as = copy.deepcopy(data) if text == disk else None  # a copy costs far less than a second parse
+        read_as = copy.deepcopy(data) if edited and text == disk else None  # far cheaper than a second parse
         return SourceFile(path, data, text != disk, original=disk, on_disk=disk, newline=newline, read_as=read_as)
 
     def map_file(self, path: Path, sheet: MapSheet) -> MapFile:
         """A map file as opened: the sheet from its text, the data as on disk (an edit is written
         over the file as read, `MapFile.current`)."""
-        opened = self.source(path)
+        opened = self.source(path, edited=False)
         data = opened.data
         if opened.original is not None and opened.dirty:
             try:

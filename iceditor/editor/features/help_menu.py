@@ -7,7 +7,6 @@ The dialogs are not modal: the guide or the keys can stay open beside the map.
 from __future__ import annotations
 
 import platform
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
 import PySide6
@@ -164,6 +163,9 @@ class HelpMenu(QObject):
         )
 
     def show_about(self) -> QMessageBox:
+        # importlib.metadata (30-90 ms with its email parser) only when About is asked for, not at every start
+        from importlib.metadata import PackageNotFoundError, version
+
         try:
             mine = version("iceditor")
         except PackageNotFoundError:
