@@ -22,7 +22,7 @@ from .mortars import is_mortar
 from .observation import counts_as_moved
 from .sightlines import along, line_open, open_lines
 from .state import DEFENSIVE_FIRE, REACTION, SUPPORT_FIRE, GameState
-from .units import Unit, while_shared
+from .units import SharedUnit, Unit, while_shared
 
 
 @dataclass(frozen=True)
@@ -227,12 +227,14 @@ def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, H
 
 def _openings_key(game: GameState, side: str, hexes: list[Hex]) -> tuple[Any, ...]:
     """What `openings` depends on besides where the units stand."""
-    shooters = tuple(_shooter(u) for u in game.side_units(side) if u.on_map)
+    shooters = tuple([_shooter(u) for u in game.side_units(side) if u.on_map])
     return ("openings", side, game.phase, game.interrupt is not None, game.player_turns, tuple(hexes), shooters)
 
 
 def _shooter(unit: Unit) -> tuple[Any, ...]:
     """What may_fire reads of a unit (with its hex), kept while it is shared."""
+    if type(unit) is not SharedUnit:
+        return _shooter_now(unit)
     found: tuple[Any, ...] = while_shared(unit, "_shooter", _shooter_now)
     return found
 
