@@ -93,9 +93,10 @@ def _sizes(caches: dict[str, Any]) -> list[tuple[dict[Any, Any], int]]:
 
 
 def _kept_sizes(game: GameState) -> list[tuple[dict[Any, Any], int]]:
-    """What the state keeps with its index of `at`, with their sizes: a copy shares these dicts
-    until it moves a unit (and adds to them until then), so a node's additions come off them too."""
-    return [(kept, len(kept)) for kept in (game._kept, game._totals, game._signatures, game._around)]
+    """What the state keeps with its index of `at`, with their sizes and those of the dicts kept in
+    them (each unit's lined openings): a copy shares these dicts until it moves a unit (and adds to
+    them until then), so a node's additions come off them too."""
+    return [found for kept in (game._kept, game._totals, game._signatures, game._around) for found in _sizes(kept)]
 
 
 def _undo(sizes: list[tuple[dict[Any, Any], int]]) -> None:
