@@ -172,7 +172,7 @@ def setup_actions(game: GameState) -> list[Action]:
     units = to_place(game, side)
     if units:
         unit = units[0]
-        actions = game.hex_actions(PLACE, (unit.id,), _placeable(game, unit))
+        actions = [Action(PLACE, (unit.id,), game.label_of(h)) for h in _placeable(game, unit)]
         if _may_hold(game, unit):
             actions.append(Action(HOLD, (unit.id,)))
         return actions
