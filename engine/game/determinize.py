@@ -25,7 +25,7 @@ from .views import PUBLIC_FIELDS, View
 def determinize(view: View, scenario: Scenario, rng: random.Random) -> GameState:
     """A state of `scenario` agreeing with `view` on everything it shows; what it does not show
     drawn from `rng` (the same view and generator state give the same state)."""
-    game = new_game(scenario, rng.randrange(2**32), validated=True)
+    game = new_game(scenario, rng.randrange(2**32), view.record["options"], validated=True)
     unseen = _overlay(game, view)
     enemy = other(view.side)
     if enemy in game.setup_done:  # its set-up is over: what it placed unseen, and its mines
@@ -67,6 +67,7 @@ def _overlay(game: GameState, view: View, *, fresh: bool = True) -> list[Unit]:
         game.relocate(unit, WAITING, None)
         unit.hidden, unit.facing, unit.state = False, None, State(unit.extra.get("listed_state", "up"))
     game.secrets = {side: _copy(record["secrets"]), enemy: Secrets()}
+    game.ammo = {**game.ammo, **record["ammo"]}  # 22.3: its own points; the enemy's as the scenario gives (R355)
     game.units_changed()
     game.log = list(view.log)  # what the side saw: the revealed hidden hexes are counted from it
     return unseen

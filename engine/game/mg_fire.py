@@ -143,7 +143,7 @@ def apply_mg(game: GameState, action: Action) -> list[dict[str, Any]]:
     unit = game.changing(unit)
     unit.extra["mg_attacked"] = [*unit.extra.get("mg_attacked", ()), done]
     unit.extra["mg_combat"] = [game.player_turns, _combat(game, unit) + 1]
-    events += spend(game, unit, _ammo_cost(game, unit, action.verb))
+    events += spend(game, unit, attack_cost(action.verb, _combat(game, unit)))
     rule = "21.25" if action.verb == LANE else "21.35"
     for h in hexes:  # 21.23, 21.33: a separate attack on each hex's units, never combined (21.26, 21.36)
         if game.at(h):
@@ -167,11 +167,16 @@ def pc_passed(game: GameState, unit: Unit) -> bool:
     return bool(unit.extra.get("mg_passed") == [game.player_turns, game.phase])
 
 
-def _ammo_cost(game: GameState, unit: Unit, verb: str) -> int:
+def next_attack_cost(game: GameState, unit: Unit, verb: str) -> int:
+    """What the MG's next FL (`verb` LANE) or SP attack of this Player Turn would spend (22.2)."""
+    return attack_cost(verb, _combat(game, unit) + 1)
+
+
+def attack_cost(verb: str, attacks: int) -> int:
     """22.2: 'MG in FL mode: 2 points regardless of the number of hexes', paid at its first attack
     of the combat; 'MG in SP mode (attacks only 1 hex): 1 point ... (attacks multiple hexes): 2
-    points total', the first hex 1 and the second 1 more (21.37: one fire combat a Player Turn)."""
-    attacks = _combat(game, unit)
+    points total', the first hex 1 and the second 1 more (21.37: one fire combat a Player Turn).
+    `attacks`: the attack's number in the combat, 1 for the first."""
     if verb == LANE:
         return cost("mg_fire_lane") if attacks == 1 else 0
     if attacks == 1:
