@@ -49,6 +49,7 @@ from engine.odds import ap_chances
 from .knowledge import FAR, Knowledge, distances, objective_hexes
 
 MG_AT_LEAST = 0.15  # the least an FL or SP attack must be worth, in rifles (heuristic.FIRE_AT_LEAST's scale)
+SWITCH_AT_LEAST = 0.3  # 21.42: the change to Spray gives the MG's fire for the Player Turn a quarter of its factors
 MOVER_WORTH = 0.1  # a Fire Lane's worth for each hex of it on the enemy's way to its goals ...
 MOVERS_AT_MOST = 0.4  # ... up to this much: movers are expected, not seen
 SLACK = 1  # a hex is on the enemy's way if a path through it is at most this many hexes longer
@@ -236,7 +237,7 @@ class AdvancedDoctrine:
         switched = twin.changing(twin.unit(mg.id))
         switched.extra["sp_halved"] = twin.player_turns  # 21.42: 'one-quarter its AP firepower'
         spray = float(fire_pc_chance(game, mg)) * self._spray_value(twin, switched, spray_targets(twin, switched))
-        return spray >= max(now + MG_AT_LEAST, MG_AT_LEAST, self._asks(game, mg, cost("mg_spray_one_hex")))
+        return spray >= max(now + MG_AT_LEAST, SWITCH_AT_LEAST, self._asks(game, mg, cost("mg_spray_one_hex")))
 
     # -- ammo (22.0) ----------------------------------------------------------------------------------
 
