@@ -118,8 +118,10 @@ class AdvancedDoctrine:
         targets = [h for h in reach(fire, mg) if visible_enemies(fire, side, h)]
         direct = max((self._direct_value(fire, mg, h) for h in targets), default=0.0)
         spray = self._spray_value(fire, mg, targets) if len(targets) >= 2 else 0.0
-        stays = self.know.goals(game).get(mg.hex, FAR) == 0 or game.phasing != side  # the enemy moves next
-        best_lane, lane_value = self._best_lane(fire, side, mg, stays)
+        # R309: a lane is lost when its MG moves, and FL fires in no Moving Fire Phase: an MG that
+        # goes on (the side moves this Player Turn and it holds no goal) keeps DF or SP
+        stays = self.know.goals(game).get(mg.hex, FAR) == 0 or game.phasing != side
+        best_lane, lane_value = self._best_lane(fire, side, mg) if stays else (None, 0.0)
         if spray >= max(direct, lane_value, MG_AT_LEAST):
             return SP
         if best_lane is not None and lane_value > direct and lane_value >= MG_AT_LEAST:
@@ -171,13 +173,13 @@ class AdvancedDoctrine:
     def _spray_value(self, game: GameState, mg: Unit, targets: list[Hex]) -> float:
         return self._mg_value(game, mg.side, mg, SPRAY, targets)
 
-    def _best_lane(self, game: GameState, side: str, mg: Unit, stays: bool) -> tuple[Hex | None, float]:
-        """The Fire Lane target hex worth most and its worth: the attack on the units in the lane
-        now, and MOVER_WORTH for each hex of it on the enemy's way to its goals where the enemy is
-        expected to move (the enemy moves this Player Turn, or the MG holds a goal; a crewed MG:
-        an LMG goes with its squad). No lane with a friendly unit or one of the side's goals in it."""
+    def _best_lane(self, game: GameState, side: str, mg: Unit) -> tuple[Hex | None, float]:
+        """The Fire Lane target hex worth most for an MG that stays, and its worth: the attack on
+        the units in the lane now, and for a crewed MG (an LMG goes with its squad) MOVER_WORTH for
+        each hex of it on the enemy's way to its goals. No lane with a friendly unit or one of the
+        side's goals in it (21.23: the lane attacks them too)."""
         goals = self.know.goals(game)
-        on_way = self._on_enemy_way(game, side) if stays and mg.kind == "cw" else set()
+        on_way = self._on_enemy_way(game, side) if mg.kind == "cw" else set()
         best: tuple[Hex | None, float] = (None, 0.0)
         for target in reach(game, mg):
             hexes = lane(game, mg, target)
