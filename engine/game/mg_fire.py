@@ -20,7 +20,7 @@ from engine.hexgrid import Hex
 
 from .actions import Action, IllegalAction, verb
 from .advanced import advanced
-from .ammo import cost, spend
+from .ammo import cost, may_spend, spend
 from .fire import fire_pcs, movers_after_fire, resolve_ap
 from .firing import firing_side, may_fire
 from .mg_modes import FL, SP, lane_now, mode_of, reach, set_mode
@@ -49,13 +49,20 @@ def mg_actions(game: GameState) -> list[Action]:
         if not (is_mg(unit) and unit.on_map):
             continue
         mode = mode_of(game, unit)[0]
-        if mode == FL and ready(game, unit) and lane_targets(game, unit):
+        if mode == FL and ready(game, unit) and _paid(game, unit, LANE) and lane_targets(game, unit):
             actions.append(Action(LANE, (unit.id,)))
-        if mode == SP and ready(game, unit):
+        if mode == SP and ready(game, unit) and _paid(game, unit, SPRAY):
             actions += [Action(SPRAY, (unit.id,), game.label_of(h)) for h in spray_targets(game, unit)]
         if mode != SP and _may_switch(game, unit):
             actions.append(Action(SWITCH, (unit.id,)))
     return actions
+
+
+def _paid(game: GameState, unit: Unit, verb: str) -> bool:
+    """R344, R356: the pool pays the attack's 22.2 points: a lane's 2 and a spray's first hex 1 at
+    the combat's first attack, a spray's second hex 1 more; the rest of a combat paid in full goes
+    on with none left (22.2: 'regardless of the number of hexes'; 21.27, 21.37: one fire combat)."""
+    return may_spend(game, unit, next_attack_cost(game, unit, verb))
 
 
 def _may_switch(game: GameState, unit: Unit) -> bool:
