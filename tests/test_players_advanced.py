@@ -26,6 +26,7 @@ from tests.test_engine_advanced import ADVANCED, _ammo_kept, _unmoved, pool
 from tests.test_engine_fire import FIRE, away, put
 from tests.test_engine_play import SCENARIOS
 from tests.test_engine_random_play import random_game
+from tests.test_players import same_choices
 
 MMG = "german/MMG-1"
 RIFLES = ("russian/A/R-PR9-1", "russian/A/R-PR8-1", "russian/PL-PR10")
@@ -246,26 +247,7 @@ def test_fair_a_secret_mode_and_the_enemys_ammo_change_none_of_the_heuristics_ch
         player = HeuristicPlayer(7)
         player.begin(s1, "german")
         pair.append(player)
-    compared = 0
-    for _ in range(300):
-        if game.is_over:
-            break
-        if game.to_act != "german":
-            last = legal_actions(game)[-1]
-            if last not in legal_actions(twin):
-                break
-            for state in (game, twin):
-                play(state, last)
-            continue
-        views = [player_view(state, "german") for state in (game, twin)]
-        if views[0].data != views[1].data or views[0].log != views[1].log:
-            break
-        choices = [p.choose(v, legal_actions(s)) for p, v, s in zip(pair, views, (game, twin), strict=True)]
-        assert choices[0] == choices[1]
-        compared += len(legal_actions(game)) > 1
-        for state in (game, twin):
-            play(state, choices[0])
-    assert compared >= 10
+    assert same_choices(game, twin, pair, 300) >= 10
 
 
 def test_21_0_determinize_draws_a_secret_mode_and_keeps_a_shown_one() -> None:
