@@ -19,14 +19,15 @@ from engine.game.fire_odds import fire_odds
 from engine.game.mg_modes import DF, FL, SP, lane, mode_of, reach, set_mode
 from engine.game.state import MORALE, SUPPORT_FIRE, GameState
 from engine.game.views import SideLog, player_view
-from engine.players import HeuristicPlayer
+from engine.players import HeuristicPlayer, SearchPlayer
 from engine.players.advanced_doctrine import LAST_POINTS_AT_LEAST
 from engine.players.heuristic import FIRE_AT_LEAST
+from engine.players.match import play_out
 from tests.test_engine_advanced import ADVANCED, _ammo_kept, _unmoved, pool
 from tests.test_engine_fire import FIRE, away, put
 from tests.test_engine_play import SCENARIOS
 from tests.test_engine_random_play import random_game
-from tests.test_players import same_choices
+from tests.test_players import same_choices, short
 
 MMG = "german/MMG-1"
 RIFLES = ("russian/A/R-PR9-1", "russian/A/R-PR8-1", "russian/PL-PR10")
@@ -288,3 +289,14 @@ def test_a_heuristic_game_of_scenario_1_with_the_advanced_rules_keeps_every_inva
         assert "mode" in verbs and verbs & {"lane", "spray"}
 
     run()
+
+
+@pytest.mark.slow  # some 3-6 s
+def test_search_plays_the_advanced_game_with_the_heuristics_doctrine() -> None:
+    """`search` inherits the doctrine through the heuristic it weighs, and searches on states whose
+    enemy modes are drawn (R355): two Game Turns of Scenario 1, search German against the heuristic,
+    end with a result, and the search's German set modes."""
+    game = new_game(short(SCENARIOS["s1-demyansk-pocket"], 2), 3, ADVANCED)
+    play_out(game, {"german": SearchPlayer(3, samples=1, horizon=6), "russian": HeuristicPlayer(4)})
+    assert game.result is not None
+    assert any(str(line.get("action", "")).startswith("mode german/") for line in game.log)
