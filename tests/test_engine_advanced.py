@@ -13,6 +13,7 @@ from engine.game import Action, legal_actions, new_game, play
 from engine.game.ammo import ammo_left
 from engine.game.fire_odds import describe_odds, fire_odds
 from engine.game.firing import may_fire
+from engine.game.mg_modes import SP
 from engine.game.mortars import scatter_modifier
 from engine.game.observation import observation
 from engine.game.shot import ap_shot
@@ -20,6 +21,7 @@ from engine.game.state import SUPPORT_FIRE, GameState
 from engine.geometry.movement import Morale, State
 from tests.heavy import LONGEST, scenario_params
 from tests.test_engine_fire import FIRE, away, do, events, put
+from tests.test_engine_mg_modes import MMG, lane_set_up, texts
 from tests.test_engine_play import SCENARIOS
 from tests.test_engine_random_play import random_game
 from tests.test_engine_rules import with_dice
@@ -104,6 +106,22 @@ def test_22_2_intensive_fire_spends_three_points_and_needs_them() -> None:
     do(game, "shoot")
     assert game.ammo["german/MMG-1"] == 0
     assert events(game, "out of ammo")[-1]["unit"] == "german/MMG-1"
+
+
+def test_r356_a_lane_or_a_spray_is_offered_only_where_the_pool_pays_its_points() -> None:
+    """22.2: 'MG in FL mode: 2 points regardless of the number of hexes; MG in SP mode (attacks only
+    1 hex): 1 point, (attacks multiple hexes): 2 points total' (R344, R356): with 1 point the FL MMG
+    makes no lane attack; the SP MMG sprays one hex, and with none left no second."""
+    game = lane_set_up()
+    pool(game, MMG, 1)
+    assert f"lane {MMG}" not in texts(game)
+    game = lane_set_up(SP)
+    put(game, "russian/A/R-PR8-1", "1217")
+    pool(game, MMG, 1)
+    assert {f"spray {MMG} 1216", f"spray {MMG} 1217"} <= set(texts(game))
+    with_dice(game, 1, 1, *[6] * 12)
+    do(game, f"spray {MMG} 1216")
+    assert game.ammo[MMG] == 0 and not [t for t in texts(game) if t.startswith("spray")]
 
 
 def test_22_3_each_side_sees_its_own_remaining_ammo_only() -> None:
@@ -473,6 +491,8 @@ def _ammo_kept(game: GameState, before: GameState) -> None:
     assert all(points >= 0 for points in game.ammo.values())
     out = {u.id for u in before.units.values() if ammo_left(before, u) == 0}
     for event in game.log[-1]["events"]:
+        if event.get("event") == "ammo" and event["spent"] == 0:
+            continue  # R356: a Fire Lane's combat, paid in full, goes on
         if event.get("event") in ("pc", "fire PC", "flame", "ammo") and event.get("for", "fire") == "fire":
             assert event.get("unit") not in out, event
 

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.game.actions import DONE, FACE, LEAD, MOVE, PASS, PUSH, STATE, Action
+from engine.game.advanced import advanced
 from engine.game.fire import AIM, ANTITANK, INTENSIVE, JOIN, SHOOT
 from engine.game.fire_odds import fire_odds, fire_pc_chance
 from engine.game.infiltration import INFILTRATION, modifiers
@@ -41,6 +42,7 @@ from engine.hexgrid import Hex, hex_distance, parse_label
 from engine.model.scenario import Scenario
 from engine.odds import at_chance
 
+from .advanced_doctrine import AdvancedDoctrine
 from .knowledge import FAR, Knowledge
 
 # How much a result on a target is worth, as a share of the unit (11.4: E eliminates; S and P
@@ -73,6 +75,7 @@ class HeuristicPlayer:
     def __init__(self, seed: int) -> None:
         self.random = random.Random(seed)
         self.know: Knowledge | None = None
+        self.doctrine: AdvancedDoctrine | None = None  # 21.0-23.0: the advanced rules' choices
         self._scenario: Scenario | None = None
         self._phase: tuple[Any, ...] = ()
         self._moved: set[tuple[str, ...]] = set()  # stacks moved or judged to hold this phase
@@ -82,6 +85,7 @@ class HeuristicPlayer:
         """The game about to start (match.play_out calls it): what the scenario tells every player."""
         self._scenario = scenario
         self.know = Knowledge(scenario, side)
+        self.doctrine = AdvancedDoctrine(self.know, worth, RESULT_WORTH, self._attack_value, self._at_value)
 
     def choose(self, view: View, actions: Sequence[Action]) -> Action:
         if len(actions) == 1:
@@ -106,6 +110,12 @@ class HeuristicPlayer:
             return self._setup(game, side, actions)
         if game.phase == INFILTRATION:
             return self._infiltration(game, side, actions)
+        if self.doctrine is not None and advanced(game):  # MG modes, ammo, observation (advanced_doctrine.py)
+            chosen = self.doctrine.choose(game, side, actions)
+            if chosen is not None:
+                return chosen
+            actions = self.doctrine.rationed(game, actions)
+            verbs = {a.verb for a in actions}
         if game.attack is not None:
             return self._declaring(game, actions)
         if game.overrun.get("under_way") and ANTITANK in verbs:

@@ -48,9 +48,9 @@ class Knowledge:
         self.enemy_origin = origin_hexes(self.base, other(side))
         self.own_origin = origin_hexes(self.base, side)
         self.enemy_hiding = hiding_hexes(self.base, other(side))
-        self.to_objective = _distances(board, self.objectives)
+        self.to_objective = distances(board, self.objectives)
         self._goals: dict[frozenset[Hex], dict[Hex, int]] = {}
-        self.to_enemy = _distances(board, self.enemy_origin)
+        self.to_enemy = distances(board, self.enemy_origin)
         effects = terrain_effects()
         self.cover = {h: effects.row(terrain_row(board.terrain(h), effects)).ap_dice for h in board.hexes}
         self.index, self.lines = bare_lines(self.base, FirerState.UP)
@@ -63,6 +63,9 @@ class Knowledge:
         for the phase, as the game's are (play.py: a phase starts with none)."""
         if self._known is not None and self._known[0] is view:
             return self._known[1]
+        options = view.record["options"]
+        if options != self.base.options:  # 22.0: the advanced rules' ammo pools are made with the game
+            self.base = new_game(self.base.scenario, 0, options, validated=True)
         game = known_state(view, self.base)
         phase = (game.turn, game.phase, game.phasing, game.player_turns)
         if self._caches[0] != phase:
@@ -88,7 +91,7 @@ class Knowledge:
         if targets not in self._goals:
             if len(self._goals) > 64:
                 self._goals.clear()
-            self._goals[targets] = self.to_objective if targets == self.objectives else _distances(self.board, targets)
+            self._goals[targets] = self.to_objective if targets == self.objectives else distances(self.board, targets)
         return self._goals[targets]
 
     def exposure(self, watchers: Iterable[Hex]) -> np.ndarray:
@@ -177,7 +180,7 @@ def hiding_hexes(game: GameState, side: str) -> frozenset[Hex]:
     return frozenset().union(*(game.zone_hexes(z) for z in zones))
 
 
-def _distances(board: Any, sources: frozenset[Hex]) -> dict[Hex, int]:
+def distances(board: Any, sources: frozenset[Hex]) -> dict[Hex, int]:
     """Each hex's distance in hexes across the board from the nearest of `sources`."""
     found = dict.fromkeys(sources, 0)
     queue = deque(sources)
