@@ -18,7 +18,9 @@ from engine.game.mortars import scatter_modifier
 from engine.game.observation import observation
 from engine.game.shot import ap_shot
 from engine.game.state import SUPPORT_FIRE, GameState
+from engine.game.views import side_log
 from engine.geometry.movement import Morale, State
+from engine.model.counters import SIDES
 from tests.heavy import LONGEST, scenario_params
 from tests.test_engine_fire import FIRE, away, do, events, put
 from tests.test_engine_mg_modes import MMG, lane_set_up, texts
@@ -106,6 +108,22 @@ def test_22_2_intensive_fire_spends_three_points_and_needs_them() -> None:
     do(game, "shoot")
     assert game.ammo["german/MMG-1"] == 0
     assert events(game, "out of ammo")[-1]["unit"] == "german/MMG-1"
+
+
+def test_22_3_r346_the_boxes_marked_off_are_in_the_owners_log_only() -> None:
+    """22.3: 'Each time a point is expended, one of the boxes on the roster next to the appropriate
+    firing unit is marked off': the roster is its owner's (R346). The Russian's log shows the
+    MMG's attack, not the points it spent nor that it is out of ammo."""
+    game = mmg_facing_rifle()
+    pool(game, "german/MMG-1", 3)
+    do(game, "aim german/MMG-1 1216")
+    do(game, "intensive german/MMG-1")
+    with_dice(game, 1, 1, 1, 1, *[6] * 8)  # observed, PC passed, the attack's dice, then 11.15's roll
+    do(game, "shoot")
+    assert events(game, "out of ammo")  # the referee's log
+    kinds = {side: {e["event"] for entry in side_log(game, side) for e in entry["events"]} for side in SIDES}
+    assert {"ammo", "out of ammo"} <= kinds["german"]
+    assert "attack" in kinds["russian"] and not {"ammo", "out of ammo"} & kinds["russian"]
 
 
 def test_r356_a_lane_or_a_spray_is_offered_only_where_the_pool_pays_its_points() -> None:
