@@ -344,9 +344,8 @@ def test_23_36_a_grenade_needs_no_observation() -> None:
     assert observation(game, game.unit(RIFLE), game.board.hex("1218")).chance < 1
     with_dice(game, 1, 1, 6)  # the PC (+2) passes, the grenade's die
     do(game, f"grenade {RIFLE} 1218")
-    kinds = _kinds(game)
-    assert "observation" not in kinds and "no observation" not in kinds
-    assert any(e.get("unit") == TARGET for e in game.log[-1]["events"][1:])  # the Russian took the die
+    assert _kinds(game) == ["grenade", "grenade used", "grenade roll"]  # no observation, thrown
+    assert events(game, "grenade roll")[-1]["unit"] == TARGET
 
 
 # -- 23.2's modifiers, one test each (a and observer e: test_23_2_the_base_and_the_modifiers_for_and_against)
