@@ -458,8 +458,20 @@ def may_combine(game: GameState, units: list[Unit]) -> bool:
         squads = {u.squad for u in infantry}
         if game.phase not in (SUPPORT_FIRE, DEFENSIVE_FIRE) or len(squads) != 1 or None in squads:
             return False
-        return any(_leader_in(game, h) for h in by_hex)
+        return any(_leaders(game, h) for h in by_hex)
     return bool(mmgs) or len(hexes) == 1
+
+
+def group_fire_leader(game: GameState, units: list[Unit]) -> Unit | None:
+    """The leader of a Group Fire (11.13 c: infantry firers in two hexes; MMGs in one of them,
+    11.14), None for any other attack: 23.14, 'only the leader may be used to observe'. A commander
+    before an acting leader (5.1, 5.2), one that fires before one that does not (R370)."""
+    hexes = sorted({u.hex for u in units if u.type != "MMG" and u.hex is not None})
+    if len(hexes) != 2:
+        return None
+    firing = {u.id for u in units}
+    leaders = [u for h in hexes for u in _leaders(game, h)]
+    return min(leaders, key=lambda u: (u.kind != "commander", u.id not in firing), default=None)
 
 
 def _stacked_combine(game: GameState, h: Hex, group: list[Unit]) -> bool:
@@ -470,13 +482,14 @@ def _stacked_combine(game: GameState, h: Hex, group: list[Unit]) -> bool:
     return any(u.kind == "commander" and u.morale == Morale.NORMAL for u in game.at(h))
 
 
-def _leader_in(game: GameState, h: Hex) -> bool:
+def _leaders(game: GameState, h: Hex) -> list[Unit]:
     """11.13 c: 'a NORMAL status leader' in the hex: a commander (5.1) or an acting leader (5.2)."""
     least = int(table_values("combat")["leaders"]["acting_leader_min_pr"])
-    return any(
-        u.morale == Morale.NORMAL and (u.kind == "commander" or (u.kind == "infantry" and u.pr >= least))
+    return [
+        u
         for u in game.at(h)
-    )
+        if u.morale == Morale.NORMAL and (u.kind == "commander" or (u.kind == "infantry" and u.pr >= least))
+    ]
 
 
 # -- the attack's numbers ----------------------------------------------------------------------
