@@ -12,7 +12,8 @@
   unit's fire; AP firers combine (11.13) unless a firer that moved would add a die (11.32); AT fire
   where the kill chance is worth it; a mortar at the seen stack it may hurt most (14.0);
   grenades and flamethrowers at close enemy stacks (15.0, 16.0). Opportunity fire (13.0) at a
-  mover only on good odds: firing now spends the unit's Defensive Fire.
+  mover only on good odds: firing now spends the unit's Defensive Fire. In the Support Fire Phase
+  the units that should move on keep their fire (8.21: a unit that fired there may not move).
 - Assault (17.0): an Assault marker and the assault itself only where the stack outnumbers the
   seen defenders (or they are PINNED or SUPPRESSED), led by a leader when one may (17.12);
   crews replaced whenever a CW is short (20.1).
