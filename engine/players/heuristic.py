@@ -294,10 +294,11 @@ class HeuristicPlayer:
         if not routes:
             return None
         here = units[0].hex if units[0].on_map else None
-        stay = self._hex_score(game, side, here, units, exposure, leaving=True) if here is not None else -1e9
+        goals = self._know().goals(game)  # once for every hex weighed: the state does not change meanwhile
+        stay = self._hex_score(game, side, here, units, exposure, goals, leaving=True) if here is not None else -1e9
         ranked = sorted(
             (
-                (self._hex_score(game, side, _hex_at(game, h), units, exposure), -route.mp, h)
+                (self._hex_score(game, side, _hex_at(game, h), units, exposure, goals), -route.mp, h)
                 for h, route in routes.items()
             ),
             reverse=True,
@@ -309,10 +310,18 @@ class HeuristicPlayer:
         return chosen[0] if chosen else None
 
     def _hex_score(
-        self, game: GameState, side: str, h: Hex, units: list[Unit], exposure: Any, *, leaving: bool = False
+        self,
+        game: GameState,
+        side: str,
+        h: Hex,
+        units: list[Unit],
+        exposure: Any,
+        goals: dict[Hex, int],
+        *,
+        leaving: bool = False,
     ) -> float:
         know = self._know()
-        d = know.goals(game).get(h, FAR)
+        d = goals.get(h, FAR)
         friends = sum(1 for u in game.at(h) if u.side == side) - (len(units) if leaving else 0)
         score = -3.0 * d + know.cover.get(h, 1) - 1.5 * min(know.seen_at(exposure, h), 3) - 1.0 * max(friends, 0)
         if d == 0 and friends <= 0:
