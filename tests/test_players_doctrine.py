@@ -1,6 +1,6 @@
 """The heuristic's doctrine where the rules give it a choice a wargamer weighs: overrunning a hex
 with guns in it (9.0, 9.2 A), pushing a Wreck out of the way (8.65), and the search's rule for
-overruling the doctrine (R330) and its extra draws (R362), infiltrating clear of where hidden hexes
+overruling the doctrine (R330), infiltrating clear of where hidden hexes
 may be (24.35), keeping the fire of units that should move on (8.21, R360), hunting hidden units in a
 zone to clear (24.22, R361), and moving the DOWN units a leader led (8.3 B)."""
 
@@ -20,7 +20,7 @@ from engine.geometry.movement import Morale, State
 from engine.hexgrid import hex_distance, parse_label
 from engine.model.counters import SIDES
 from engine.model.scenario import load_scenario
-from engine.players import HeuristicPlayer, SearchPlayer, heuristic, search
+from engine.players import HeuristicPlayer, SearchPlayer, heuristic
 from engine.players.knowledge import hiding_hexes
 from tests.test_engine_fire import FIRE, away, game_at, put
 from tests.test_engine_overrun import OVERRUN_SCENARIO, T34, defenders, start, tank
@@ -119,46 +119,6 @@ def test_24_35_the_heuristic_does_not_infiltrate_where_a_german_hidden_hex_may_b
     assert any(parse_label(a.arg, game.board.offset) in hiding for a in actions if a.verb == "infiltrate")
     choice = players["russian"].choose(player_view(game, "russian"), actions)
     assert choice.verb == "infiltrate" and parse_label(choice.arg, game.board.offset) not in hiding
-
-
-def test_r362_the_search_draws_more_where_the_first_draws_disagree(monkeypatch: pytest.MonkeyPatch) -> None:
-    """R362: where another choice beats the heuristic's by MARGIN on average but not in every draw,
-    the search draws EXTRA more, and of four draws one may be against the choice that overrules;
-    where the first draws agree (or no choice is better by the margin) it draws no more."""
-    own, other = Action("done"), Action("pass")
-    settle, contested = SearchPlayer._settle, SearchPlayer._contested
-    assert contested(own, {own: [0.0, 0.0], other: [5.0, -0.1]})
-    assert not contested(own, {own: [0.0, 0.0], other: [1.5, 1.0]})  # every draw agrees: R330 settles it
-    assert not contested(own, {own: [0.0, 0.0], other: [0.5, 0.5]})  # not by the margin
-    assert settle(own, {own: [0.0] * 4, other: [5.0, -0.1, 3.0, 3.0]}) == other  # one draw of four against
-    assert settle(own, {own: [0.0] * 4, other: [5.0, -0.1, 3.0, -0.1]}) == own  # two against
-    assert settle(own, {own: [0.0] * 3, other: [5.0, -0.1, 3.0]}) == own  # of three, none may be
-
-    class Stub:  # the heuristic's choice and its alternative, without a game
-        def __init__(self) -> None:
-            self.alternatives = [other]
-
-        def choose(self, view: object, actions: object) -> Action:
-            return own
-
-    class Drawn:  # a state drawn from the view (determinize), never looked into here
-        def copy(self, seed: int) -> Drawn:
-            return self
-
-    def searched(scores: list[dict[Action, float]]) -> tuple[Action, int]:
-        player = SearchPlayer(1)
-        player.own, player.scenario = Stub(), OVERRUN_SCENARIO  # type: ignore[assignment]
-        draws: list[int] = []
-        monkeypatch.setattr(search, "determinize", lambda view, scenario, rng: draws.append(1) or Drawn())
-        monkeypatch.setattr(player, "_value", lambda game, action, side: scores[len(draws) - 1][action])
-        view = type("View", (), {"side": "german"})()
-        return player.choose(view, [own, other]), len(draws)  # type: ignore[arg-type]
-
-    agreed = [{own: 0.0, other: 2.0}] * 4
-    assert searched(agreed) == (other, 2)
-    split = [{own: 0.0, other: 5.0}, {own: 0.0, other: -0.1}, {own: 0.0, other: 3.0}, {own: 0.0, other: 3.0}]
-    assert searched(split) == (other, 4)
-    assert searched(split[:2] + [{own: 0.0, other: -1.0}] * 2) == (own, 4)
 
 
 def s5_german() -> tuple[GameState, HeuristicPlayer]:

@@ -11,9 +11,7 @@ side's units and their morale, and how near the side's units stand to what it go
 
 The heuristic's own choice stands unless another beats it in every draw, and by `MARGIN` on
 average (R330): with a few draws and a short horizon most of a difference is the dice of the
-horizon, and a search that overrules the doctrine on that noise plays worse, not better. Where the
-first draws disagree (a choice better by `MARGIN` on average, but not in every draw), `extra` more
-are drawn, and then a choice may overrule with one draw in three against it (R362).
+horizon, and a search that overrules the doctrine on that noise plays worse, not better.
 Forced decisions and those where the doctrine sees one choice cost no search. A flat Monte Carlo
 over determinized states ("perfect information Monte Carlo"): the budget is `samples` draws a
 decision (by default: a game stays a function of its seeds), or with `time_limit` no new draw once
@@ -41,7 +39,6 @@ from .heuristic import HeuristicPlayer, worth
 from .knowledge import FAR
 
 SAMPLES = 2  # draws of the unseen a decision, each trying every choice
-EXTRA = 2  # R362: more draws where the first SAMPLES disagree
 HORIZON = 12  # decisions played after a choice before the state is judged
 WIN = 20.0  # the evaluation of the result if the game ended now, in rifles (heuristic.worth)
 HELD = 2.0  # an objective hex held (24.9): units there and none of the enemy's (R266), or controlled
@@ -55,22 +52,16 @@ class SearchPlayer:
     name = "search"
 
     def __init__(
-        self,
-        seed: int,
-        samples: int = SAMPLES,
-        horizon: int = HORIZON,
-        time_limit: float | None = None,
-        extra: int = EXTRA,
+        self, seed: int, samples: int = SAMPLES, horizon: int = HORIZON, time_limit: float | None = None
     ) -> None:
         self.random = random.Random(seed)
-        self.samples, self.horizon, self.time_limit, self.extra = samples, horizon, time_limit, extra
+        self.samples, self.horizon, self.time_limit = samples, horizon, time_limit
         self.own = HeuristicPlayer(seed)
         self.policy: dict[str, HeuristicPlayer] = {}
         self.scenario: Scenario | None = None
         self.searched = 0  # decisions searched, their time, and those it overruled (benchmarks/ai.py)
         self.seconds = 0.0
         self.overruled = 0
-        self.contested = 0  # decisions given the extra draws (R362)
 
     def begin(self, scenario: Scenario, side: str) -> None:
         self.scenario = scenario
@@ -90,11 +81,7 @@ class SearchPlayer:
             return choice
         start = time.perf_counter()
         values: dict[Action, list[float]] = {c: [] for c in choices}
-        for drawn in range(self.samples + self.extra):
-            if drawn == self.samples:
-                if not self._contested(choice, values):
-                    break
-                self.contested += 1
+        for drawn in range(self.samples):
             if drawn and self.time_limit is not None and time.perf_counter() - start > self.time_limit:
                 break
             sample = determinize(view, self.scenario, random.Random(self.random.randrange(2**32)))
@@ -108,29 +95,15 @@ class SearchPlayer:
         return settled
 
     @staticmethod
-    def _contested(choice: Action, values: dict[Action, list[float]]) -> bool:
-        """R362: the draws disagree: another choice beats the heuristic's by MARGIN on average, but
-        not in every draw."""
-        own = values[choice]
-        return any(
-            c != choice
-            and sum(v) / len(v) >= sum(own) / len(own) + MARGIN
-            and not all(a > b for a, b in zip(v, own, strict=True))
-            for c, v in values.items()
-        )
-
-    @staticmethod
     def _settle(choice: Action, values: dict[Action, list[float]]) -> Action:
         """R330: the heuristic's choice, unless another beats it in every draw (the same draws and
-        dice for each: common random numbers) and by MARGIN on average; then the best such. R362:
-        of more draws, one in three may be against it (none of two or three, one of four)."""
+        dice for each: common random numbers) and by MARGIN on average; then the best such."""
         own = values[choice]
-        against = (len(own) - 1) // 3
         better = {
             c: sum(v) / len(v)
             for c, v in values.items()
             if c != choice
-            and sum(a <= b for a, b in zip(v, own, strict=True)) <= against
+            and all(a > b for a, b in zip(v, own, strict=True))
             and sum(v) / len(v) >= sum(own) / len(own) + MARGIN
         }
         return max(better, key=lambda c: better[c]) if better else choice
