@@ -48,6 +48,7 @@ class Knowledge:
         self.enemy_origin = origin_hexes(self.base, other(side))
         self.own_origin = origin_hexes(self.base, side)
         self.enemy_hiding = hiding_hexes(self.base, other(side))
+        self.hunt = self.clear & self.enemy_hiding  # where an enemy to clear may hide (24.21, R361)
         self.to_objective = distances(board, self.objectives)
         self._goals: dict[frozenset[Hex], dict[Hex, int]] = {}
         self.to_enemy = distances(board, self.enemy_origin)
@@ -77,16 +78,23 @@ class Knowledge:
     def goals(self, game: GameState) -> dict[Hex, int]:
         """Each hex's distance from what the side goes for now: the hexes it would occupy (where
         control scores, 24.9, those it does not control yet), and the enemy units it sees in a zone
-        it must clear (else all of them, to hold them)."""
+        it must clear; seeing none there, the zone's hexes where the enemy may have hidden units
+        that no unit of the side stands in or next to yet (R361: 24.22 reveals them to a unit next
+        to them, or one entering); else all of them, to hold them."""
         enemy = other(self.side)
         occupy = self.occupy
         if self.by_control:
             occupy = frozenset(h for h in occupy if game.control.get(h) != self.side)
-        found = {
-            h
-            for h, units in game.occupied().items()
-            if h in self.clear and any(u.side == enemy and not u.hidden for u in units)
-        }
+        found: set[Hex] = set()
+        near: set[Hex] = set()  # R361: where the side's units stand, and next to them
+        for h, units in game.occupied().items():
+            if h in self.clear and any(u.side == enemy and not u.hidden for u in units):
+                found.add(h)
+            if self.hunt and any(u.side == self.side for u in units):
+                near.add(h)
+                near.update(self.board.neighbours(h))
+        if not found and self.hunt:  # 24.22: none seen; search where a hidden hex may yet be
+            found = set(self.hunt - near)
         targets = frozenset(occupy | found) or self.objectives
         if targets not in self._goals:
             if len(self._goals) > 64:
