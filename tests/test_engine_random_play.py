@@ -91,7 +91,7 @@ def check_invariants(
     if phase_ended in (MOVEMENT, REACTION):
         for side in ("german", "russian"):  # 8.62 at the end of a movement phase, but R115's hexes
             for h in stacking_problems(game, side):
-                assert _stopped_there(game, phase_ended, h), game.label_of(h)
+                assert _stopped_there(game, h), game.label_of(h)
     for side, enemy in (("german", "russian"), ("russian", "german")):
         view = game.view(side)
         assert all(not (u["side"] == enemy and u["hidden"]) for u in view["units"])  # 24.21
@@ -104,13 +104,19 @@ def _mg_combat_goes_on(game: GameState, unit: Any) -> bool:
     return bool(unit.extra.get("mg_combat", (None,))[0] == game.player_turns)
 
 
-def _stopped_there(game: GameState, phase: str, h: Any) -> bool:
-    """R115: a unit a mine (19.27) or fire (13.18) stopped in hex h during the phase that ended."""
+R115 = ("19.27", "13.18", "8.43", "8.33")  # the stops that may leave a stack over the limit
+
+
+def _stopped_there(game: GameState, h: Any) -> bool:
+    """R115: a unit a mine (19.27) or fire (13.18) stopped in hex h, where it still stands: a stack
+    so stopped stays over the limit while the rules keep its units there (a PINNED unit, 8.15; one
+    that fired in the Support Fire Phase, 8.21), through the other side's phases and its own.
+    Asked only where a hex is over a limit, so seldom."""
     here = {u.id for u in game.at(h)}
-    ended = [line for line in game.log[-400:] if line.get("phase") == phase]
+    label = game.label_of(h)
     return any(
-        e.get("event") == "stopped" and e.get("unit") in here and e.get("rule") in ("19.27", "13.18", "8.43", "8.33")
-        for line in ended
+        e.get("event") == "stopped" and e.get("unit") in here and e.get("hex", label) == label and e.get("rule") in R115
+        for line in game.log
         for e in line.get("events", [])
     )
 
