@@ -237,7 +237,7 @@ def play_clicks(app, count: int) -> dict[str, float]:  # type: ignore[no-untyped
     window.resize(1366, 768)
     window.show()
     app.processEvents()
-    mode = window.play_mode
+    mode = window.play_menu.mode
     mode.phase_bar.pause.setChecked(True)  # the Russian AI waits: the benchmark answers for it
     assert mode.start({"german": "human", "russian": "random"}, seed=6)
     session, chooser = mode.session, random.Random(6)
@@ -320,7 +320,7 @@ def play_clicks(app, count: int) -> dict[str, float]:  # type: ignore[no-untyped
         route = chooser.choice(sorted(mode.routes.values()))
         move_naive.append(timed(naive, apply(game, route.action([uid]))))
         move.append(timed(mode.click_hex, game.board.hex(route.hexes[-1])))
-    window.play_mode.leave()
+    window.play_menu.mode.leave()
     window.undo_stack.setClean()
     window.deleteLater()
     app.processEvents()

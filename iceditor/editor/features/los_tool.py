@@ -17,7 +17,7 @@ or the observer, the chance (the engine's `describe_observation`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QLineF, QPointF, Qt
 from PySide6.QtGui import QColor, QPen
@@ -32,9 +32,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.game import new_game
-from engine.game.fire_odds import describe_observation, describe_odds, fire_odds
-from engine.game.state import GameState
 from engine.geometry.los_kernel import SightKernel
 from engine.geometry.sight import Sight, SightTerrain
 from engine.hexgrid import Hex
@@ -54,6 +51,9 @@ from ..overlays import (
 )
 from ..sighting_chart import SightingChart
 from ..window import MainWindow
+
+if TYPE_CHECKING:
+    from engine.game.state import GameState
 
 ORDER = 60
 ODDS_HEIGHT = 300  # the Sighting profile dock's height when it shows fire odds
@@ -154,7 +154,11 @@ class LosTool(OverlayTool):
 
     def odds_text(self, source: Hex, target: Hex) -> str:
         """The odds of fire by the set-up's units in `source` at `target` (fire_odds); '' when the
-        document is no scenario or nothing there may be fired at."""
+        document is no scenario or nothing there may be fired at. The game engine is imported at
+        the first odds asked for, not with the window (issue 22)."""
+        from engine.game import new_game
+        from engine.game.fire_odds import describe_observation, describe_odds, fire_odds
+
         document = self.window.document
         session = document.session
         if document.scenario is None or session is None:
