@@ -111,11 +111,11 @@ def test_10_31_b_los_tool_marks_the_blocking_hex_with_the_rule(qtbot, small_map:
     assert tool.sight == expected
     assert expected.blocked and expected.rule == "10.31 b" and expected.blocking_hex == board.hex("1204")
     assert set(tool.blocking.hexes) == {board.hex("1204")}
-    assert tool.rule_tag.isVisible() and tool.rule_tag.text.startswith("10.31 b")
+    assert tool.rule_tag.text.startswith("10.31 b")
     assert "blocked at 1204 (10.31 b)" in tool.summary.text() and "range 5" in tool.summary.text()
-    assert "Trees/AFVs/Wrecks along 4" in tool.seen_part.toolTip()
+    assert "Trees/AFVs/Wrecks along 4" in tool.line.toolTip()
     assert set(tool.passed.hexes) == {board.hex(label) for label in ("1202", "1203", "1204", "1205")}
-    assert tool.hidden_part.isVisible()  # the part beyond the blocking hex, dashed
+    assert tool.line.ends is not None and tool.line.ends[2] is not None  # dashed beyond the blocking hex
     assert "1201 → 1206: blocked at 1204" in window.statusBar().currentMessage()
     hover(qtbot, window, board.hex("1208"))  # the line stays once the target is chosen
     assert tool.sight.target == target
@@ -188,7 +188,7 @@ def test_dragging_from_firer_to_target_draws_the_line(qtbot, small_map: Path) ->
     qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=at(window, board.hex("1608")))
     assert tool.fixed and tool.sight is not None
     assert (tool.sight.source, tool.sight.target) == (board.hex("1601"), board.hex("1608"))
-    assert not tool.sight.blocked and not tool.hidden_part.isVisible()
+    assert not tool.sight.blocked and tool.line.ends is not None and tool.line.ends[2] is None
 
 
 def test_10_31_c_a_down_firer_is_blocked_by_the_marsh(qtbot, small_map: Path) -> None:
@@ -350,7 +350,7 @@ def test_escape_clears_every_overlay_and_the_layer_can_be_hidden(qtbot, small_ma
     assert not layer.isVisible()
     item.setCheckState(Qt.CheckState.Checked)
     key(qtbot, window, Qt.Key.Key_Escape)
-    assert los.sight is None and not los.seen_part.isVisible() and not los.blocking.hexes
+    assert los.sight is None and los.line.ends is None and not los.blocking.hexes
     assert movement.reach is None and not movement.bands.hexes and not movement.costs.texts
     assert not viewshed.shade.hexes and viewshed.source is None
 
