@@ -2,7 +2,7 @@
 side, with 95% Wilson intervals (docs/balance.md, Strength).
 
     python benchmarks/ai.py [--games N] [--scenarios s1,s6] [--pairs search:heuristic,heuristic:random]
-                            [--seed S] [--given-setup] [--format table|json]
+                            [--seed S] [--given-setup] [--advanced] [--format table|json]
     python benchmarks/ai.py --batches PAIRS_DIR:BASE_DIR [...]
 
 Each scenario as `iceditor playtest` plays it: the players set up (R265; `--given-setup`: from the
@@ -10,7 +10,14 @@ file's test `setup:`). For each scenario, each side and each pair STRONG:WEAK, N
 on the other (seeds S, S+1, ...: the same dice seeds for every pair): STRONG's wins, draws and
 losses, its win rate with its interval, and the games per second. For `search`, the time per
 decision it searched (its default budget: search.py) and per decision overall. One process, one
-core: pin it (`taskset -c 1`) and compare figures of the same run.
+core: pin it (`taskset -c 1`) and compare figures of the same run. Where the pairs hold a base
+WEAK:WEAK, each other pair STRONG:WEAK is also set beside it seed by seed: the seeds STRONG did
+better and worse on than WEAK on the same side (the sign test's p).
+
+`--advanced` plays the advanced rules (21.0-23.0, R319); `plain-heuristic` is the heuristic
+without its advanced doctrine (advanced_doctrine.py): no mode but DF, no ration, as it played
+before the doctrine, the base to measure the doctrine against:
+`--advanced --pairs heuristic:plain-heuristic,plain-heuristic:plain-heuristic`.
 
 `--batches PAIRS_DIR:BASE_DIR` plays nothing: it reads two `iceditor playtest` folders of the same
 scenario and seeds, PAIRS_DIR played `--players STRONG,WEAK --swap` and BASE_DIR `--players
@@ -35,11 +42,25 @@ from engine.batch.stats import wilson
 from engine.game import new_game
 from engine.model.counters import SIDES
 from engine.model.scenario import Scenario, load_scenario
-from engine.players import make_player
+from engine.players import PLAYERS, HeuristicPlayer, make_player
 from engine.players.match import play_out
 from engine.players.search import SearchPlayer
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+class PlainHeuristic(HeuristicPlayer):
+    """The heuristic without its advanced doctrine: under the advanced rules every MG stays in DF
+    mode and fires as in the basic game, whatever its ammo (the heuristic before issue 23's AI)."""
+
+    name = "plain-heuristic"
+
+    def begin(self, scenario: Scenario, side: str) -> None:
+        super().begin(scenario, side)
+        self.doctrine = None
+
+
+PLAYERS["plain-heuristic"] = PlainHeuristic
 SCENARIOS = {
     "s1": "s1-demyansk-pocket",
     "s2": "s2-khristishche",
@@ -59,14 +80,17 @@ def scenario_of(key: str, given_setup: bool = False) -> Scenario:
     return dataclasses.replace(scenario, data={k: v for k, v in scenario.data.items() if k != "setup"})
 
 
-def measure(key: str, strong: str, weak: str, side: str, games: int, seed: int, given_setup: bool) -> dict[str, Any]:
+def measure(
+    key: str, strong: str, weak: str, side: str, games: int, seed: int, given_setup: bool, advanced: bool = False
+) -> dict[str, Any]:
     """`strong` on `side` against `weak`, `games` games: its results, rate, interval and speed."""
     scenario = scenario_of(key, given_setup)
     enemy = next(s for s in SIDES if s != side)
     wins = draws = losses = decisions = 0
     searched, search_seconds, seconds = 0, 0.0, 0.0
+    outcomes = []
     for n in range(games):
-        game = new_game(scenario, seed + n)
+        game = new_game(scenario, seed + n, {"advanced": True} if advanced else None)
         players = {side: make_player(strong, 2 * (seed + n)), enemy: make_player(weak, 2 * (seed + n) + 1)}
         start = time.perf_counter()
         play_out(game, players)
@@ -76,6 +100,7 @@ def measure(key: str, strong: str, weak: str, side: str, games: int, seed: int, 
         wins += winner == side
         losses += winner == enemy
         draws += winner not in (side, enemy)
+        outcomes.append(_outcome({"winner": winner}, side))
         for p in players.values():
             if isinstance(p, SearchPlayer):
                 searched += p.searched
@@ -96,7 +121,29 @@ def measure(key: str, strong: str, weak: str, side: str, games: int, seed: int, 
         "seconds_per_decision": seconds / decisions if decisions else 0.0,
         "searched": searched,
         "ms_per_searched_decision": 1000 * search_seconds / searched if searched else None,
+        "outcomes": outcomes,
     }
+
+
+RANK = {"win": 2, "draw": 1, "loss": 0}
+
+
+def paired(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each row STRONG:WEAK beside the base row WEAK:WEAK of its scenario and side, seed by seed:
+    the seeds STRONG did better on (a win where the base drew or lost, a draw where it lost) and
+    worse on, and the sign test's p."""
+    base = {(r["scenario"], r["side"], r["against"]): r for r in rows if r["player"] == r["against"]}
+    found = []
+    for r in rows:
+        b = base.get((r["scenario"], r["side"], r["against"]))
+        if b is None or b is r:
+            continue
+        pairs = list(zip(r["outcomes"], b["outcomes"], strict=True))
+        better = sum(RANK[x] > RANK[y] for x, y in pairs)
+        worse = sum(RANK[x] < RANK[y] for x, y in pairs)
+        found.append({**{k: r[k] for k in ("scenario", "side", "player", "against")}, "better": better,
+                      "worse": worse, "p_sign": _sign_test(better, worse)})  # fmt: skip
+    return found
 
 
 def _summaries(folder: Path) -> dict[int, dict[str, Any]]:
@@ -126,7 +173,6 @@ def _outcome(game: dict[str, Any], side: str) -> str:
 def batch_rows(pairs_dir: Path, base_dir: Path, strong: str) -> list[dict[str, Any]]:
     """`strong` on each side in PAIRS_DIR against the base's same side on the same seeds (BASE_DIR)."""
     pairs, base = _summaries(pairs_dir), _summaries(base_dir)
-    rank = {"win": 2, "draw": 1, "loss": 0}
     rows = []
     for side in SIDES:
         enemy = next(s for s in SIDES if s != side)
@@ -138,8 +184,8 @@ def batch_rows(pairs_dir: Path, base_dir: Path, strong: str) -> list[dict[str, A
 
         ours = [_outcome(g, side) for _, g in games]
         theirs = [_outcome(base[seed], side) for seed, _ in games]
-        better = sum(rank[a] > rank[b] for a, b in zip(ours, theirs, strict=True))
-        worse = sum(rank[a] < rank[b] for a, b in zip(ours, theirs, strict=True))
+        better = sum(RANK[a] > RANK[b] for a, b in zip(ours, theirs, strict=True))
+        worse = sum(RANK[a] < RANK[b] for a, b in zip(ours, theirs, strict=True))
         n, wins = len(ours), ours.count("win")
         low, high = wilson(wins, n)
         base_wins = theirs.count("win")
@@ -198,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", default="heuristic:random,search:heuristic", help="STRONG:WEAK,...")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--given-setup", action="store_true", help="play from the files' test setup: (R265)")
+    parser.add_argument("--advanced", action="store_true", help="the advanced rules (21.0-23.0, R319)")
     parser.add_argument("--format", choices=("table", "json"), default="table")
     parser.add_argument("--batches", nargs="+", metavar="PAIRS_DIR:BASE_DIR", help="read logged batches instead")
     args = parser.parse_args(argv)
@@ -228,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     for key in keys:
         for side in SIDES:
             for strong, weak in pairs:
-                row = measure(key, strong, weak, side, args.games, args.seed, args.given_setup)
+                row = measure(key, strong, weak, side, args.games, args.seed, args.given_setup, args.advanced)
                 rows.append(row)
                 if args.format == "table":
                     low, high = row["interval"]
@@ -240,8 +287,16 @@ def main(argv: list[str] | None = None) -> int:
                         f"{1000 * row['seconds_per_decision']:.2f} | {searched} |",
                         flush=True,
                     )
+    pairs_found = paired(rows)
     if args.format == "json":
-        print(json.dumps(rows, indent=1))
+        print(json.dumps({"rows": rows, "paired": pairs_found}, indent=1))
+        return 0
+    if pairs_found:
+        print("\n| scenario | side | player | base | better-worse on the same seeds (sign test p) |")
+        print("|---|---|---|---|---|")
+    for r in pairs_found:
+        print(f"| {r['scenario']} | {r['side']} | {r['player']} | {r['against']} | {r['better']}-{r['worse']} "
+              f"({r['p_sign']:.2g}) |")  # fmt: skip
     return 0
 
 

@@ -13,13 +13,17 @@ from engine.game import Action, legal_actions, new_game, play
 from engine.game.ammo import ammo_left
 from engine.game.fire_odds import describe_odds, fire_odds
 from engine.game.firing import may_fire
+from engine.game.mg_modes import SP
 from engine.game.mortars import scatter_modifier
 from engine.game.observation import observation
-from engine.game.shot import ap_shot
+from engine.game.shot import ap_shot, may_combine
 from engine.game.state import SUPPORT_FIRE, GameState
+from engine.game.views import side_log
 from engine.geometry.movement import Morale, State
+from engine.model.counters import SIDES
 from tests.heavy import LONGEST, scenario_params
 from tests.test_engine_fire import FIRE, away, do, events, put
+from tests.test_engine_mg_modes import MMG, lane_set_up, texts
 from tests.test_engine_play import SCENARIOS
 from tests.test_engine_random_play import random_game
 from tests.test_engine_rules import with_dice
@@ -104,6 +108,38 @@ def test_22_2_intensive_fire_spends_three_points_and_needs_them() -> None:
     do(game, "shoot")
     assert game.ammo["german/MMG-1"] == 0
     assert events(game, "out of ammo")[-1]["unit"] == "german/MMG-1"
+
+
+def test_22_3_r346_the_boxes_marked_off_are_in_the_owners_log_only() -> None:
+    """22.3: 'Each time a point is expended, one of the boxes on the roster next to the appropriate
+    firing unit is marked off': the roster is its owner's (R346). The Russian's log shows the
+    MMG's attack, not the points it spent nor that it is out of ammo."""
+    game = mmg_facing_rifle()
+    pool(game, "german/MMG-1", 3)
+    do(game, "aim german/MMG-1 1216")
+    do(game, "intensive german/MMG-1")
+    with_dice(game, 1, 1, 1, 1, *[6] * 8)  # observed, PC passed, the attack's dice, then 11.15's roll
+    do(game, "shoot")
+    assert events(game, "out of ammo")  # the referee's log
+    kinds = {side: {e["event"] for entry in side_log(game, side) for e in entry["events"]} for side in SIDES}
+    assert {"ammo", "out of ammo"} <= kinds["german"]
+    assert "attack" in kinds["russian"] and not {"ammo", "out of ammo"} & kinds["russian"]
+
+
+def test_r356_a_lane_or_a_spray_is_offered_only_where_the_pool_pays_its_points() -> None:
+    """22.2: 'MG in FL mode: 2 points regardless of the number of hexes; MG in SP mode (attacks only
+    1 hex): 1 point, (attacks multiple hexes): 2 points total' (R344, R356): with 1 point the FL MMG
+    makes no lane attack; the SP MMG sprays one hex, and with none left no second."""
+    game = lane_set_up()
+    pool(game, MMG, 1)
+    assert f"lane {MMG}" not in texts(game)
+    game = lane_set_up(SP)
+    put(game, "russian/A/R-PR8-1", "1217")
+    pool(game, MMG, 1)
+    assert {f"spray {MMG} 1216", f"spray {MMG} 1217"} <= set(texts(game))
+    with_dice(game, 1, 1, *[6] * 12)
+    do(game, f"spray {MMG} 1216")
+    assert game.ammo[MMG] == 0 and not [t for t in texts(game) if t.startswith("spray")]
 
 
 def test_22_3_each_side_sees_its_own_remaining_ammo_only() -> None:
@@ -196,6 +232,156 @@ def test_23_2_the_odds_show_the_observation_with_its_modifiers() -> None:
     put(basic, "german/D/R-PR9-1", "1220")
     put(basic, "russian/A/R-PR9-1", "1214")
     assert "observation" not in fire_odds(basic, [basic.board.hex("1220")], basic.board.hex("1214"))["ap"]
+
+
+# -- 23.1 which units can observe, 23.35 and 23.36 -----------------------------------------------
+
+
+def _kinds(game: GameState) -> list[str]:
+    return [str(e["event"]) for e in game.log[-1]["events"]]
+
+
+def test_23_1_23_11_observation_after_the_los_and_before_any_fire_pc() -> None:
+    """23.11: 'In the fire combat procedure, observation is determined after the unblocked LOS is
+    established but before any fire PC's are taken by firing units.' The rifle's attack at 1214 (in
+    its unblocked LOS: the aim is offered) rolls the observation's dice first, then the PC's; the AT
+    gun's observation of the T34 comes before its PC too."""
+    game = _rifle_at_six_hexes(ADVANCED)
+    do(game, f"aim {RIFLE} 1214")
+    with_dice(game, 2, 3, 1, 1, *[6] * 6)  # the observation's 5, the PC's 2, the attack's dice
+    do(game, "shoot")
+    kinds = _kinds(game)
+    assert kinds.index("observation") < kinds.index("pc") < kinds.index("attack")
+    assert events(game, "observation")[-1]["dice"] == [2, 3] and events(game, "pc")[-1]["check"].startswith("1+1")
+    at = game_at("german", SUPPORT_FIRE)
+    away(at, "german/37AT-1", "russian/T34b-1")
+    put(at, "german/37AT-1", "1220", toward="1219")
+    put(at, "russian/T34b-1", "1214", toward="1215")
+    with_dice(at, 1, 1, 1, 1, 6, 6)  # observed (the AFV's -4), the PC, the AT dice
+    do(at, "antitank german/37AT-1 1214")
+    kinds = _kinds(at)
+    assert kinds.index("observation") < kinds.index("pc")
+
+
+def _two_rifles_apart(game: GameState) -> GameState:
+    """_rifle_at_six_hexes's two German rifles in 1220 and the Russian rifle in 1214, with a
+    second Russian in 1213: two target hexes for two separate attacks from one hex."""
+    put(game, "russian/A/R-PR8-1", "1213")
+    return _unmoved(game)
+
+
+def test_23_12_one_unit_of_a_hex_attempts_to_observe_a_given_hex() -> None:
+    """23.12: 'Only one unit in a hex can attempt to observe another hex. If there are two units in
+    a hex they may attempt to observe different hexes, but may not attempt to observe the same
+    hex.' The rifle's attempt at 1214 fails: its hex-mate's own attack at 1214 that phase makes
+    no attempt (unobserved: halved, 23.32); its attack at 1213 makes one (R370)."""
+    game = _two_rifles_apart(_rifle_at_six_hexes(ADVANCED))
+    other = "german/D/R-PR8-1"
+    do(game, f"aim {RIFLE} 1214")
+    with_dice(game, 6, 6, 1, 1, *[6] * 6)  # not observed, the PC passes, the attack's dice
+    do(game, "shoot")
+    assert events(game, "observation")[-1]["observed"] is False
+    odds = fire_odds(game, [game.board.hex("1220")], game.board.hex("1214"), picked={other})
+    assert odds["ap"]["observation"]["p_observed"] == 0.0  # the odds know it too
+    assert "no second attempt (23.12)" in describe_odds(odds)
+    do(game, f"aim {other} 1214")
+    with_dice(game, 1, 1, *[6] * 6)  # no observation dice: the PC, the attack's dice
+    do(game, "shoot")
+    assert "observation" not in _kinds(game) and events(game, "attack")[-1]["parts"][-1]["rule"] == "23.32"
+    assert events(game, "no observation")[-1] == {
+        "event": "no observation",
+        "unit": other,
+        "hex": "1214",
+        "why": "a unit of its hex attempted it already",
+        "rule": "23.12",
+    }
+    again = _two_rifles_apart(_rifle_at_six_hexes(ADVANCED))
+    do(again, f"aim {RIFLE} 1214")
+    with_dice(again, 6, 6, 1, 1, *[6] * 6)
+    do(again, "shoot")
+    do(again, f"aim {other} 1213")
+    with_dice(again, 1, 1, 1, 1, *[6] * 6)  # observed, the PC passes, the attack's dice
+    do(again, "shoot")
+    assert [(e["observer"], e["hex"]) for e in events(again, "observation")] == [(RIFLE, "1214"), (other, "1213")]
+
+
+def test_23_13_one_unit_observing_every_unit_of_its_hex_has_seen_the_enemy() -> None:
+    """23.13: 'If one unit in a hex successfully observes an enemy unit in the target hex, all units
+    in the observer's hex are considered to have seen the enemy units.' The rifle observes 1214:
+    its hex-mate's separate attack at 1214 that phase is observed without dice, at full firepower."""
+    game = _two_rifles_apart(_rifle_at_six_hexes(ADVANCED))
+    do(game, f"aim {RIFLE} 1214")
+    with_dice(game, 1, 1, 1, 1, *[6] * 6)  # observed, the PC passes, the attack's dice
+    do(game, "shoot")
+    assert events(game, "observation")[-1]["observed"] is True
+    odds = fire_odds(game, [game.board.hex("1220")], game.board.hex("1214"), picked={"german/D/R-PR8-1"})
+    assert odds["ap"]["observation"]["p_observed"] == 1.0  # the odds know it too
+    assert "its hex observed 1214 at this fire (23.13)" in describe_odds(odds)
+    do(game, "aim german/D/R-PR8-1 1214")
+    with_dice(game, 1, 1, *[6] * 6)
+    do(game, "shoot")
+    assert "observation" not in _kinds(game) and events(game, "observed")[-1]["rule"] == "23.13"
+    full = ap_shot(game, [game.unit("german/D/R-PR8-1")], game.board.hex("1214")).firepower
+    assert events(game, "attack")[-1]["firepower"] == full
+    assert not [p for p in events(game, "attack")[-1]["parts"] if p["rule"] == "23.32"]
+
+
+def test_23_14_in_group_fire_only_the_leader_observes() -> None:
+    """23.14: 'When attempting group fire (11.13,c), only the leader may be used to observe.' The
+    squad's PR 8 and PR 7 rifles in 1220 and its PR 9 rifle, the acting leader (5.2), in 1221 fire
+    together at 1214 in the Support Fire Phase: one attempt, the leader's, though it fails."""
+    game = game_at("german", SUPPORT_FIRE)
+    leader = "german/D/R-PR9-1"
+    away(game, leader, "german/D/R-PR8-1", "german/D/R-PR7-1", TARGET)
+    put(game, "german/D/R-PR8-1", "1220")
+    put(game, "german/D/R-PR7-1", "1220")
+    put(game, leader, "1221")
+    put(game, TARGET, "1214")
+    _unmoved(game)
+    do(game, "aim german/D/R-PR8-1 1214")
+    do(game, "join german/D/R-PR7-1")
+    do(game, f"join {leader}")
+    firers = [game.unit(i) for i in ("german/D/R-PR8-1", "german/D/R-PR7-1", leader)]
+    odds = fire_odds(game, [game.board.hex("1220"), game.board.hex("1221")], game.board.hex("1214"))
+    assert [a["observer"] for a in odds["ap"]["observation"]["attempts"]] == [leader]
+    assert may_combine(game, firers)  # 11.13 c
+    with_dice(game, 6, 6, 1, 1, 1, 1, 1, 1, *[6] * 6)  # not observed, three PCs pass, the attack's dice
+    do(game, "shoot")
+    assert [e["observer"] for e in events(game, "observation")] == [leader]
+    assert events(game, "attack")[-1]["parts"][-1]["rule"] == "23.32"
+
+
+def test_23_35_fire_lane_and_spray_attacks_never_halved_for_an_unobserved_hex() -> None:
+    """23.35: 'MG's using FL or SP attacks never have their AP firepower halved because of
+    unobserved target hexes.' The MMG's lane and spray at 1216, four hexes off and no building
+    (23.34): no observation is attempted, and each attack has the firepower of an observed hex."""
+    from engine.game.mg_fire import LANE, SPRAY, mg_shot
+    from tests.test_engine_mg_modes import MMG, lane_set_up
+
+    for mode, action, verb in (("fl", f"lane {MMG}", LANE), ("sp", f"spray {MMG} 1216", SPRAY)):
+        game = lane_set_up(mode)
+        target = game.board.hex("1216")
+        assert observation(game, game.unit(MMG), target).chance < 1  # an attempt could fail
+        assert ap_shot(game, [game.unit(MMG)], target, observed=False).parts[-1].rule == "23.32"  # DF would halve
+        with_dice(game, 1, 1, *[6] * 6)
+        do(game, action)
+        assert not events(game, "observation") and not events(game, "no observation")
+        attack = events(game, "attack")[-1]
+        assert attack["firepower"] == mg_shot(game, game.unit(MMG), verb, target).firepower
+        assert not [p for p in attack["parts"] if p["rule"] == "23.32"]
+
+
+def test_23_36_a_grenade_needs_no_observation() -> None:
+    """23.36: 'Infantry units do not have to observe a hex to throw a grenade into it.' A grenade
+    from 1220 into 1218, two hexes off (not adjacent, 23.0): no observation, the grenade thrown."""
+    game = _rifle_at_six_hexes(ADVANCED)
+    put(game, TARGET, "1218")
+    _unmoved(game)
+    assert observation(game, game.unit(RIFLE), game.board.hex("1218")).chance < 1
+    with_dice(game, 1, 1, 6)  # the PC (+2) passes, the grenade's die
+    do(game, f"grenade {RIFLE} 1218")
+    assert _kinds(game) == ["grenade", "grenade used", "grenade roll"]  # no observation, thrown
+    assert events(game, "grenade roll")[-1]["unit"] == TARGET
 
 
 # -- 23.2's modifiers, one test each (a and observer e: test_23_2_the_base_and_the_modifiers_for_and_against)
@@ -347,7 +533,7 @@ def test_23_2_optional_penalty_a_the_observing_hex_counts_as_moved() -> None:
     """23.2 Optional Penalty: 'When there were NO modifiers to the observer: a) if the observing
     units have not yet moved, all of the units in the observing hex are considered to have moved
     for that Player Turn. They may still fire normally.' The rifle observes and fires, with 11.32's
-    die for a firer that moved; its hex-mate counts as moved too; its next attempt has 23.2 g's +2."""
+    die for a firer that moved; its hex-mate counts as moved too: its attempt at another hex (23.12) has 23.2 g's +2."""
     game = _rifle_at_six_hexes(PENALTY)
     seen = observation(game, game.unit(RIFLE), game.board.hex("1214"))
     assert seen.penalty == "moved" and not [m for m in seen.describe()["modifiers"] if m["for"] == "observer"]
@@ -358,7 +544,7 @@ def test_23_2_optional_penalty_a_the_observing_hex_counts_as_moved() -> None:
     assert attempt["penalty"] == {"counted_as_moved": [RIFLE, "german/D/R-PR8-1"], "rule": "23.2 Optional Penalty a"}
     assert events(game, "attack")  # 'They may still fire normally'
     assert "+1 a firer moved this Player Turn (11.32)" in events(game, "attack")[-1]["targets"][0]["why"]
-    again = observation(game, game.unit("german/D/R-PR8-1"), game.board.hex("1214"))
+    again = observation(game, game.unit("german/D/R-PR8-1"), game.board.hex("1213"))  # another hex (23.12)
     assert (2, "the observer moved (23.2 g)") in again.modifiers
     off = _rifle_at_six_hexes(ADVANCED)  # the option off: no penalty
     assert observation(off, off.unit(RIFLE), off.board.hex("1214")).penalty == ""
@@ -473,6 +659,8 @@ def _ammo_kept(game: GameState, before: GameState) -> None:
     assert all(points >= 0 for points in game.ammo.values())
     out = {u.id for u in before.units.values() if ammo_left(before, u) == 0}
     for event in game.log[-1]["events"]:
+        if event.get("event") == "ammo" and event["spent"] == 0:
+            continue  # R356: a Fire Lane's combat, paid in full, goes on
         if event.get("event") in ("pc", "fire PC", "flame", "ammo") and event.get("for", "fire") == "fire":
             assert event.get("unit") not in out, event
 

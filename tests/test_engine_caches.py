@@ -90,3 +90,24 @@ def test_what_is_kept_from_phase_to_phase_offers_what_a_listing_without_caches_o
         play(game, legal_actions(game)[rng.randrange(len(choices))])
         carried += game.phase != phase and any(game.caches.get(name) for name in LASTING_CACHES)
     assert carried >= 10  # phases began with what the phases before kept
+
+
+@pytest.mark.parametrize(
+    ("scenario", "seed", "decisions"),
+    [("s1-demyansk-pocket", 6, 400), pytest.param("s6-spartakovka", 1, 260, marks=pytest.mark.slow)],
+)
+def test_what_is_kept_until_units_move_offers_what_a_listing_with_nothing_kept_offers(
+    scenario: str, seed: int, decisions: int
+) -> None:
+    """What a state keeps with its index of who stands where (`GameState.kept`: each unit's lined
+    openings, every hex's Assault marks, the closing's and the set-up's choices) and the caches
+    are dropped at every decision: the same state, with nothing kept, is offered the same choices
+    (Scenario 1's first two Game Turns; Scenario 6's set-up, its mines and placements)."""
+    rng, game = random.Random(seed), new_game(SCENARIOS[scenario], seed)
+    while not game.is_over and len(game.log) <= decisions:
+        choices = _choices(game)
+        kept = (game.caches, game._at, game._totals, game._signatures, game._around, game._kept, game._kept_shared)
+        game.caches, game._at = {}, None  # the index built again: what is kept with it starts empty
+        assert _choices(game) == choices, f"decision {len(game.log)}: {game.phase}"
+        game.caches, game._at, game._totals, game._signatures, game._around, game._kept, game._kept_shared = kept
+        play(game, legal_actions(game)[rng.randrange(len(choices))])

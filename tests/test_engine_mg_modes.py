@@ -6,10 +6,14 @@ from __future__ import annotations
 import pytest
 
 from engine.game import Action, legal_actions, new_game, play
+from engine.game.mg_fire import LANE, mg_shot
 from engine.game.mg_modes import FL, SP, lane, mode_of, reach, set_mode
-from engine.game.state import MORALE, REACTION, SUPPORT_FIRE, GameState, Secrets
+from engine.game.shot import in_frontal_area
+from engine.game.sightlines import line_open
+from engine.game.state import DEFENSIVE_FIRE, MORALE, MOVEMENT, REACTION, SUPPORT_FIRE, GameState, Secrets
 from engine.game.views import SideLog, player_view
 from engine.geometry.movement import Morale
+from engine.geometry.sight import FirerState
 from engine.hexgrid import hex_distance
 from tests.test_engine_fire import FIRE, away, do, events, put
 from tests.test_engine_rules import with_dice
@@ -275,9 +279,9 @@ def test_21_25_21_35_the_odds_of_a_fire_lane_and_a_spray_each_target_unit() -> N
     assert not missed["fires"] and "1216" in missed["why"]
 
 
-def _interrupt(game: GameState, label: str) -> None:
-    """A Russian rifle has just entered `label` in the Reaction Movement Phase (13.12)."""
-    game.phase = REACTION
+def _interrupt(game: GameState, label: str, phase: str = REACTION) -> None:
+    """A Russian rifle has just entered `label` in the Reaction Movement Phase (13.12), or `phase`."""
+    game.phase = phase
     put(game, RIFLE, label)
     game.interrupt = {"hex": label, "units": [RIFLE], "side": "russian"}
     game.to_act = "german"
@@ -352,3 +356,119 @@ def test_22_2_a_fire_lane_spends_two_points_a_spray_one_a_hex_and_two_in_all() -
     assert game.ammo["mmg"] == 8
     do(game, f"spray {MMG} 1217")
     assert game.ammo["mmg"] == 7
+
+
+def test_21_26_fl_attacks_are_never_combined_each_mgs_lane_attack_resolved_separately() -> None:
+    """21.26: 'FL attacks may never be combined with any other AP attacks. If a unit is in more than
+    one MG's fire lane, each FL attack against it is resolved separately.' The Russian LMGs in 1210
+    and 1222 both lay their lanes on 1216: two attacks on the German rifle there, each with one
+    firer and that MG's own firepower; neither LMG joins a rifle's attack on the hex."""
+    game = advanced_at("russian", SUPPORT_FIRE)
+    north, south, german = "russian/A/LMG-PR8-1", "russian/A/LMG-PR9-1", "german/D/R-PR9-1"
+    away(game, north, south, german, RIFLE)
+    put(game, north, "1210", toward="1211")
+    put(game, south, "1222", toward="1221")
+    put(game, german, "1216")
+    put(game, RIFLE, "1215")
+    for lmg in (north, south):
+        set_mode(game, game.unit(lmg), FL, "1216")
+    do(game, f"aim {RIFLE} 1216")
+    assert not [t for t in texts(game) if t.startswith("join") and "LMG" in t]  # never combined
+    do(game, "cancel")
+    expected = [mg_shot(game, game.unit(lmg), LANE, game.board.hex("1216")).firepower for lmg in (north, south)]
+    for lmg in (north, south):
+        with_dice(game, 1, 1, *[6] * 20)  # the PC passes, every attack's dice 6s
+        do(game, f"lane {lmg}")
+    at_german = [a for a in events(game, "attack") if a["hex"] == "1216"]
+    assert [a["firers"] for a in at_german] == [[north], [south]]
+    assert [a["firepower"] for a in at_german] == expected
+    assert [e["unit"] for e in events(game, "ap roll") if e["unit"] == german] == [german, german]
+
+
+def test_21_31_the_spray_area_is_the_frontal_area_within_unblocked_los_and_initial_range() -> None:
+    """21.31: 'the MG has a spray fire area which covers the same hexes as its frontal area. These
+    hexes can be any hex within the MG's unblocked LOS and within its initial range ... The spray
+    fire area applies to hexes that are on the same level as the MG.' The MMG in 1220 facing 1219:
+    the area is every hex of the board so placed and so seen; a hex behind it, one beyond its 16
+    hexes, and 1714 beyond 10.31 b's blocked line are not in it, and no spray goes there."""
+    game = lane_set_up(SP)
+    mmg = game.unit(MMG)
+    board, origin = game.board, mmg.hex
+    assert origin is not None
+    initial = int(mmg.value("initial_range"))
+    area = [
+        h
+        for h in sorted(board.hexes)
+        if 0 < hex_distance(origin, h) <= initial
+        and in_frontal_area(origin, mmg.facing, h)
+        and board.terrain(h).elevation == board.terrain(origin).elevation
+        and line_open(game, origin, h, FirerState(str(mmg.state)))
+    ]
+    assert reach(game, mmg) == area and board.hex("1216") in area
+    assert board.hex("1221") not in area  # behind the frontal hexsides
+    assert not [h for h in board.hexes if h in area and hex_distance(origin, h) > initial]
+    blocked = advanced_at("german", SUPPORT_FIRE)
+    away(blocked, MMG, RIFLE)
+    put(blocked, "german/IIIe-1", "1713", toward="1712")  # three Trees and an AFV on the line (10.31 b)
+    sprayer = put(blocked, MMG, "1710", toward="1711")
+    set_mode(blocked, sprayer, SP)
+    put(blocked, RIFLE, "1714")
+    assert blocked.board.hex("1714") not in reach(blocked, blocked.unit(MMG))
+    assert not [t for t in texts(blocked) if t.startswith(f"spray {MMG}")]
+
+
+def test_21_32_an_sp_mg_fires_at_an_enemy_in_its_area_in_the_fire_phases_and_at_a_hex_entered() -> None:
+    """21.32: 'If there is an enemy unit within the MG's spray fire area during the Support Fire or
+    Defensive Fire Phase the MG may fire. If a unit enters one of these hexes during any Movement
+    or Reaction Movement Phase, the MG may fire. The MG must be eligible to fire as per 10.1.' The
+    German SP MMG in 1220 facing 1219: in the Support Fire Phase (its side's), the Defensive Fire
+    Phase (the Russian Player Turn), at a Russian entering 1217 in the Russian Movement Phase and
+    in the German Reaction Movement Phase: a spray at that hex; not with no enemy in the area, not
+    at a hex entered outside it, not when PINNED or having fired (10.11)."""
+    game = lane_set_up(SP)
+    assert f"spray {MMG} 1216" in texts(game)
+    put(game, RIFLE, "1221")  # behind the MMG: out of its area
+    assert not [t for t in texts(game) if t.startswith("spray")]
+    defending = advanced_at("russian", DEFENSIVE_FIRE)
+    assert defending.to_act == "german"
+    away(defending, MMG, RIFLE)
+    set_mode(defending, put(defending, MMG, "1220", toward="1219"), SP)
+    put(defending, RIFLE, "1216")
+    assert f"spray {MMG} 1216" in texts(defending)
+    for phasing, phase in (("russian", MOVEMENT), ("german", REACTION)):
+        moving = advanced_at(phasing, phase)
+        away(moving, MMG, RIFLE)
+        set_mode(moving, put(moving, MMG, "1220", toward="1219"), SP)
+        _interrupt(moving, "1217", phase)
+        assert [t for t in texts(moving) if t.startswith("spray")] == [f"spray {MMG} 1217"], phase
+        _interrupt(moving, "1221", phase)  # a hex entered out of the area
+        assert not [t for t in texts(moving) if t.startswith("spray")], phase
+    pinned = lane_set_up(SP)
+    pinned.changing(pinned.unit(MMG)).morale = Morale.PINNED
+    assert not [t for t in texts(pinned) if t.startswith("spray")]
+    fired = lane_set_up(SP)
+    fired.changing(fired.unit(MMG)).fired = True
+    assert not [t for t in texts(fired) if t.startswith("spray")]
+
+
+def test_21_37_the_sp_attacks_of_a_player_turn_are_one_fire_combat() -> None:
+    """21.37: 'An MG in SP mode is still restricted to one fire combat in a Player Turn even though
+    it can make multiple SP attacks against several units when it fires. These attacks are
+    considered part of the one fire combat.' Sprays at 1216 and 1217 in the Support Fire Phase
+    (one PC), then at 1218 entered in the Reaction Movement Phase (the phase's PC, R354): one
+    combat, 22.2's '2 points total' for it, the MG having fired (10.11) and offered nothing else."""
+    game = lane_set_up(SP)
+    put(game, "russian/A/R-PR8-1", "1217")
+    _with_ammo(game, 9)
+    with_dice(game, 1, 1, *[6] * 40)
+    do(game, f"spray {MMG} 1216")
+    do(game, f"spray {MMG} 1217")
+    assert game.unit(MMG).fired and game.ammo["mmg"] == 7
+    assert not [t for t in texts(game) if MMG in t]  # no other fire combat: no aim, no switch
+    _interrupt(game, "1218")
+    with_dice(game, 1, 1, *[6] * 40)
+    do(game, f"spray {MMG} 1218")
+    assert [a["hex"] for a in events(game, "attack")] == ["1216", "1217", "1218"]
+    assert len([e for e in events(game, "pc") if e["unit"] == MMG]) == 2  # one a phase (21.34)
+    assert game.ammo["mmg"] == 7  # 'MG in SP mode (attacks multiple hexes): 2 points total'
+    assert game.unit(MMG).extra["mg_combat"] == [game.player_turns, 3]

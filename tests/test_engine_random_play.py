@@ -20,6 +20,7 @@ from engine.game.views import SideLog, player_view
 from engine.geometry.movement import ONE_HEX, Morale, State
 from engine.model.counters import SIDES
 from engine.players import make_player
+from engine.players.base import begin_game
 from tests.heavy import LONGEST, scenario_params
 from tests.test_engine_play import SCENARIOS
 
@@ -114,12 +115,15 @@ def _stopped_there(game: GameState, phase: str, h: Any) -> bool:
     )
 
 
-def random_game(scenario: str, seed: int, options: dict[str, Any] | None = None, also: Any = None) -> GameState:
-    """A game of random players, the invariants checked after every action (and `also(game, before)`,
-    given the state's copy before it, for the rules an option adds)."""
+def random_game(
+    scenario: str, seed: int, options: dict[str, Any] | None = None, also: Any = None, player: str = "random"
+) -> GameState:
+    """A game of random players (or others: `player`), the invariants checked after every action (and
+    `also(game, before)`, given the state's copy before it, for the rules an option adds)."""
     game = new_game(SCENARIOS[scenario], seed, options)
     ids = set(game.units)
-    players = {"german": make_player("random", seed), "russian": make_player("random", seed + 1)}
+    players = {"german": make_player(player, seed), "russian": make_player(player, seed + 1)}
+    begin_game(players, game.scenario)
     logs = {side: SideLog(side) for side in players}
     while not game.is_over:
         phase = game.phase

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -111,11 +112,18 @@ def test_fair_a_player_chooses_alike_in_states_that_differ_only_in_what_it_may_n
         player = HeuristicPlayer(7) if name == "heuristic" else SearchPlayer(7, samples=1, horizon=4)
         player.begin(S4, "german")
         players.append(player)
+    assert same_choices(game, twin, players, 200) >= least
+
+
+def same_choices(game: GameState, twin: GameState, players: list[Any], steps: int) -> int:
+    """The German `players` (one a state) choose alike in `game` and `twin`, decision after decision
+    while their views agree (the Russian ending his phase, or letting the mover pass, in both); the
+    decisions with more than one choice compared."""
     compared = 0
-    for _ in range(200):
+    for _ in range(steps):
         if game.is_over or twin.is_over:
             break
-        if game.to_act != "german":  # the Russian ends his phase, or lets the mover pass, in both
+        if game.to_act != "german":
             last = legal_actions(game)[-1]
             if last not in legal_actions(twin):
                 break
@@ -133,7 +141,7 @@ def test_fair_a_player_chooses_alike_in_states_that_differ_only_in_what_it_may_n
         compared += len(choices[0][1]) > 1
         for state in (game, twin):
             play(state, choices[0][0])
-    assert compared >= least
+    return compared
 
 
 @pytest.mark.slow

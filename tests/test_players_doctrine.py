@@ -1,6 +1,8 @@
 """The heuristic's doctrine where the rules give it a choice a wargamer weighs: overrunning a hex
 with guns in it (9.0, 9.2 A), pushing a Wreck out of the way (8.65), and the search's rule for
-overruling the doctrine (R330), and infiltrating clear of where hidden hexes may be (24.35)."""
+overruling the doctrine (R330), infiltrating clear of where hidden hexes
+may be (24.35), keeping the fire of units that should move on (8.21, R360), hunting hidden units in a
+zone to clear (24.22, R361), and moving the DOWN units a leader led (8.3 B)."""
 
 from __future__ import annotations
 
@@ -11,16 +13,18 @@ import pytest
 
 from engine.game import Action, legal_actions, new_game, play
 from engine.game.infiltration import INFILTRATION
-from engine.game.state import GameState
+from engine.game.state import MOVEMENT, MOVING_FIRE, SUPPORT_FIRE, GameState
+from engine.game.units import ON_MAP
 from engine.game.views import player_view
-from engine.geometry.movement import Morale
+from engine.geometry.movement import Morale, State
 from engine.hexgrid import hex_distance, parse_label
 from engine.model.counters import SIDES
 from engine.model.scenario import load_scenario
 from engine.players import HeuristicPlayer, SearchPlayer, heuristic
 from engine.players.knowledge import hiding_hexes
+from tests.test_engine_fire import FIRE, away, game_at, put
 from tests.test_engine_overrun import OVERRUN_SCENARIO, T34, defenders, start, tank
-from tests.test_engine_rules import german_movement
+from tests.test_engine_rules import german_movement, with_dice
 from tests.test_engine_rules import start as duel
 from tests.test_engine_wrecks import AFV, wrecked
 
@@ -115,3 +119,85 @@ def test_24_35_the_heuristic_does_not_infiltrate_where_a_german_hidden_hex_may_b
     assert any(parse_label(a.arg, game.board.offset) in hiding for a in actions if a.verb == "infiltrate")
     choice = players["russian"].choose(player_view(game, "russian"), actions)
     assert choice.verb == "infiltrate" and parse_label(choice.arg, game.board.offset) not in hiding
+
+
+def s5_german() -> tuple[GameState, HeuristicPlayer]:
+    """Scenario 5 before its set-up (the players set up, R265), and the German heuristic."""
+    scenario = load_scenario(REPO / "scenarios" / "s5-through-the-marshes.yaml")
+    scenario = dataclasses.replace(scenario, data={k: v for k, v in scenario.data.items() if k != "setup"})
+    player = HeuristicPlayer(1)
+    player.begin(scenario, "german")
+    return new_game(scenario, 1), player
+
+
+def test_r361_the_heuristic_hunts_where_hidden_units_may_be_in_a_zone_it_must_clear() -> None:
+    """24.8, Scenario 5: the German wins if 'no Russian units on any of the bridge hexes ... and no
+    Russian units on any of the Hills'; 24.22: hidden units are revealed to a NORMAL enemy unit next
+    to them (or one entering). Seeing no Russian there, the German goes for the zone's hexes where a
+    hidden hex may be (the Russian's deployment area, 24.21) that none of his units stands in or
+    next to yet (R361), not for the nearest hex of the zone to hold it; a Russian seen there is the
+    goal before any of them."""
+    game, player = s5_german()
+    know = player._know()
+    hill, far = game.board.hex("6020"), game.board.hex("5901")
+    assert {hill, far} <= know.hunt
+    assert know.goals(game)[hill] == know.goals(game)[far] == 0
+    game.relocate(game.unit("german/A/R-PR8-1"), ON_MAP, hill)
+    game.caches = {}
+    goals = know.goals(game)
+    assert goals[hill] > 0 and all(goals[n] > 0 for n in game.board.neighbours(hill))
+    assert goals[far] == 0
+    game.relocate(game.unit("russian/BT7m-1"), ON_MAP, game.board.hex("6804"))
+    game.caches = {}
+    goals = know.goals(game)
+    assert goals[game.board.hex("6804")] == 0 and goals[far] > 0
+
+
+def test_r360_a_unit_that_should_move_on_keeps_its_fire_in_the_support_fire_phase() -> None:
+    """8.21: 'Any of the Phasing Player's units that fired in the Support Fire Phase may not move in
+    the Movement Phase' (R360): the Russian rifle in 1210 fires at the German in 1212 when its goal is
+    next to it (1209), but keeps its fire to move on when its goal is far (1225); in the Moving Fire
+    Phase, after moving, it fires either way."""
+    for phase, goal, fires in (
+        (SUPPORT_FIRE, "1209", True),
+        (SUPPORT_FIRE, "1225", False),
+        (MOVING_FIRE, "1225", True),
+    ):
+        game = game_at("russian", phase)
+        away(game, "russian/A/R-PR9-1", "german/D/R-PR9-1")
+        rifle = put(game, "russian/A/R-PR9-1", "1210", toward="1212")
+        put(game, "german/D/R-PR9-1", "1212")
+        player = HeuristicPlayer(1)
+        player.begin(FIRE, "russian")
+        know = player._know()
+        target = game.board.hex(goal)
+        know.occupy = know.objectives = frozenset({target})
+        know.to_objective = {h: hex_distance(h, target) for h in game.board.hexes}
+        assert player._keeps_fire(game, rifle) != fires, (phase, goal)
+        if phase == SUPPORT_FIRE:
+            chosen = player.decide(game, "russian", legal_actions(game))
+            assert (chosen.verb == "aim" and chosen.units == (rifle.id,)) == fires, (goal, chosen)
+
+
+def test_8_3_b_the_heuristic_moves_the_down_units_its_leader_led() -> None:
+    """8.3 B: 'If he passes, he may move and any other units stacked with him may move provided they
+    remain with the leader'. The duel's PL leads squad C's men out of 1107, DOWN as they are (a unit
+    the leader's PC was for has MOVED, 4.0, and standing up alone would leave the leader's stack)."""
+    game = german_movement(duel())
+    game.first_shot = True  # 8.22: PCs to move (and leaders' for them) since the first shot
+    stack = [u for u in game.at(game.board.hex("1107")) if u.side == "german"]
+    for unit in stack:
+        unit.state = State.DOWN
+    game.caches = {}
+    player = HeuristicPlayer(1)
+    player.begin(game.scenario, "german")
+    know = player._know()
+    goal = game.board.hex("1103")
+    know.occupy = know.objectives = frozenset({goal})
+    know.to_objective = {h: hex_distance(h, goal) for h in game.board.hexes}
+    with_dice(game, *[1] * 40)  # every PC passes
+    while game.phasing == "german" and game.phase == MOVEMENT:
+        play(game, player.decide(game, "german", legal_actions(game)))
+    assert any(e["rule"] == "8.3 A" for line in game.log for e in line["events"] if e["event"] == "pc")
+    left = {u.hex for u in stack}
+    assert game.board.hex("1107") not in left

@@ -86,8 +86,12 @@ def spend(game: GameState, unit: Unit, points: int) -> list[dict[str, Any]]:
         return []
     key = unit.extra["ammo_pool"]
     game.ammo[key] = max(0, left - points)  # may_spend let nothing cost more than is left
-    event = {"event": "ammo", "unit": unit.id, "spent": points, "left": game.ammo[key], "rule": "22.1, 22.2"}
-    return [event] if game.ammo[key] else [event, {"event": "out of ammo", "unit": unit.id, "rule": "22.1"}]
+    # the roster is its owner's (R346): the other side sees the fire, not the boxes marked off
+    owner = {"side": unit.side, "secret": True}
+    event = {"event": "ammo", "unit": unit.id, "spent": points, "left": game.ammo[key], **owner, "rule": "22.1, 22.2"}
+    if game.ammo[key]:
+        return [event]
+    return [event, {"event": "out of ammo", "unit": unit.id, **owner, "rule": "22.1"}]
 
 
 def ap_cost(unit: Unit, intensive: bool) -> int:

@@ -57,16 +57,22 @@ def _markable(unit: Unit, side: str) -> bool:
 def mark_actions(game: GameState) -> list[Action]:
     """17.0: `mark UNIT HEX` for each hex of the moving side's NORMAL infantry without a marker
     (R105: one a hex), toward each adjacent hex its infantry may enter; UNIT is the hex's first
-    such unit by id."""
+    such unit by id. Every hex's marks are kept until units move, by what `_markable` and the
+    units' movers read that may change in between (morale, state); the hexes marked since are
+    left out (a marker changes no other hex's marks): a closing lists them after every marker."""
     side = game.to_act
+    key = ("marks", side, tuple([(u.morale, u.state) for u in game.side_units(side)]))
+    every: list[tuple[Hex, list[Action]]] = game.kept(key, lambda: _every_mark(game, side))
+    markers = game.assault_markers
+    return [action for h, actions in every if h not in markers for action in actions]
+
+
+def _every_mark(game: GameState, side: str) -> list[tuple[Hex, list[Action]]]:
     first: dict[Hex, Unit] = {}
     for unit in sorted(game.side_units(side), key=lambda u: u.id):
-        if unit.hex is not None and _markable(unit, side) and unit.hex not in game.assault_markers:
+        if unit.hex is not None and _markable(unit, side):
             first.setdefault(unit.hex, unit)
-    actions = []
-    for h, unit in sorted(first.items(), key=lambda item: item[1].id):
-        actions += _marks(game, h, unit)
-    return actions
+    return [(h, _marks(game, h, unit)) for h, unit in sorted(first.items(), key=lambda item: item[1].id)]
 
 
 def _marks(game: GameState, h: Hex, unit: Unit) -> list[Action]:
@@ -118,8 +124,10 @@ def assault_actions(game: GameState) -> list[Action]:
         tuple(sorted(game.assault_markers.items())),
         repr(game.assault.get("cleared")),
         tuple(
-            (u.morale, u.fired, u.extra.get("assaulted"), u.extra.get("fired_phase"), u.extra.get("grenade_target"))
-            for u in game.side_units(game.to_act)
+            [
+                (u.morale, u.fired, u.extra.get("assaulted"), u.extra.get("fired_phase"), u.extra.get("grenade_target"))
+                for u in game.side_units(game.to_act)
+            ]
         ),
     )  # kept until units move (GameState.kept), by all else the designations read
     found: list[Action] = game.kept(key, lambda: _phase_actions(game))

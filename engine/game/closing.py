@@ -20,7 +20,7 @@ def closing_actions(game: GameState) -> list[Action]:
         game.phase,
         game.phasing,
         tuple(sorted(game.assault_markers.items())),
-        tuple((u.morale, u.men, u.where) for u in game.side_units(game.to_act)),
+        tuple([(u.morale, u.men, u.where) for u in game.side_units(game.to_act)]),
     )
     actions: list[Action] = game.kept(key, lambda: [*mark_actions(game), *replacement_actions(game)])
     return actions

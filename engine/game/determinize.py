@@ -14,10 +14,13 @@ from engine.hexgrid import Hex
 from engine.model.scenario import Scenario
 from engine.validate.placements import may_stand
 
+from .advanced import advanced
+from .mg_modes import DF, FL, SP, reach
 from .play import new_game
 from .setup import deployment_area, lay_mine, mine_actions, mine_factors
+from .shot import is_mg
 from .stacks import over_stacked
-from .state import GameState, Secrets, other
+from .state import MORALE, GameState, Secrets, other
 from .units import ON_MAP, WAITING, Extra, Unit
 from .views import PUBLIC_FIELDS, View
 
@@ -25,12 +28,14 @@ from .views import PUBLIC_FIELDS, View
 def determinize(view: View, scenario: Scenario, rng: random.Random) -> GameState:
     """A state of `scenario` agreeing with `view` on everything it shows; what it does not show
     drawn from `rng` (the same view and generator state give the same state)."""
-    game = new_game(scenario, rng.randrange(2**32), validated=True)
+    game = new_game(scenario, rng.randrange(2**32), view.record["options"], validated=True)
     unseen = _overlay(game, view)
     enemy = other(view.side)
     if enemy in game.setup_done:  # its set-up is over: what it placed unseen, and its mines
         _hide_units(game, enemy, unseen, rng)
         _lay_mines(game, enemy, rng)
+    if advanced(game):
+        _draw_modes(game, enemy, view, rng)
     game.caches = {}
     return game
 
@@ -67,6 +72,7 @@ def _overlay(game: GameState, view: View, *, fresh: bool = True) -> list[Unit]:
         game.relocate(unit, WAITING, None)
         unit.hidden, unit.facing, unit.state = False, None, State(unit.extra.get("listed_state", "up"))
     game.secrets = {side: _copy(record["secrets"]), enemy: Secrets()}
+    game.ammo = {**game.ammo, **record["ammo"]}  # 22.3: its own points; the enemy's as the scenario gives (R355)
     game.units_changed()
     game.log = list(view.log)  # what the side saw: the revealed hidden hexes are counted from it
     return unseen
@@ -111,6 +117,31 @@ def _hide_units(game: GameState, enemy: str, unseen: list[Unit], rng: random.Ran
             unit.facing = rng.randrange(6)
         hidden.add(h)
         game.control[h] = enemy
+
+
+def _draw_modes(game: GameState, enemy: str, view: View, rng: random.Random) -> None:
+    """21.0: 'A unit's mode need not be revealed until the unit fires': an enemy MG's mode as it
+    showed it since the last Morale Phase (21.41: modes change only there; 21.42's change shows),
+    else drawn: DF, SP or a Fire Lane to a hex of its reach, each as likely (R355)."""
+    shown: dict[str, tuple[str, str]] = {}
+    for entry in reversed(view.log):
+        events = entry.get("events", ())
+        for e in events:
+            if e["event"] == "mode shown":
+                shown.setdefault(e["unit"], (e["mode"], e["target"]))
+        if any(e["event"] == "phase" and e["phase"] == MORALE for e in events):
+            break
+    for unit in game.side_units(enemy):
+        if not (is_mg(unit) and unit.on_map):
+            continue
+        mode, target = shown.get(unit.id) or _drawn_mode(game, unit, rng)
+        game.secrets[enemy].modes[unit.id] = (mode, target, 0)  # 0: not chosen in this Morale Phase
+
+
+def _drawn_mode(game: GameState, unit: Unit, rng: random.Random) -> tuple[str, str]:
+    mode = rng.choice((DF, SP, FL))
+    lanes = reach(game, unit) if mode == FL else []
+    return (FL, game.label_of(rng.choice(lanes))) if lanes else (DF if mode == FL else mode, "")
 
 
 def _lay_mines(game: GameState, enemy: str, rng: random.Random) -> None:

@@ -37,6 +37,7 @@ from .shot import (
     at_shot,
     combinable,
     fire_pc_modifier,
+    group_fire_leader,
     is_mg,
     may_aim,
     may_antitank,
@@ -284,12 +285,13 @@ def resolve_ap(
 
 
 def attack_observed(game: GameState, firers: list[Unit], target: Hex) -> tuple[bool, list[dict[str, Any]]]:
-    """23.1: each firing hex's observer (`observers`) tries in turn; the hex is observed once one
-    succeeds (23.13), and the attempts stop there. The basic game: always observed, no dice."""
+    """23.1: each firing hex's observer (`observers`; in Group Fire its leader alone, 23.14) tries
+    in turn; the hex is observed once one succeeds (23.13), and the attempts stop there. The basic
+    game: always observed, no dice."""
     if not advanced(game):
         return True, []
     events: list[dict[str, Any]] = []
-    for observer in observers(firers):
+    for observer in observers(firers, group_fire_leader(game, firers)):
         observed, seen = observe(game, observer, target)
         events += seen
         if observed:

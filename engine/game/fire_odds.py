@@ -41,7 +41,7 @@ from .observation import (
     observed_chance,
     observers,
 )
-from .shot import ap_shot, at_shot, fire_pc_modifier, may_aim, may_antitank, may_combine
+from .shot import ap_shot, at_shot, fire_pc_modifier, group_fire_leader, may_aim, may_antitank, may_combine
 from .special_roll import special_roll
 from .state import SUPPORT_FIRE, GameState
 from .units import Unit
@@ -124,7 +124,7 @@ def _ap(game: GameState, firers: list[Unit], target: Hex) -> dict[str, Any]:
     firers = firers[:MOST_FIRERS]
     if not advanced(game):
         return _with_special_rolls(game, _ap_case(game, firers, target, True))
-    p_seen, seen = observed_chance(game, firers, target)
+    p_seen, seen = observed_chance(game, firers, target, group_fire_leader(game, firers))
     marked = _penalised(game, seen)
     cases = {
         (hex_seen, moved): (p, _ap_case(marked if moved else game, firers, target, hex_seen))
@@ -419,9 +419,14 @@ def _target_lines(target: dict[str, Any], indent: str, included: str) -> list[st
 
 
 def _observation(seen: dict[str, Any]) -> str:
-    """One observer's attempt: automatic (23.0), or its base, modifiers and chance (23.2)."""
+    """One observer's attempt: automatic (23.0), settled by its hex's attempt at this fire (23.12,
+    23.13, R370), or its base, modifiers and chance (23.2)."""
     if seen["automatic"]:
         return f"{seen['observer']}: adjacent, observed (23.0)"
+    if seen["rule"] == "23.13":
+        return f"{seen['observer']}: its hex observed {seen['hex']} at this fire (23.13)"
+    if seen["rule"] == "23.12":
+        return f"{seen['observer']}: its hex failed to observe {seen['hex']} at this fire, no second attempt (23.12)"
     mods = ", ".join(f"{m['value']:+d} {m['why']}" for m in seen["modifiers"]) or "no modifier"
     return f"{seen['observer']}: 2 dice at most {seen['base']}; {mods}: {seen['chance']:.1%}{_penalty_words(seen)}"
 

@@ -98,7 +98,7 @@ def grenade_actions(game: GameState) -> list[Action]:
     side = firing_side(game)
     if game.phase not in FIRE_PHASES or grenades_left(game, side) <= 0:
         return []
-    throwers = sorted((u for u in game.side_units(side) if may_throw(game, u)), key=lambda u: u.id)
+    throwers = sorted([u for u in game.side_units(side) if may_throw(game, u)], key=lambda u: u.id)
     if not throwers:
         return []
     actions = []

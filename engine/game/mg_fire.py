@@ -20,7 +20,7 @@ from engine.hexgrid import Hex
 
 from .actions import Action, IllegalAction, verb
 from .advanced import advanced
-from .ammo import cost, spend
+from .ammo import cost, may_spend, spend
 from .fire import fire_pcs, movers_after_fire, resolve_ap
 from .firing import firing_side, may_fire
 from .mg_modes import FL, SP, lane_now, mode_of, reach, set_mode
@@ -49,13 +49,20 @@ def mg_actions(game: GameState) -> list[Action]:
         if not (is_mg(unit) and unit.on_map):
             continue
         mode = mode_of(game, unit)[0]
-        if mode == FL and ready(game, unit) and lane_targets(game, unit):
+        if mode == FL and ready(game, unit) and _paid(game, unit, LANE) and lane_targets(game, unit):
             actions.append(Action(LANE, (unit.id,)))
-        if mode == SP and ready(game, unit):
+        if mode == SP and ready(game, unit) and _paid(game, unit, SPRAY):
             actions += [Action(SPRAY, (unit.id,), game.label_of(h)) for h in spray_targets(game, unit)]
         if mode != SP and _may_switch(game, unit):
             actions.append(Action(SWITCH, (unit.id,)))
     return actions
+
+
+def _paid(game: GameState, unit: Unit, verb: str) -> bool:
+    """R344, R356: the pool pays the attack's 22.2 points: a lane's 2 and a spray's first hex 1 at
+    the combat's first attack, a spray's second hex 1 more; the rest of a combat paid in full goes
+    on with none left (22.2: 'regardless of the number of hexes'; 21.27, 21.37: one fire combat)."""
+    return may_spend(game, unit, next_attack_cost(game, unit, verb))
 
 
 def _may_switch(game: GameState, unit: Unit) -> bool:
@@ -143,7 +150,7 @@ def apply_mg(game: GameState, action: Action) -> list[dict[str, Any]]:
     unit = game.changing(unit)
     unit.extra["mg_attacked"] = [*unit.extra.get("mg_attacked", ()), done]
     unit.extra["mg_combat"] = [game.player_turns, _combat(game, unit) + 1]
-    events += spend(game, unit, _ammo_cost(game, unit, action.verb))
+    events += spend(game, unit, attack_cost(action.verb, _combat(game, unit)))
     rule = "21.25" if action.verb == LANE else "21.35"
     for h in hexes:  # 21.23, 21.33: a separate attack on each hex's units, never combined (21.26, 21.36)
         if game.at(h):
@@ -167,11 +174,16 @@ def pc_passed(game: GameState, unit: Unit) -> bool:
     return bool(unit.extra.get("mg_passed") == [game.player_turns, game.phase])
 
 
-def _ammo_cost(game: GameState, unit: Unit, verb: str) -> int:
+def next_attack_cost(game: GameState, unit: Unit, verb: str) -> int:
+    """What the MG's next FL (`verb` LANE) or SP attack of this Player Turn would spend (22.2)."""
+    return attack_cost(verb, _combat(game, unit) + 1)
+
+
+def attack_cost(verb: str, attacks: int) -> int:
     """22.2: 'MG in FL mode: 2 points regardless of the number of hexes', paid at its first attack
     of the combat; 'MG in SP mode (attacks only 1 hex): 1 point ... (attacks multiple hexes): 2
-    points total', the first hex 1 and the second 1 more (21.37: one fire combat a Player Turn)."""
-    attacks = _combat(game, unit)
+    points total', the first hex 1 and the second 1 more (21.37: one fire combat a Player Turn).
+    `attacks`: the attack's number in the combat, 1 for the first."""
     if verb == LANE:
         return cost("mg_fire_lane") if attacks == 1 else 0
     if attacks == 1:

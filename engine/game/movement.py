@@ -96,7 +96,7 @@ def _continue(game: GameState, active: list[Unit]) -> list[Action]:
     h = active[0].hex
     if h is None or not active[0].on_map:
         return _continue_now(game, active)
-    key = (h, tuple(_dynamic(u) for u in active), game.signature(h), game.around(h))
+    key = (h, tuple([_dynamic(u) for u in active]), game.signature(h), game.around(h))
     cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("continue", {})
     found = cache.get(key)
     if found is None:
@@ -168,7 +168,7 @@ def _starts(game: GameState, side: str, about: Action | None = None) -> list[Act
             continue
         # A hex's choices change only with the phase, its units and what stands around it: kept by that key.
         around = game.around(h)
-        key = (h, game.phase, reached, game.first_shot, tuple(_dynamic(u) for u in units), around)
+        key = (h, game.phase, reached, game.first_shot, tuple([_dynamic(u) for u in units]), around)
         found = cache.get(key)
         if found is None:
             found = cache[key] = _hex_starts(game, units, reached, alike, around)

@@ -50,6 +50,7 @@ class Observation:
     modifiers: tuple[tuple[int, str], ...]  # (value, why with its rule)
     chance: float  # of 2d6 + modifiers <= base; 0 for an attempt the Optional Penalty bars
     penalty: str = ""  # with `observation_penalty` and no modifier for the observer: PENALTY_MOVED or _BARRED
+    settled: str = ""  # a unit of the observer's hex attempted this hex at this fire: "23.13" seen, "23.12" not
 
     @property
     def total(self) -> int:
@@ -63,7 +64,7 @@ class Observation:
             "base": self.base,
             "modifiers": [{"value": v, "why": w, "for": _favours(v)} for v, w in self.modifiers],
             "chance": round(self.chance, 4),
-            "rule": "23.0" if self.automatic else "23.2",
+            "rule": self.settled or ("23.0" if self.automatic else "23.2"),
             **({"penalty": self.penalty} if self.penalty else {}),
         }
 
@@ -116,6 +117,10 @@ def observation(game: GameState, observer: Unit, target: Hex) -> Observation:
     label = game.label_of(target)
     if hex_distance(observer.hex, target) <= 1:  # 23.0: 'Units in adjacent hexes always automatically observe'
         return Observation(observer.id, label, True, 12, (), 1.0)
+    earlier = _attempted(game, observer, label)
+    if earlier is not None:  # 23.12: no second attempt from the hex; 23.13: its success is the hex's
+        return Observation(observer.id, label, False, observation_base(game, target), (), float(earlier),
+                           settled="23.13" if earlier else "23.12")  # fmt: skip
     rules = _rules()
     for_target, for_observer = rules["favoring_target"], rules["favoring_observer"]
     effects = terrain_effects()
@@ -191,18 +196,45 @@ def _fire_modifier(game: GameState, enemies: list[Unit], values: dict[str, Any])
     return min(found) if found else None
 
 
-def observers(firers: list[Unit]) -> list[Unit]:
-    """23.12: one observer a firing hex, its commander if one fires from there (23.14: in group
-    fire 'only the leader may be used to observe'; R347), else its first firer."""
+def _fire_at(game: GameState) -> str:
+    """What an attempt stands for besides its phase (R370): an interrupt's hex and movers."""
+    return "" if game.interrupt is None else f"{game.interrupt['hex']} {'+'.join(game.interrupt['units'])}"
+
+
+def _attempted(game: GameState, observer: Unit, label: str) -> bool | None:
+    """Whether a unit of the observer's hex observed the hex `label` at this fire (this phase, this
+    interrupt: `observing`, cleared as each phase starts); None if none attempted it (R370)."""
+    for at, fire, observed in observer.extra.get("observing", ()):
+        if at == label and fire == _fire_at(game):
+            return bool(observed)
+    return None
+
+
+def _note_attempt(game: GameState, observer: Unit, label: str, observed: bool) -> None:
+    """23.12, 23.13: the attempt stands for every unit of the observer's hex (R370)."""
+    assert observer.hex is not None
+    for unit in game.at(observer.hex):
+        kept = [a for a in unit.extra.get("observing", ()) if a[:2] != (label, _fire_at(game))]
+        game.changing(unit).extra["observing"] = (*kept, (label, _fire_at(game), observed))
+
+
+def observers(firers: list[Unit], leader: Unit | None = None) -> list[Unit]:
+    """23.12: one observer a firing hex, its commander if one fires from there (R347), else its
+    first firer; in Group Fire only its `leader` (23.14: 'only the leader may be used to observe',
+    shot.group_fire_leader; R370)."""
+    if leader is not None:
+        return [leader]
     hexes: dict[Hex | None, list[Unit]] = {}
     for unit in firers:
         hexes.setdefault(unit.hex, []).append(unit)
     return [next((u for u in here if u.kind == "commander"), here[0]) for here in hexes.values()]
 
 
-def observed_chance(game: GameState, firers: list[Unit], target: Hex) -> tuple[float, list[Observation]]:
+def observed_chance(
+    game: GameState, firers: list[Unit], target: Hex, leader: Unit | None = None
+) -> tuple[float, list[Observation]]:
     """The chance that some observer of the attack observes the hex (each rolls its own dice)."""
-    seen = [observation(game, u, target) for u in observers(firers)]
+    seen = [observation(game, u, target) for u in observers(firers, leader)]
     missed = 1.0
     for one in seen:
         missed *= 1 - one.chance
@@ -215,6 +247,11 @@ def observe(game: GameState, observer: Unit, target: Hex) -> tuple[bool, list[di
     seen = observation(game, observer, target)
     if seen.automatic:
         return True, [{"event": "observed", "unit": observer.id, "hex": seen.target, "automatic": True, "rule": "23.0"}]
+    if seen.settled:  # R370: its hex's attempt at this fire stands (23.13), or bars another (23.12)
+        observed = bool(seen.chance)
+        why = "a unit of its hex observed it" if observed else "a unit of its hex attempted it already"
+        kind = "observed" if observed else "no observation"
+        return observed, [{"event": kind, "unit": observer.id, "hex": seen.target, "why": why, "rule": seen.settled}]
     if seen.penalty == PENALTY_BARRED:
         why = "the observer has moved and no modifier favours it"
         refused = {"event": "no observation", "unit": observer.id, "hex": seen.target, "why": why}
@@ -227,6 +264,7 @@ def observe(game: GameState, observer: Unit, target: Hex) -> tuple[bool, list[di
         assert observer.hex is not None
         units = mark_penalty(game, observer.hex)
         event["penalty"] = {"counted_as_moved": units, "rule": f"{PENALTY_RULE} a"}
+    _note_attempt(game, observer, seen.target, observed)
     if observed:
         unit = game.changing(observer)
         kept = {k: v for k, v in unit.extra.get("observed", ()) if k != seen.target}

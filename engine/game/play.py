@@ -406,6 +406,7 @@ _FOR_THE_PHASE = frozenset(
         "cancelled",
         "state_changed",
         "mg_attacked",
+        "observing",
     )
 )
 

@@ -38,8 +38,14 @@ def _deployments(game: GameState, unit: Unit) -> list[dict[str, Any]]:
 
 
 def deployment_area(game: GameState, unit: Unit) -> frozenset[Hex]:
-    """24.1: the zones of the deployments naming the unit, else those naming its group."""
-    return frozenset().union(*(game.zone_hexes(d["zone"]) for d in _deployments(game, unit)))
+    """24.1: the zones of the deployments naming the unit, else those naming its group; kept for
+    the phase by the unit's id (the set-up lists the units still to place at every placement)."""
+    kept: dict[Any, frozenset[Hex]] = game.caches.setdefault("setup", {})
+    key = ("area", unit.id)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = frozenset().union(*(game.zone_hexes(d["zone"]) for d in _deployments(game, unit)))
+    return found
 
 
 def _caps(game: GameState, unit: Unit) -> list[tuple[dict[str, Any], frozenset[Hex]]]:
@@ -186,15 +192,26 @@ def _needs_facing(game: GameState, side: str) -> Unit | None:
 
 
 def _placeable(game: GameState, unit: Unit) -> list[Hex]:
-    key = ("standing", unit.id, unit.is_afv, str(unit.state))
-    kept: dict[Any, list[Hex]] = game.caches.setdefault("setup", {})
-    if key not in kept:  # the deployment area's hexes the unit may stand in: fixed in the set-up
-        kept[key] = [
-            h
-            for h in sorted(deployment_area(game, unit))
-            if may_stand(game.board, h, afv=unit.is_afv, state=str(unit.state))
+    return [h for h in _standing(game, unit) if _may_place(game, unit, h)]
+
+
+def _standing(game: GameState, unit: Unit) -> list[Hex]:
+    """The deployment area's hexes the unit may stand in, in order: kept per board by the area
+    (most units of a side share theirs) and how the unit stands (the game never edits the terrain)."""
+    area = deployment_area(game, unit)
+    key = (area, unit.is_afv, str(unit.state))
+    kept: dict[Any, list[Hex]] = game.board.caches.setdefault("game_standing", {})
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = [
+            h for h in sorted(area) if may_stand(game.board, h, afv=unit.is_afv, state=str(unit.state))
         ]
-    return [h for h in kept[key] if not over_stacked(game, unit.side, h, [unit]) and over_cap(game, unit, h) is None]
+    return found
+
+
+def _may_place(game: GameState, unit: Unit, h: Hex) -> bool:
+    """A hex the unit may stand in takes it now: 8.62's limit, a deployment's cap (R83)."""
+    return not over_stacked(game, unit.side, h, [unit]) and over_cap(game, unit, h) is None
 
 
 def _may_hold(game: GameState, unit: Unit) -> bool:
@@ -289,13 +306,23 @@ def mine_actions(game: GameState, side: str, hexes: Iterable[Hex] | None = None)
     for kind in ("ap", "at"):
         why_not = _mine_refusals(game, side, kind)
         candidates = _mine_candidates(game, kind)
-        chosen = candidates.items() if hexes is None else ((h, candidates[h]) for h in hexes if h in candidates)
         # whether a hex with no mines is refused does not depend on which hex it is: asked of one
         unmined = next((h for h in candidates if h not in placed), None)
-        if unmined is not None and why_not(unmined) is None:
-            actions += [a for h, a in chosen if h not in placed or why_not(h) is None]
-        else:
-            actions += [a for h, a in chosen if h in placed and why_not(h) is None]
+        open_unmined = unmined is not None and why_not(unmined) is None
+        if hexes is not None:
+            actions += [
+                candidates[h]
+                for h in hexes
+                if h in candidates and (why_not(h) is None if h in placed else open_unmined)
+            ]
+        elif open_unmined:  # the candidates less the mined hexes refused, in order (the set-up lists
+            open_now = dict(candidates)  # them at every placement: the few mined hexes asked, not all)
+            for h in placed:
+                if h in open_now and why_not(h) is not None:
+                    del open_now[h]
+            actions += open_now.values()
+        else:  # the mined hexes not refused, in the candidates' order (the hexes', sorted)
+            actions += [candidates[h] for h in sorted(placed) if h in candidates and why_not(h) is None]
     return actions
 
 
@@ -438,11 +465,30 @@ def _legal(game: GameState, action: Action) -> bool:
     """Whether the action is among setup_actions, listing only the choices of its kind where the
     set-up is at its markers, mines and hidden hexes."""
     side = game.to_act
-    if _needs_facing(game, side) is None and not to_place(game, side):
-        for verb_, choices in ((IP, _ip_actions), (MINE, mine_actions), (HIDE, _hide_actions)):
+    units = to_place(game, side) if _needs_facing(game, side) is None else None
+    if units and action.verb == PLACE:  # the unit to place, in a hex it may stand in that takes it now
+        return action.units == (units[0].id,) and _placed_in(game, units[0], action.arg)
+    if units == [] and action.verb == MINE:  # the choices of its hex only
+        _, _, label = action.arg.partition(" ")
+        try:
+            h = game.hex(label)
+        except ValueError:  # not a hex label of the board (UnknownHexError, LabelError)
+            return False
+        return action in mine_actions(game, side, [h])
+    if units == []:
+        for verb_, choices in ((IP, _ip_actions), (HIDE, _hide_actions)):
             if action.verb == verb_:
                 return action in choices(game, side)
     return action in setup_actions(game)
+
+
+def _placed_in(game: GameState, unit: Unit, label: str) -> bool:
+    """Whether `place UNIT LABEL` is among the unit's placements (`setup_actions`), without listing them."""
+    try:
+        h = game.hex(label)
+    except ValueError:  # not a hex label of the board (UnknownHexError, LabelError)
+        return False
+    return game.label_of(h) == label and h in _standing(game, unit) and _may_place(game, unit, h)
 
 
 # -- entries chosen before play (24.1) ----------------------------------------------------

@@ -7,6 +7,7 @@ fire combat and the odds calculator (`iceditor odds fire`) read the same `Shot`.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -22,7 +23,7 @@ from .mortars import is_mortar
 from .observation import counts_as_moved
 from .sightlines import along, line_open, open_lines
 from .state import DEFENSIVE_FIRE, REACTION, SUPPORT_FIRE, GameState
-from .units import Unit, while_shared
+from .units import SharedUnit, Unit, while_shared
 
 
 @dataclass(frozen=True)
@@ -220,19 +221,42 @@ def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, H
     if game.interrupt is not None:
         return _openings(game, side, hexes)
     found: list[tuple[str, Hex, bool, bool]] = game.kept(  # by id: a copy keeps what is kept (GameState.copy)
-        _openings_key(game, side, hexes), lambda: [(u.id, *rest) for u, *rest in _openings(game, side, hexes)]
+        _openings_key(game, side, hexes), lambda: [(u.id, *rest) for u, *rest in _lined_openings(game, side, hexes)]
     )
     return [(game.units[i], h, aim, antitank) for i, h, aim, antitank in found]
 
 
+def _lined_openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
+    """`_openings` of a fire phase: each unit's openings with their lines, worked out once it may
+    fire, kept until units move by its id, hex, facing and state (all they depend on then, the
+    targets and the lines being the same), and may_fire asked at each listing: a fire phase lists
+    them again after every shot, when little but who has fired has changed."""
+    lined: dict[tuple[Any, ...], list[tuple[Hex, bool, bool]]] = game.kept(("lined_openings", side, tuple(hexes)), dict)
+    units = [u for u in _may_open(game, side) if u.on_map and u.hex is not None]
+    missing = [u for u in units if (u.id, u.hex, u.facing, u.state) not in lined and may_fire(game, u)]
+    if missing:
+        for u in missing:
+            lined[(u.id, u.hex, u.facing, u.state)] = []
+        for u, h, aim, antitank in _openings(game, side, hexes, missing):
+            lined[(u.id, u.hex, u.facing, u.state)].append((h, aim, antitank))
+    found = []
+    for unit in units:
+        its = lined.get((unit.id, unit.hex, unit.facing, unit.state))
+        if its and may_fire(game, unit):
+            found += [(unit, h, aim, antitank) for h, aim, antitank in its]
+    return sorted(found, key=lambda w: (w[0].id, w[1]))
+
+
 def _openings_key(game: GameState, side: str, hexes: list[Hex]) -> tuple[Any, ...]:
     """What `openings` depends on besides where the units stand."""
-    shooters = tuple(_shooter(u) for u in game.side_units(side) if u.on_map)
+    shooters = tuple([_shooter(u) for u in game.side_units(side) if u.on_map])
     return ("openings", side, game.phase, game.interrupt is not None, game.player_turns, tuple(hexes), shooters)
 
 
 def _shooter(unit: Unit) -> tuple[Any, ...]:
     """What may_fire reads of a unit (with its hex), kept while it is shared."""
+    if type(unit) is not SharedUnit:
+        return _shooter_now(unit)
     found: tuple[Any, ...] = while_shared(unit, "_shooter", _shooter_now)
     return found
 
@@ -254,10 +278,12 @@ def _shooter_now(unit: Unit) -> tuple[Any, ...]:
     )
 
 
-def _openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
+def _openings(
+    game: GameState, side: str, hexes: list[Hex], units: Sequence[Unit] | None = None
+) -> list[tuple[Unit, Hex, bool, bool]]:
     """may_aim and may_antitank for every unit and hex: may_fire now, then each unit's openings but
     for the line, kept from phase to phase by all they depend on (`_unit_openings`); the lines as
-    one array."""
+    one array. `units`: those units on the map, which may fire now (the caller asked)."""
     targets = [
         (h, enemies, any(u.is_afv for u in enemies)) for h in hexes if (enemies := visible_enemies(game, side, h))
     ]
@@ -266,12 +292,12 @@ def _openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, 
     kept: dict[tuple[Any, ...], list[tuple[Hex, bool, bool]]] = game.caches.setdefault("unit_openings", {})
     fire = _fire_now(game)
     wanted = []
-    for unit in _may_open(game, side):
+    for unit in _may_open(game, side) if units is None else units:
         if not unit.on_map or unit.hex is None:
             continue
         reach = _reach(game, unit)  # most units at an interrupt reach no target: asked first
         near = [t for t in targets if hex_distance(unit.hex, t[0]) <= reach]
-        if not near or not may_fire(game, unit):
+        if not near or (units is None and not may_fire(game, unit)):
             continue
         key = (unit.id, unit.hex, unit.facing, fire, tuple((h, afv) for h, _, afv in near))
         its = kept.get(key)
@@ -432,8 +458,20 @@ def may_combine(game: GameState, units: list[Unit]) -> bool:
         squads = {u.squad for u in infantry}
         if game.phase not in (SUPPORT_FIRE, DEFENSIVE_FIRE) or len(squads) != 1 or None in squads:
             return False
-        return any(_leader_in(game, h) for h in by_hex)
+        return any(_leaders(game, h) for h in by_hex)
     return bool(mmgs) or len(hexes) == 1
+
+
+def group_fire_leader(game: GameState, units: list[Unit]) -> Unit | None:
+    """The leader of a Group Fire (11.13 c: infantry firers in two hexes; MMGs in one of them,
+    11.14), None for any other attack: 23.14, 'only the leader may be used to observe'. A commander
+    before an acting leader (5.1, 5.2), one that fires before one that does not (R370)."""
+    hexes = sorted({u.hex for u in units if u.type != "MMG" and u.hex is not None})
+    if len(hexes) != 2:
+        return None
+    firing = {u.id for u in units}
+    leaders = [u for h in hexes for u in _leaders(game, h)]
+    return min(leaders, key=lambda u: (u.kind != "commander", u.id not in firing), default=None)
 
 
 def _stacked_combine(game: GameState, h: Hex, group: list[Unit]) -> bool:
@@ -444,13 +482,14 @@ def _stacked_combine(game: GameState, h: Hex, group: list[Unit]) -> bool:
     return any(u.kind == "commander" and u.morale == Morale.NORMAL for u in game.at(h))
 
 
-def _leader_in(game: GameState, h: Hex) -> bool:
+def _leaders(game: GameState, h: Hex) -> list[Unit]:
     """11.13 c: 'a NORMAL status leader' in the hex: a commander (5.1) or an acting leader (5.2)."""
     least = int(table_values("combat")["leaders"]["acting_leader_min_pr"])
-    return any(
-        u.morale == Morale.NORMAL and (u.kind == "commander" or (u.kind == "infantry" and u.pr >= least))
+    return [
+        u
         for u in game.at(h)
-    )
+        if u.morale == Morale.NORMAL and (u.kind == "commander" or (u.kind == "infantry" and u.pr >= least))
+    ]
 
 
 # -- the attack's numbers ----------------------------------------------------------------------

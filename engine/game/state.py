@@ -217,7 +217,7 @@ class GameState:
         """The signatures of the hexes next to h (what entering them depends on), kept with the index."""
         self._index()
         if h not in self._around:
-            self._around[h] = tuple(self.signature(n) for n in self.neighbours(h))
+            self._around[h] = tuple([self.signature(n) for n in self.neighbours(h)])
         return self._around[h]
 
     def neighbours(self, h: Hex) -> list[Hex]:

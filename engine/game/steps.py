@@ -125,6 +125,8 @@ def pc_needed(game: GameState, unit: Unit) -> bool:
 
 def _dynamic(unit: Unit) -> tuple[Any, ...]:
     """Everything about a unit this phase that its choices depend on (kept while it is shared)."""
+    if type(unit) is not SharedUnit:
+        return _dynamic_now(unit)
     found: tuple[Any, ...] = while_shared(unit, "_dynamic", _dynamic_now)
     return found
 

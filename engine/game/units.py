@@ -183,9 +183,9 @@ class SharedUnit(Unit):
 
 def while_shared(unit: Unit, note: str, work: Callable[[Unit], Any]) -> Any:
     """`work(unit)`, a function of the unit's fields and notes alone, kept under `note` (one of
-    WHILE_SHARED) while the unit is shared: no state changes a `SharedUnit`."""
-    if type(unit) is not SharedUnit:
-        return work(unit)
+    WHILE_SHARED) while the unit is shared: no state changes a `SharedUnit`. Its callers ask
+    `type(unit) is SharedUnit` first and call `work` for a state's own unit themselves (one call
+    less: they are asked of every unit at every listing)."""
     found = unit.extra.get(note)
     if found is None:
         found = unit.extra[note] = work(unit)

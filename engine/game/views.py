@@ -170,6 +170,8 @@ def _record(game: GameState, side: str, log: SideLog) -> dict[str, Any]:
     record["units"] = tuple(_seen(game, u, log._units)[1] for u in game.units.values() if u.id not in unseen)
     own = game.secrets[side]
     record["secrets"] = Secrets({h: dict(m) for h, m in own.mines.items()}, set(own.hidden_hexes), dict(own.modes))
+    pools = {u.extra["ammo_pool"] for u in game.side_units(side) if "ammo_pool" in u.extra}
+    record["ammo"] = {k: v for k, v in game.ammo.items() if k in pools}  # 22.3: its own roster only (R346)
     return record
 
 

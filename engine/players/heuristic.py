@@ -12,7 +12,8 @@
   unit's fire; AP firers combine (11.13) unless a firer that moved would add a die (11.32); AT fire
   where the kill chance is worth it; a mortar at the seen stack it may hurt most (14.0);
   grenades and flamethrowers at close enemy stacks (15.0, 16.0). Opportunity fire (13.0) at a
-  mover only on good odds: firing now spends the unit's Defensive Fire.
+  mover only on good odds: firing now spends the unit's Defensive Fire. In the Support Fire Phase
+  the units that should move on keep their fire (8.21: a unit that fired there may not move).
 - Assault (17.0): an Assault marker and the assault itself only where the stack outnumbers the
   seen defenders (or they are PINNED or SUPPRESSED), led by a leader when one may (17.12);
   crews replaced whenever a CW is short (20.1).
@@ -28,19 +29,22 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.game.actions import DONE, FACE, LEAD, MOVE, PASS, PUSH, STATE, Action
+from engine.game.advanced import advanced
 from engine.game.fire import AIM, ANTITANK, INTENSIVE, JOIN, SHOOT
 from engine.game.fire_odds import fire_odds, fire_pc_chance
 from engine.game.infiltration import INFILTRATION, modifiers
+from engine.game.mortars import is_mortar
 from engine.game.overrun import frontal_shot
 from engine.game.paths import Route, paths
 from engine.game.shot import is_atg
-from engine.game.state import ASSAULT, FREE_STATE, MOVEMENT, REACTION, SETUP, GameState, other
+from engine.game.state import ASSAULT, FREE_STATE, MOVEMENT, REACTION, SETUP, SUPPORT_FIRE, GameState, other
 from engine.game.units import Unit
 from engine.game.views import View
 from engine.hexgrid import Hex, hex_distance, parse_label
 from engine.model.scenario import Scenario
 from engine.odds import at_chance
 
+from .advanced_doctrine import AdvancedDoctrine
 from .knowledge import FAR, Knowledge
 
 # How much a result on a target is worth, as a share of the unit (11.4: E eliminates; S and P
@@ -52,6 +56,7 @@ ALTERNATIVES = 3  # the choices a search (search.py) weighs beside this player's
 AT_AT_LEAST = 0.08  # the chance to destroy an AFV worth an AT shot (12.0)
 ASSAULT_RATIO = 1.5  # attackers to defenders for an assault; 1 at an objective (17.0)
 OVERRUN_RISK = 0.1  # R331: the most chance of the overrun hex's guns destroying the AFV (9.2 A) worth taking
+SUPPORT_FROM = 1  # R360: the farthest from its goals, in hexes, a unit fires in the Support Fire Phase (8.21)
 
 
 def worth(unit: Unit) -> float:
@@ -73,6 +78,7 @@ class HeuristicPlayer:
     def __init__(self, seed: int) -> None:
         self.random = random.Random(seed)
         self.know: Knowledge | None = None
+        self.doctrine: AdvancedDoctrine | None = None  # 21.0-23.0: the advanced rules' choices
         self._scenario: Scenario | None = None
         self._phase: tuple[Any, ...] = ()
         self._moved: set[tuple[str, ...]] = set()  # stacks moved or judged to hold this phase
@@ -82,6 +88,7 @@ class HeuristicPlayer:
         """The game about to start (match.play_out calls it): what the scenario tells every player."""
         self._scenario = scenario
         self.know = Knowledge(scenario, side)
+        self.doctrine = AdvancedDoctrine(self.know, worth, RESULT_WORTH, self._attack_value, self._at_value)
 
     def choose(self, view: View, actions: Sequence[Action]) -> Action:
         if len(actions) == 1:
@@ -106,6 +113,12 @@ class HeuristicPlayer:
             return self._setup(game, side, actions)
         if game.phase == INFILTRATION:
             return self._infiltration(game, side, actions)
+        if self.doctrine is not None and advanced(game):  # MG modes, ammo, observation (advanced_doctrine.py)
+            chosen = self.doctrine.choose(game, side, actions)
+            if chosen is not None:
+                return chosen
+            actions = self.doctrine.rationed(game, actions)
+            verbs = {a.verb for a in actions}
         if game.attack is not None:
             return self._declaring(game, actions)
         if game.overrun.get("under_way") and ANTITANK in verbs:
@@ -255,9 +268,9 @@ class HeuristicPlayer:
             if stack in self._moved:
                 continue
             units = [game.unit(i) for i in stack]
-            if any(u.state == "down" for u in units):
+            if len(units) == 1 and units[0].state == "down":  # 3.13: up first, at 2 MPs (5 an AFV)
                 up = [a for a in actions if a.verb == STATE and a.units[0] in stack and a.arg == "up"]
-                if up and self._wants_to_move(game, units[0]):
+                if up and not self._holds(game, units[0]):
                     return up[0]
                 self._moved.add(stack)
                 continue
@@ -291,10 +304,11 @@ class HeuristicPlayer:
         if not routes:
             return None
         here = units[0].hex if units[0].on_map else None
-        stay = self._hex_score(game, side, here, units, exposure, leaving=True) if here is not None else -1e9
+        goals = self._know().goals(game)  # once for every hex weighed: the state does not change meanwhile
+        stay = self._hex_score(game, side, here, units, exposure, goals, leaving=True) if here is not None else -1e9
         ranked = sorted(
             (
-                (self._hex_score(game, side, _hex_at(game, h), units, exposure), -route.mp, h)
+                (self._hex_score(game, side, _hex_at(game, h), units, exposure, goals), -route.mp, h)
                 for h, route in routes.items()
             ),
             reverse=True,
@@ -306,10 +320,18 @@ class HeuristicPlayer:
         return chosen[0] if chosen else None
 
     def _hex_score(
-        self, game: GameState, side: str, h: Hex, units: list[Unit], exposure: Any, *, leaving: bool = False
+        self,
+        game: GameState,
+        side: str,
+        h: Hex,
+        units: list[Unit],
+        exposure: Any,
+        goals: dict[Hex, int],
+        *,
+        leaving: bool = False,
     ) -> float:
         know = self._know()
-        d = know.goals(game).get(h, FAR)
+        d = goals.get(h, FAR)
         friends = sum(1 for u in game.at(h) if u.side == side) - (len(units) if leaving else 0)
         score = -3.0 * d + know.cover.get(h, 1) - 1.5 * min(know.seen_at(exposure, h), 3) - 1.0 * max(friends, 0)
         if d == 0 and friends <= 0:
@@ -385,13 +407,15 @@ class HeuristicPlayer:
         enemies = dict(self._enemies(game, side))
         aims: dict[str, list[Action]] = {}
         for a in actions:
-            if a.verb == AIM:
+            if a.verb == AIM and not self._keeps_fire(game, game.unit(a.units[0])):
                 aims.setdefault(a.arg, []).append(a)
         for label, aiming in aims.items():
             value = self._attack_value(game, _hex_at(game, label), [game.unit(a.units[0]) for a in aiming])
             scored.append((value, min(aiming, key=lambda a: game.unit(a.units[0]).moved)))
         for a in actions:
             other_fire: float | None = None
+            if a.verb != "mortar" and a.units and self._keeps_fire(game, game.unit(a.units[0])):
+                continue
             if a.verb == ANTITANK:
                 chance = self._at_value(game, a)
                 other_fire = chance if chance >= AT_AT_LEAST else None
@@ -410,6 +434,14 @@ class HeuristicPlayer:
         rest = _done_or_first(actions)
         self.alternatives = [*worthy[1:], rest] if worthy else [a for _, a in scored[:1]]
         return worthy[0] if worthy else rest
+
+    def _keeps_fire(self, game: GameState, unit: Unit) -> bool:
+        """R360, 8.21: a unit that fires in the Support Fire Phase may not move in the Movement
+        Phase, so one that should move on (more than SUPPORT_FROM hexes from its goals, and free to
+        move: not SUPPRESSED, 8.15) keeps its fire; a mortar's work is fire from afar (14.0)."""
+        if game.phase != SUPPORT_FIRE or unit.hex is None or is_mortar(unit) or unit.morale == "suppressed":
+            return False
+        return SUPPORT_FROM < self._know().goals(game).get(unit.hex, FAR) < FAR
 
     def _attack_value(self, game: GameState, target: Hex, aimers: list[Unit]) -> float:
         """The worth of an AP attack's expected results (fire_odds: exact, PCs included)."""
@@ -446,7 +478,8 @@ class HeuristicPlayer:
         firers = [game.unit(i) for i in attack.get("units", [])]
         moved = any(u.moved for u in firers)
         for a in actions:
-            if a.verb == JOIN and (moved or not game.unit(a.units[0]).moved):
+            joining = game.unit(a.units[0]) if a.verb == JOIN else None
+            if joining is not None and (moved or not joining.moved) and not self._keeps_fire(game, joining):
                 return a
         return _first_of(actions, INTENSIVE, SHOOT, DONE, PASS)
 

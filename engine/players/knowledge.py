@@ -48,9 +48,10 @@ class Knowledge:
         self.enemy_origin = origin_hexes(self.base, other(side))
         self.own_origin = origin_hexes(self.base, side)
         self.enemy_hiding = hiding_hexes(self.base, other(side))
-        self.to_objective = _distances(board, self.objectives)
+        self.hunt = self.clear & self.enemy_hiding  # where an enemy to clear may hide (24.21, R361)
+        self.to_objective = distances(board, self.objectives)
         self._goals: dict[frozenset[Hex], dict[Hex, int]] = {}
-        self.to_enemy = _distances(board, self.enemy_origin)
+        self.to_enemy = distances(board, self.enemy_origin)
         effects = terrain_effects()
         self.cover = {h: effects.row(terrain_row(board.terrain(h), effects)).ap_dice for h in board.hexes}
         self.index, self.lines = bare_lines(self.base, FirerState.UP)
@@ -63,6 +64,9 @@ class Knowledge:
         for the phase, as the game's are (play.py: a phase starts with none)."""
         if self._known is not None and self._known[0] is view:
             return self._known[1]
+        options = view.record["options"]
+        if options != self.base.options:  # 22.0: the advanced rules' ammo pools are made with the game
+            self.base = new_game(self.base.scenario, 0, options, validated=True)
         game = known_state(view, self.base)
         phase = (game.turn, game.phase, game.phasing, game.player_turns)
         if self._caches[0] != phase:
@@ -74,21 +78,28 @@ class Knowledge:
     def goals(self, game: GameState) -> dict[Hex, int]:
         """Each hex's distance from what the side goes for now: the hexes it would occupy (where
         control scores, 24.9, those it does not control yet), and the enemy units it sees in a zone
-        it must clear (else all of them, to hold them)."""
+        it must clear; seeing none there, the zone's hexes where the enemy may have hidden units
+        that no unit of the side stands in or next to yet (R361: 24.22 reveals them to a unit next
+        to them, or one entering); else all of them, to hold them."""
         enemy = other(self.side)
         occupy = self.occupy
         if self.by_control:
             occupy = frozenset(h for h in occupy if game.control.get(h) != self.side)
-        found = {
-            h
-            for h, units in game.occupied().items()
-            if h in self.clear and any(u.side == enemy and not u.hidden for u in units)
-        }
+        found: set[Hex] = set()
+        near: set[Hex] = set()  # R361: where the side's units stand, and next to them
+        for h, units in game.occupied().items():
+            if h in self.clear and any(u.side == enemy and not u.hidden for u in units):
+                found.add(h)
+            if self.hunt and any(u.side == self.side for u in units):
+                near.add(h)
+                near.update(self.board.neighbours(h))
+        if not found and self.hunt:  # 24.22: none seen; search where a hidden hex may yet be
+            found = set(self.hunt - near)
         targets = frozenset(occupy | found) or self.objectives
         if targets not in self._goals:
             if len(self._goals) > 64:
                 self._goals.clear()
-            self._goals[targets] = self.to_objective if targets == self.objectives else _distances(self.board, targets)
+            self._goals[targets] = self.to_objective if targets == self.objectives else distances(self.board, targets)
         return self._goals[targets]
 
     def exposure(self, watchers: Iterable[Hex]) -> np.ndarray:
@@ -177,7 +188,7 @@ def hiding_hexes(game: GameState, side: str) -> frozenset[Hex]:
     return frozenset().union(*(game.zone_hexes(z) for z in zones))
 
 
-def _distances(board: Any, sources: frozenset[Hex]) -> dict[Hex, int]:
+def distances(board: Any, sources: frozenset[Hex]) -> dict[Hex, int]:
     """Each hex's distance in hexes across the board from the nearest of `sources`."""
     found = dict.fromkeys(sources, 0)
     queue = deque(sources)

@@ -28,6 +28,7 @@ from engine.model.load_errors import LoadError
 from ..busy import busy
 from .actions_panel import ActionsPanel
 from .ai_worker import AiWorker
+from .ammo_roster import AmmoRoster
 from .board_clicks import BoardClicks
 from .board_items import PLAY_ZOOM, PlayBoardLayer
 from .collector import Collector
@@ -86,6 +87,9 @@ class PlayMode(BoardClicks, QObject):
         tabs = QTabWidget(objectName="play-tabs")
         tabs.addTab(self.actions_panel, "Decisions")
         tabs.addTab(self.odds, "Odds")
+        self.roster = AmmoRoster()
+        tabs.addTab(self.roster, "Ammo")  # the advanced rules only (22.3)
+        tabs.setTabVisible(tabs.indexOf(self.roster), False)
         self.tabs = tabs
         top = QWidget()  # the reaction prompt over both tabs: its odds are on the Odds tab
         column = QVBoxLayout(top)
@@ -369,6 +373,7 @@ class PlayMode(BoardClicks, QObject):
             self.board.set_target(None)
         self.log_panel.clear()
         self.odds.clear()
+        self.roster.clear()
         self.actions_panel.show_actions("", [])
         self.actions_panel.show_off_map([])
         assert self.session is not None
@@ -398,6 +403,7 @@ class PlayMode(BoardClicks, QObject):
             view = player_view(state, self.shown)
             data, log, entries = view.data, list(view.log), list(view.log)
         board.show(data, log)
+        self._show_roster(data)
         board.set_selected(self.selected)
         self._show_reach()
         board.set_target(self.fire_at)
@@ -418,6 +424,14 @@ class PlayMode(BoardClicks, QObject):
         self.actions_panel.show_off_map(off)
         if acting:
             self.prefetch.start()
+
+    def _show_roster(self, data: dict[str, Any]) -> None:
+        """22.3: the roster of the side on screen, from its view (the whole board's: both sides')."""
+        assert self.session is not None
+        given, pools = self.session.ammo_given()
+        self.tabs.setTabVisible(self.tabs.indexOf(self.roster), bool(given))
+        if given:
+            self.roster.show_roster(data.get("ammo") or {}, given, pools)
 
     def _show_phase(self, actions: list[Action]) -> None:
         assert self.session is not None

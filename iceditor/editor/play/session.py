@@ -17,6 +17,7 @@ from typing import Any
 from engine.file_writing import atomic_write, refuse_inputs
 from engine.game import Action, GameState, IllegalAction, legal_actions, new_game, parse, play
 from engine.game.actions import DONE, PASS
+from engine.game.ammo import ammo_left
 from engine.game.log import log_text
 from engine.game.paths import Route, paths
 from engine.game.units import ELIMINATED
@@ -57,6 +58,7 @@ class PlaySession:
     _actions: tuple[int, list[Action]] | None = None
     _routes: dict[tuple[int, tuple[str, ...]], dict[str, Route]] = field(default_factory=dict)
     _begun: set[str] = field(default_factory=set)  # the AI sides told the scenario (begin_game)
+    _ammo_given: tuple[dict[str, int], dict[str, str]] | None = None
 
     def __post_init__(self) -> None:
         unknown = [n for n in self.players.values() if n != HUMAN and n not in PLAYERS]
@@ -173,6 +175,16 @@ class PlaySession:
         return self.game.to_act if self.game.to_act in humans else humans[0]
 
     # -- the history ------------------------------------------------------------------------
+    def ammo_given(self) -> tuple[dict[str, int], dict[str, str]]:
+        """24.1, 22.3: each unit's ammo points as the scenario gives them (public, as its numbers
+        are), and each unit's pool (R343: two LMGs of a squad may share one); empty in the basic game."""
+        if self._ammo_given is None:
+            start = self.state_at(0)
+            given = {u.id: left for u in start.units.values() if (left := ammo_left(start, u)) is not None}
+            pools = {uid: str(start.units[uid].extra["ammo_pool"]) for uid in given}
+            self._ammo_given = (given, pools)
+        return self._ammo_given
+
     def decisions(self, side: str) -> list[int]:
         """The actions (their numbers in the log) `side` decided: where a take back may return to."""
         return [n for n, e in enumerate(self.game.log) if n and e.get("side") == side]
