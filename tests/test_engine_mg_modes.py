@@ -102,10 +102,12 @@ def test_21_fire_lane_example_the_lane_does_not_reach_past_four_tree_symbols() -
     assert board.hex("1714") not in reach(game, mmg) and board.hex("1713") in reach(game, mmg)
 
 
-def test_21_22_21_23_the_lane_attacks_every_unit_along_it_friendly_ones_too() -> None:
-    """21.22: 'If there is an enemy unit in the MG's fire lane during the Support Fire or Defensive
-    Fire Phase the MG may fire'; 21.23: 'each of those units (including friendly ones) must undergo
-    a separate FL attack.' A German squad in 1218 is attacked with the Russian in 1216."""
+def test_21_2_21_22_21_23_the_lane_attacks_every_unit_along_it_friendly_ones_too() -> None:
+    """21.2: 'FL's represent an MG's ability to fire a sustained burst along a line of fire such
+    that any unit in that line is subject to attack.' 21.22: 'If there is an enemy unit in the MG's
+    fire lane during the Support Fire or Defensive Fire Phase the MG may fire'; 21.23: 'each of those
+    units (including friendly ones) must undergo a separate FL attack.' A German squad in 1218 is
+    attacked with the Russian in 1216."""
     game = lane_set_up()
     put(game, "german/D/R-PR9-1", "1218")
     with_dice(game, 1, 1, *[6] * 12)  # the PC passes; every attack's dice 6s

@@ -17,7 +17,7 @@ from engine.game import Action, legal_actions, new_game, play
 from engine.game.determinize import determinize
 from engine.game.fire_odds import fire_odds
 from engine.game.mg_modes import DF, FL, SP, lane, mode_of, reach, set_mode
-from engine.game.state import MORALE, SUPPORT_FIRE, GameState
+from engine.game.state import DEFENSIVE_FIRE, MORALE, SUPPORT_FIRE, GameState
 from engine.game.views import SideLog, player_view
 from engine.players import HeuristicPlayer, SearchPlayer
 from engine.players.advanced_doctrine import LAST_POINTS_AT_LEAST
@@ -157,9 +157,10 @@ def test_21_23_a_lane_with_a_friend_in_it_is_fired_only_where_the_enemy_is_worth
 
 
 def rifle_before_the_mmg(state: str, points: int) -> GameState:
-    """The German Support Fire Phase: a Russian rifle `state` in 1216 before the MMG alone (its
-    `points` of ammo), every other German unit having fired."""
-    game = at("german", SUPPORT_FIRE)
+    """The Russian Player Turn's Defensive Fire Phase: a Russian rifle `state` in 1216 before the
+    German MMG alone (its `points` of ammo), every other German unit having fired. (Not the German's
+    Support Fire Phase: there an MMG far from its goals keeps its fire to move on, R360.)"""
+    game = at("russian", DEFENSIVE_FIRE)
     away(game, MMG, RIFLES[0])
     put(game, MMG, "1220", toward="1219")
     put(game, RIFLES[0], "1216", state=state)
@@ -202,8 +203,9 @@ def test_22_2_intensive_fire_only_while_the_points_can_spare_three() -> None:
 def test_23_32_the_heuristic_prefers_the_target_it_is_likelier_to_observe(moved: str) -> None:
     """23.32: 'AP fire directed at an unobserved target hex is halved'; 23.2 observer c: '-2 if any
     unit in the target hex moved within the last three phases'. Two like rifles six hexes before
-    the MMG: it aims at the one that moved (the likelier observed), whichever it is."""
-    game = at("german", SUPPORT_FIRE)
+    the MMG: it aims at the one that moved (the likelier observed), whichever it is (in the Defensive
+    Fire Phase: R360)."""
+    game = at("russian", DEFENSIVE_FIRE)
     away(game, MMG, *RIFLES[:2])
     put(game, MMG, "1220", toward="1219")
     put(game, RIFLES[0], "1214")
