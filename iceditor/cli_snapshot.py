@@ -287,8 +287,8 @@ def _frame(window: MainWindow, hexes: list[Hex], exact: bool = False) -> None:
     for h in hexes:
         rect = rect.united(hex_polygon(h).boundingRect())
     for item in window.scene.layers["overlays"].childItems():
-        if isinstance(item, Tag) and item.isVisible():  # a rule or a cost written beside its hex
-            rect = rect.united(item.sceneBoundingRect())
+        if isinstance(item, Tag) and item.text:  # a rule or a cost written beside its hex
+            rect = rect.united(item.mapRectToScene(item.drawn()))
     least_x, least_y = (0.0, 0.0) if exact else (12 * 1.5 * HEX_SIZE, 8 * math.sqrt(3) * HEX_SIZE)
     margin = HEX_SIZE * (0.0 if exact else 2)
     grow_x = max(0.0, least_x - rect.width()) / 2 + margin

@@ -1,10 +1,13 @@
 """Issue 22: `iceditor --help` and `validate` load only what they use. The command line names one
 command, and only that command's module is imported (iceditor/cli.py, COMMANDS), so the help
-loads no engine beyond the file arguments, and validation no Qt, Dask or game engine."""
+loads no engine beyond the file arguments, and validation no Qt, Dask or game engine. The editor
+shows a scenario without the game engine: the playtest, the LOS tool's odds and the balance test
+import it when first used."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -69,3 +72,26 @@ def test_an_unknown_command_lists_the_commands(capsys: pytest.CaptureFixture[str
     assert main(["nosuch"]) == 2
     err = capsys.readouterr().err
     assert "invalid choice: 'nosuch'" in err and "'playtest'" in err
+
+
+def test_the_editor_shows_a_scenario_without_the_game_engine() -> None:
+    """Issue 22 (open Scenario 6 under 1.5 s): the window imports the game engine and its players
+    only when play is asked for (here: F5's play mode, built at its first use)."""
+    code = (
+        "import json, sys\n"
+        "from iceditor.cli_editor import default_file\n"
+        "from iceditor.editor.app import application, load\n"
+        "from iceditor.editor.window import MainWindow\n"
+        "app = application()\n"
+        "window = MainWindow(load(default_file()))\n"
+        "window.show()\n"
+        "app.processEvents()\n"
+        "shown = sorted(m for m in sys.modules if m.startswith(('engine.game', 'engine.players')))\n"
+        "window.play_menu.mode\n"
+        "print(json.dumps([shown, 'engine.game' in sys.modules]))\n"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    shown, after_play = json.loads(done.stdout.splitlines()[-1])
+    assert shown == []
+    assert after_play

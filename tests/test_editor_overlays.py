@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QImage, QPolygonF, QRegion
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from engine.geometry.los_kernel import SightKernel
 from engine.geometry.movement import Mover, UnitClass, cheapest_path, reach
@@ -111,14 +111,60 @@ def test_10_31_b_los_tool_marks_the_blocking_hex_with_the_rule(qtbot, small_map:
     assert tool.sight == expected
     assert expected.blocked and expected.rule == "10.31 b" and expected.blocking_hex == board.hex("1204")
     assert set(tool.blocking.hexes) == {board.hex("1204")}
-    assert tool.rule_tag.isVisible() and tool.rule_tag.text.startswith("10.31 b")
+    assert tool.rule_tag.text.startswith("10.31 b")
     assert "blocked at 1204 (10.31 b)" in tool.summary.text() and "range 5" in tool.summary.text()
-    assert "Trees/AFVs/Wrecks along 4" in tool.seen_part.toolTip()
+    assert "Trees/AFVs/Wrecks along 4" in tool.line.toolTip()
     assert set(tool.passed.hexes) == {board.hex(label) for label in ("1202", "1203", "1204", "1205")}
-    assert tool.hidden_part.isVisible()  # the part beyond the blocking hex, dashed
+    assert tool.line.ends is not None and tool.line.ends[2] is not None  # dashed beyond the blocking hex
     assert "1201 → 1206: blocked at 1204" in window.statusBar().currentMessage()
     hover(qtbot, window, board.hex("1208"))  # the line stays once the target is chosen
     assert tool.sight.target == target
+
+
+class _Painted(QObject):
+    """The regions of a widget's paint events."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__()
+        self.regions: list[QRegion] = []
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.regions.append(QRegion(event.region()))  # type: ignore[attr-defined]
+        return False
+
+
+def _on_screen(window: MainWindow) -> QImage:
+    """The map as the screen shows it (what was painted, not the map drawn anew)."""
+    viewport = window.view.viewport()
+    corner = viewport.mapToGlobal(viewport.rect().topLeft())
+    return window.screen().grabWindow(0, corner.x(), corner.y(), viewport.width(), viewport.height()).toImage()
+
+
+def test_a_los_hover_repaints_what_changed_and_leaves_nothing_behind(qtbot, small_map: Path) -> None:
+    """Issue 22 (the LOS hover under 16 ms): a hover repaints the hexes and the strips of line that
+    changed, not the box of the old and the new line; the map shown is the map drawn anew."""
+    window = open_window(qtbot, small_map)
+    board = window.document.board
+    window.use_tool("los")
+    viewport = window.view.viewport()
+    click(qtbot, window, board.hex("1001"))
+    for label in ("1802", "1809"):  # the first line of all: the overlays' items take the map as their bounds
+        hover(qtbot, window, board.hex(label))
+        QApplication.processEvents()
+    painted = _Painted(viewport)
+    hover(qtbot, window, board.hex("1802"))
+    QApplication.processEvents()
+    assert window.tools["los"].sight.target == board.hex("1802")
+    ends = QPolygonF([centre(board.hex(label)) for label in ("1001", "1809", "1802")]).boundingRect()
+    box = window.view.mapFromScene(ends.adjusted(-HEX_SIZE, -HEX_SIZE, HEX_SIZE, HEX_SIZE)).boundingRect()
+    area = sum(r.width() * r.height() for region in painted.regions for r in region)
+    # main repainted more than that box: its items' bounds were each line's box
+    assert 0 < area < box.width() * box.height() / 2
+    shown = _on_screen(window)
+    viewport.repaint()
+    assert shown == _on_screen(window)
 
 
 def _fire_line(qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
@@ -188,7 +234,7 @@ def test_dragging_from_firer_to_target_draws_the_line(qtbot, small_map: Path) ->
     qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=at(window, board.hex("1608")))
     assert tool.fixed and tool.sight is not None
     assert (tool.sight.source, tool.sight.target) == (board.hex("1601"), board.hex("1608"))
-    assert not tool.sight.blocked and not tool.hidden_part.isVisible()
+    assert not tool.sight.blocked and tool.line.ends is not None and tool.line.ends[2] is None
 
 
 def test_10_31_c_a_down_firer_is_blocked_by_the_marsh(qtbot, small_map: Path) -> None:
@@ -350,7 +396,7 @@ def test_escape_clears_every_overlay_and_the_layer_can_be_hidden(qtbot, small_ma
     assert not layer.isVisible()
     item.setCheckState(Qt.CheckState.Checked)
     key(qtbot, window, Qt.Key.Key_Escape)
-    assert los.sight is None and not los.seen_part.isVisible() and not los.blocking.hexes
+    assert los.sight is None and los.line.ends is None and not los.blocking.hexes
     assert movement.reach is None and not movement.bands.hexes and not movement.costs.texts
     assert not viewshed.shade.hexes and viewshed.source is None
 

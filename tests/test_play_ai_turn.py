@@ -27,7 +27,7 @@ def test_an_ai_turn_on_scenario_6_leaves_the_window_responsive_busy_shown_and_st
     qtbot.addWidget(window)
     window.fit_screen(QRect(0, 0, 1366, 768))
     window.show()
-    mode = window.play_mode  # type: ignore[attr-defined]
+    mode = window.play_menu.mode  # type: ignore[attr-defined]
     mode.delay = 0
     ticks: list[tuple[float, bool]] = []  # when the timer ticked, and whether the AI was thinking
     timer = QTimer(interval=10)

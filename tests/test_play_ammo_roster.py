@@ -60,7 +60,7 @@ def hand_over_if_asked(mode: PlayMode) -> None:
 
 
 def test_22_3_the_roster_marks_off_a_box_a_point_spent_for_the_side_on_screen_only(window: MainWindow) -> None:
-    mode = window.play_mode  # type: ignore[attr-defined]
+    mode = window.play_menu.mode  # type: ignore[attr-defined]
     assert mode.start(HOT_SEAT, seed=0, options={"advanced": True})
     settle()
     hand_over_if_asked(mode)
@@ -90,7 +90,7 @@ def test_22_3_the_roster_marks_off_a_box_a_point_spent_for_the_side_on_screen_on
 
 
 def test_22_3_the_basic_game_has_no_roster(window: MainWindow) -> None:
-    mode = window.play_mode  # type: ignore[attr-defined]
+    mode = window.play_menu.mode  # type: ignore[attr-defined]
     assert mode.start(HOT_SEAT, seed=0)
     settle()
     hand_over_if_asked(mode)

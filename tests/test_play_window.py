@@ -56,7 +56,7 @@ def window(qtbot, tmp_path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
 
 
 def mode_of(window: MainWindow) -> PlayMode:
-    mode = window.play_mode  # type: ignore[attr-defined]
+    mode = window.play_menu.mode  # type: ignore[attr-defined]
     assert isinstance(mode, PlayMode)
     return mode
 

@@ -61,7 +61,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="play-pictures-"))
     s1 = given_or_bundled("s1")
     window = window_of(s1)
-    mode = window.play_mode  # type: ignore[attr-defined]
+    mode = window.play_menu.mode  # type: ignore[attr-defined]
 
     # a move: a unit selected, its reach with the MP costs, the cheapest path under the cursor
     assert mode.open_game(saved_game(folder, 4, 2, "movement", {"german": "human", "russian": "random"}))
@@ -89,7 +89,7 @@ def main() -> None:
     for name in ("duel.yaml", "duel-map.yaml"):
         shutil.copy(REPO / "tests" / "fixtures" / "game" / name, folder / name)
     duel = window_of(folder / "duel.yaml")
-    play = duel.play_mode  # type: ignore[attr-defined]
+    play = duel.play_menu.mode  # type: ignore[attr-defined]
     assert play.start({"german": "human", "russian": "human"}, seed=3)
     for side in ("german", "russian", "german", "russian"):
         settle(0.2)

@@ -90,7 +90,7 @@ def run(path: Path) -> int:
     window.file_opened.emit(path)
     QTimer.singleShot(0, lambda: check_shown(window))
     if opened is not None:
-        QTimer.singleShot(0, lambda: window.play_mode.open_game(game_path, opened))  # type: ignore[attr-defined]
+        QTimer.singleShot(0, lambda: window.play_menu.mode.open_game(game_path, opened))  # type: ignore[attr-defined]
     return app.exec()
 
 

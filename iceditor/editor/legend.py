@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter
 from PySide6.QtWidgets import QStyleOptionGraphicsItem
 
 from engine.hexgrid import DIRECTIONS, Hex
@@ -232,7 +232,7 @@ def _piece_sample(
 
 def _overlay_entries() -> list[Entry]:
     """The tools' colours, from the tools themselves."""
-    from .features.los_tool import ALONG, BLOCKED_LINE, CLEAR_LINE, CORNER, PASSED
+    from .features.los_tool import ALONG, BLOCKED_LINE, CORNER, PASSED, paint_sight
     from .features.movement_overlay import band_colour
     from .features.selection import SELECTED, SELECTED_OUTLINE
     from .features.viewshed_overlay import SEEN
@@ -241,10 +241,7 @@ def _overlay_entries() -> list[Entry]:
     def line(painter: QPainter) -> None:
         terrain_sample("ground")(painter)
         c = centre(HERE)
-        painter.setPen(QPen(CLEAR_LINE, 3, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
-        painter.drawLine(QPointF(c.x() - HEX_SIZE, c.y()), c)
-        painter.setPen(QPen(BLOCKED_LINE, 3, Qt.PenStyle.DashLine, Qt.PenCapStyle.RoundCap))
-        painter.drawLine(c, QPointF(c.x() + HEX_SIZE, c.y()))
+        paint_sight(painter, QPointF(c.x() - HEX_SIZE, c.y()), QPointF(c.x() + HEX_SIZE, c.y()), c)
 
     def shaded(*colours: QColor, outline: QColor | None = None, width: float = 1.5) -> Callable[[QPainter], None]:
         def draw(painter: QPainter) -> None:

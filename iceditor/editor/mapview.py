@@ -11,10 +11,11 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QWheelEvent
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF, QWheelEvent
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsObject,
+    QGraphicsRectItem,
     QGraphicsScene,
     QGraphicsSceneMouseEvent,
     QGraphicsView,
@@ -27,7 +28,7 @@ from engine.model.board import Board
 from engine.model.tables import terrain_effects
 from engine.model.terrain import Terrain
 
-from .hex_layout import HEX_SIZE, centre, hex_at, hex_polygon
+from .hex_layout import HEX_SIZE, centre, hex_at, hex_polygon, hex_rect
 from .map_symbols import BUILDING as BUILDING  # the map's colours, for what draws like it (tool icons)
 from .map_symbols import GROUND as GROUND
 from .map_symbols import GULLY as GULLY
@@ -40,20 +41,18 @@ from .map_symbols import paint_bridge, paint_terrain, road_pen
 LAYERS = ("terrain", "roads", "labels", "zones", "units", "overlays")
 
 
-class HexItem(QGraphicsItem):
-    """One hex's terrain, drawn by its symbols' painters (map_symbols.py)."""
+class HexItem(QGraphicsRectItem):
+    """One hex's terrain, drawn by its symbols' painters (map_symbols.py). A rectangle item for its
+    bounds: Qt asks every hex its bounds at each repaint of the map, and a Python boundingRect
+    made that a call into Python per hex (1,107 on Scenario 6) at every hover (issue 22)."""
 
     def __init__(self, board: Board, h: Hex, parent: QGraphicsItem) -> None:
-        super().__init__(parent)
+        super().__init__(hex_rect(h).adjusted(-1, -1, 1, 1), parent)
+        self.setPen(Qt.PenStyle.NoPen)  # the bounds are the rectangle's own
         self.board, self.hex = board, h
-        self._shape = hex_polygon(h)
-        self._bounds = self._shape.boundingRect().adjusted(-1, -1, 1, 1)
         # drawn once into a pixmap: an overlay moving over the map (an LOS line under the
         # cursor) then costs a copy per hex, not the trees and symbols again
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-
-    def boundingRect(self) -> QRectF:
-        return self._bounds
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         paint_terrain(painter, self.hex, self.board.terrain(self.hex), self.around)
@@ -236,8 +235,52 @@ def _middle(hexes: frozenset[Hex]) -> Hex:
     return min(sorted(hexes), key=lambda h: (centre(h).x() - x) ** 2 + (centre(h).y() - y) ** 2)
 
 
-class HexSetItem(QGraphicsItem):
-    """A set of hexes drawn in one colour (zones, viewsheds, reach bands, selections)."""
+class SparseItem(QGraphicsItem):
+    """An overlay that repaints only the parts of the map it changes. Its bounds cover the scene and
+    stay: bounds that follow what it draws make Qt repaint the box of all of it at each change (a
+    line of sight across the map, its whole box at every hover: issue 22). A change names its parts
+    to the scene each apart (`repaint`; the item's own update() unites them into one box), and
+    `paint` draws only what the exposed rectangle meets."""
+
+    MOST_PARTS = 256  # more changed parts than this are repainted as their box (a region of many rects costs more)
+
+    def __init__(self, parent: QGraphicsItem) -> None:
+        super().__init__(parent)
+        self._bounds = QRectF()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)  # option.exposedRect
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def shape(self) -> QPainterPath:
+        """Nothing to point at (the box is the scene's): the map's items under the cursor stay its own."""
+        return QPainterPath()
+
+    def repaint(self, parts: list[QRectF]) -> None:
+        """Repaint `parts` (item coordinates) of the map."""
+        scene = self.scene()
+        if scene is None or not parts:
+            return
+        box = QRectF(parts[0])
+        for part in parts[1:]:
+            box = box.united(part)
+        if not self._bounds.contains(box):  # the first parts drawn, or a bigger board: the whole is repainted
+            self.prepareGeometryChange()
+            self._bounds = self.mapRectFromScene(scene.sceneRect()).united(box)
+            return
+        for part in parts if len(parts) <= self.MOST_PARTS else [box]:
+            scene.update(self.mapRectToScene(part))
+
+
+def exposed(option: QStyleOptionGraphicsItem) -> QRectF | None:
+    """The part of an item to draw; None: all of it (an item drawn by hand, as the legend's)."""
+    rect = option.exposedRect  # type: ignore[attr-defined]
+    return None if rect.isNull() else rect
+
+
+class HexSetItem(SparseItem):
+    """A set of hexes drawn in one colour (zones, viewsheds, reach bands, selections); a change of
+    the set repaints the hexes that changed."""
 
     def __init__(
         self, parent: QGraphicsItem, colour: QColor, outline: QColor | None = None, width: float = 1.5
@@ -245,26 +288,32 @@ class HexSetItem(QGraphicsItem):
         super().__init__(parent)
         self.hexes: dict[Hex, QColor] = {}
         self.colour, self.outline, self.width = colour, outline, width
-        self._bounds = QRectF()
+        self._inset = 1 - max(width - 1.5, 0) / 2 / HEX_SIZE  # a wide outline stays inside its hex
+        self._drawn: dict[Hex, tuple[QRectF, QPolygonF]] = {}  # each hex's box (with its outline) and polygon
+
+    def _drawing(self, h: Hex) -> tuple[QRectF, QPolygonF]:
+        drawn = self._drawn.get(h)
+        if drawn is None:
+            drawn = self._drawn[h] = (hex_rect(h).adjusted(-2, -2, 2, 2), hex_polygon(h, self._inset))
+        return drawn
 
     def set_hexes(self, hexes: Iterable[Hex] | dict[Hex, QColor]) -> None:
-        self.prepareGeometryChange()
-        self.hexes = dict(hexes) if isinstance(hexes, dict) else {h: self.colour for h in hexes}
-        rect = QRectF()
-        for h in self.hexes:
-            rect = rect.united(hex_polygon(h).boundingRect())
-        self._bounds = rect.adjusted(-2, -2, 2, 2)
-        self.update()
-
-    def boundingRect(self) -> QRectF:
-        return self._bounds
+        before = self.hexes
+        self.hexes = dict(hexes) if isinstance(hexes, dict) else dict.fromkeys(hexes, self.colour)
+        after = self.hexes
+        changed = [
+            h for h in before.keys() | after.keys() if h not in before or h not in after or before[h] != after[h]
+        ]
+        self.repaint([self._drawing(h)[0] for h in changed])
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         painter.setPen(QPen(self.outline, self.width) if self.outline else Qt.PenStyle.NoPen)
-        inset = 1 - max(self.width - 1.5, 0) / 2 / HEX_SIZE  # a wide outline stays inside its hex
+        rect = exposed(option)
         for h, colour in self.hexes.items():
-            painter.setBrush(QBrush(colour))
-            painter.drawPolygon(hex_polygon(h, inset))
+            box, polygon = self._drawing(h)
+            if rect is None or rect.intersects(box):
+                painter.setBrush(QBrush(colour))
+                painter.drawPolygon(polygon)
 
 
 class MapScene(QGraphicsScene):

@@ -18,7 +18,7 @@ from engine.geometry.sight import FirerState
 from engine.hexgrid import Hex
 from engine.model.board import Board
 
-from .mapview import HEX_SIZE, centre, hex_polygon
+from .mapview import HEX_SIZE, SparseItem, centre, hex_polygon
 from .window import MainWindow, Tool
 
 if TYPE_CHECKING:
@@ -152,8 +152,9 @@ class HexTextItem(QGraphicsItem):
             painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
 
-class Tag(QGraphicsItem):
-    """A short text on a pale box at a point of the map: a rule, a range, a path's cost."""
+class Tag(SparseItem):
+    """A short text on a pale box at a point of the map: a rule, a range, a path's cost. A new text
+    repaints the old box and the new one (a SparseItem, as the line it labels)."""
 
     def __init__(self, parent: QGraphicsItem, colour: QColor) -> None:
         super().__init__(parent)
@@ -161,28 +162,30 @@ class Tag(QGraphicsItem):
         self._font = QFont(FONT, 8, QFont.Weight.Bold)
         self._box = QRectF()
         self.setZValue(4)
-        self.setVisible(False)  # until it has a text
 
     def show_text(self, text: str, at: QPointF) -> None:
-        """Show `text` just above and right of `at` (a hex centre); left or below it near the map's edge."""
-        self.prepareGeometryChange()
+        """Show `text` just above and right of `at` (a hex centre); left or below it near the map's
+        edge; '' shows none."""
+        before = self.drawn()
         self.text = text
         size = QFontMetricsF(self._font).size(0, text)
-        self._box = QRectF(0, 0, size.width() + 8, size.height() + 4)
-        x, y = at.x() + HEX_SIZE * 0.5, at.y() - HEX_SIZE * 0.9 - self._box.height()
+        box = QRectF(0, 0, size.width() + 8, size.height() + 4)
+        x, y = at.x() + HEX_SIZE * 0.5, at.y() - HEX_SIZE * 0.9 - box.height()
         edge = self.scene().sceneRect() if self.scene() is not None else QRectF()
-        if x + self._box.width() > edge.right():
-            x = at.x() - HEX_SIZE * 0.5 - self._box.width()
+        if x + box.width() > edge.right():
+            x = at.x() - HEX_SIZE * 0.5 - box.width()
         if y < edge.top():
             y = at.y() + HEX_SIZE * 0.9
-        self.setPos(x, y)
-        self.setVisible(bool(text))
-        self.update()
+        self._box = box.translated(x, y)
+        self.repaint([r for r in (before, self.drawn()) if not r.isNull()])
 
-    def boundingRect(self) -> QRectF:
-        return self._box.adjusted(-1, -1, 1, 1)
+    def drawn(self) -> QRectF:
+        """Where the text is drawn (a null rectangle: nowhere)."""
+        return self._box.adjusted(-1, -1, 1, 1) if self.text else QRectF()
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        if not self.text:
+            return
         painter.setPen(QPen(self.colour, 1.2))
         painter.setBrush(QBrush(QColor(255, 255, 250, 235)))
         painter.drawRoundedRect(self._box, 3, 3)

@@ -1,7 +1,8 @@
 """Play > Balance test...: a batch of AI games of the scenario as saved, run in the background by
 `iceditor playtest` (a process of its own, with its own Dask cluster: the editor stays free), its
 progress and running tally read from the games it writes, and its report opened when it is done
-(docs/balance.md). Cancel interrupts the batch: what finished is kept, and the same test resumes."""
+(docs/balance.md). Cancel interrupts the batch: what finished is kept, and the same test resumes.
+The game engine and its players are imported when the dialog opens, not with the window (issue 22)."""
 
 from __future__ import annotations
 
@@ -32,11 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.batch.games import GAMES_FOLDER
 from engine.model.counters import SIDES
-from engine.players import PLAYERS
-
-from ..play.players_dialog import advanced_rules_box
 
 if TYPE_CHECKING:
     from ..window import MainWindow
@@ -80,6 +77,10 @@ class BalanceDialog(QDialog):
     """How many games, which players, where the report goes."""
 
     def __init__(self, parent: QWidget, scenario: Path) -> None:
+        from engine.players import PLAYERS
+
+        from ..play.players_dialog import advanced_rules_box
+
         super().__init__(parent)
         self.setWindowTitle("Balance test")
         form = QFormLayout(self)
@@ -156,6 +157,8 @@ class BalanceRun(QObject):
 
     def _poll(self) -> None:
         """The games finished so far (their summaries, written last) and who won them."""
+        from engine.batch.games import GAMES_FOLDER
+
         folder = self.options.out / GAMES_FOLDER
         for path in folder.glob("g*.json"):
             if path.name in self.seen or path.name.endswith(".error.json"):

@@ -16,15 +16,15 @@ or the observer, the chance (the engine's `describe_observation`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QLineF, QPointF, Qt
-from PySide6.QtGui import QColor, QPen
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPainterPathStroker, QPen
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
-    QGraphicsLineItem,
     QHBoxLayout,
     QLabel,
     QScrollArea,
@@ -32,16 +32,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.game import new_game
-from engine.game.fire_odds import describe_observation, describe_odds, fire_odds
-from engine.game.state import GameState
 from engine.geometry.los_kernel import SightKernel
 from engine.geometry.sight import Sight, SightTerrain
 from engine.hexgrid import Hex
 from engine.model.tables import sighting_rules
 from engine.problems import Severity
 
-from ..mapview import HexSetItem, centre
+from ..hex_layout import HEX_SIZE
+from ..mapview import HexSetItem, SparseItem, centre
 from ..overlays import (
     OverlayTool,
     Tag,
@@ -54,6 +52,9 @@ from ..overlays import (
 )
 from ..sighting_chart import SightingChart
 from ..window import MainWindow
+
+if TYPE_CHECKING:
+    from engine.game.state import GameState
 
 ORDER = 60
 ODDS_HEIGHT = 300  # the Sighting profile dock's height when it shows fire odds
@@ -72,6 +73,62 @@ PASSED = QColor(255, 225, 90, 90)  # a hex the line passes through
 ALONG = QColor(250, 150, 40, 100)  # the two hexes of a hexside the line runs along (10.31 b)
 CORNER = QColor(120, 150, 220, 90)  # a hex the line touches at a corner only
 ENDS = QColor(30, 90, 170, 60), QColor(30, 90, 170)  # the two units' hexes: fill, outline
+LINE_WIDTH = 3.0
+
+
+def paint_sight(painter: QPainter, a: QPointF, b: QPointF, stop: QPointF | None) -> None:
+    """The line from `a` to `b`, green as far as the firer sees, red dashed beyond `stop`, the point
+    nearest the blocking hex's middle (10.33; None: a clear line)."""
+    painter.setPen(QPen(CLEAR_LINE, LINE_WIDTH, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+    painter.drawLine(a, b if stop is None else stop)
+    if stop is not None:
+        painter.setPen(QPen(BLOCKED_LINE, LINE_WIDTH, Qt.PenStyle.DashLine, Qt.PenCapStyle.RoundCap))
+        painter.drawLine(stop, b)
+
+
+Ends = tuple[QPointF, QPointF, QPointF | None]  # paint_sight's a, b and stop
+
+
+class SightLine(SparseItem):
+    """The line drawn over the map; a new line repaints the strips along the old one and the new one,
+    not their boxes (issue 22: the hover)."""
+
+    def __init__(self, parent: Any) -> None:
+        super().__init__(parent)
+        self.ends: Ends | None = None
+        self.setZValue(2)
+
+    def set_line(self, ends: Ends | None) -> None:
+        before, self.ends = self.ends, ends
+        self.repaint(_strips(before) + _strips(ends))
+
+    def shape(self) -> QPainterPath:
+        """The stroke only: the tooltip is the line's."""
+        path = QPainterPath()
+        if self.ends is not None:
+            path.moveTo(self.ends[0])
+            path.lineTo(self.ends[1])
+        stroke = QPainterPathStroker()
+        stroke.setWidth(LINE_WIDTH)
+        stroke.setCapStyle(Qt.PenCapStyle.RoundCap)
+        return stroke.createStroke(path)
+
+    def paint(self, painter: QPainter, option: Any, widget: Any = None) -> None:
+        if self.ends is not None:
+            paint_sight(painter, *self.ends)
+
+
+def _strips(ends: Ends | None) -> list[QRectF]:
+    """Boxes along a line, each at most a hex radius long, that hold its stroke and round caps."""
+    if ends is None:
+        return []
+    a, b = ends[0], ends[1]
+    pieces = max(1, math.ceil(QLineF(a, b).length() / HEX_SIZE))
+    step, margin = (b - a) / pieces, LINE_WIDTH / 2 + 1
+    return [
+        QRectF(a + step * i, a + step * (i + 1)).normalized().adjusted(-margin, -margin, margin, margin)
+        for i in range(pieces)
+    ]
 
 
 class LosTool(OverlayTool):
@@ -97,10 +154,7 @@ class LosTool(OverlayTool):
         self.ends = HexSetItem(layer, *ENDS)
         # an outline only: the building's number or the hill's name it blocks at stays readable
         self.blocking = HexSetItem(layer, QColor(0, 0, 0, 0), BLOCKED_LINE, width=3.0)
-        self.seen_part = QGraphicsLineItem(layer)
-        self.hidden_part = QGraphicsLineItem(layer)
-        self.seen_part.setZValue(2)
-        self.hidden_part.setZValue(2)
+        self.line = SightLine(layer)
         self.rule_tag = Tag(layer, BLOCKED_LINE)
         self.range_tag = Tag(layer, QColor("#1e3a5f"))
         self.firer = firer_choice()
@@ -154,7 +208,11 @@ class LosTool(OverlayTool):
 
     def odds_text(self, source: Hex, target: Hex) -> str:
         """The odds of fire by the set-up's units in `source` at `target` (fire_odds); '' when the
-        document is no scenario or nothing there may be fired at."""
+        document is no scenario or nothing there may be fired at. The game engine is imported at
+        the first odds asked for, not with the window (issue 22)."""
+        from engine.game import new_game
+        from engine.game.fire_odds import describe_observation, describe_odds, fire_odds
+
         document = self.window.document
         session = document.session
         if document.scenario is None or session is None:
@@ -237,8 +295,7 @@ class LosTool(OverlayTool):
         if sight is None:
             for item in (self.passed, self.along, self.corners, self.ends, self.blocking):
                 item.set_hexes([])
-            for line in (self.seen_part, self.hidden_part):
-                line.setVisible(False)
+            self.line.set_line(None)
             self.rule_tag.show_text("", QPointF())
             self.range_tag.show_text("", QPointF())
             self.summary.setText("Click the firer's hex, then the target's.")
@@ -251,16 +308,10 @@ class LosTool(OverlayTool):
         self.ends.set_hexes([sight.source, sight.target])
         self.blocking.set_hexes([sight.blocking_hex] if sight.blocking_hex else [])
         a, b = centre(sight.source), centre(sight.target)
-        stop = b if sight.blocking_hex is None else _nearest_on_line(a, b, centre(sight.blocking_hex))
-        self.seen_part.setLine(QLineF(a, stop))
-        self.seen_part.setPen(QPen(CLEAR_LINE, 3, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
-        self.hidden_part.setLine(QLineF(stop, b))
-        self.hidden_part.setPen(QPen(BLOCKED_LINE, 3, Qt.PenStyle.DashLine, Qt.PenCapStyle.RoundCap))
-        self.seen_part.setVisible(True)
-        self.hidden_part.setVisible(sight.blocking_hex is not None)
+        stop = None if sight.blocking_hex is None else _nearest_on_line(a, b, centre(sight.blocking_hex))
+        self.line.set_line((a, b, stop))
         text = describe(sight, label)
-        for line in (self.seen_part, self.hidden_part):
-            line.setToolTip(text)
+        self.line.setToolTip(text)
         if sight.blocking_hex is not None:
             assert sight.rule is not None
             words = f"{sight.rule}: {RULE_WORDS[sight.rule]}"

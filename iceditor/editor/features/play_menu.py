@@ -1,6 +1,9 @@
 """The Play menu: Playtest (F5) plays the scenario as the window holds it, Back to editing keeps
 the game, Restart with the edits, Save game and Open game (.jsonl logs), and the AI's Pause and
-Step (iceditor/editor/play/, docs/editor.md "Playtest")."""
+Step (iceditor/editor/play/, docs/editor.md "Playtest").
+
+The play mode is built when first asked for (F5, Open game, the AI's keys): its modules import the
+game engine, which the window does not need to show a scenario (issue 22: the editor's open)."""
 
 from __future__ import annotations
 
@@ -10,10 +13,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
-from ..play.play_mode import PlayMode
-from ..play.players_dialog import PlayersDialog
-
 if TYPE_CHECKING:
+    from ..play.play_mode import PlayMode
     from ..window import MainWindow
 
 ORDER = 80  # the Play menu stands before Help
@@ -23,13 +24,15 @@ GAME_FILES = "Game logs (*.jsonl);;All files (*)"
 class PlayMenu:
     def __init__(self, window: MainWindow) -> None:
         self.window = window
-        self.mode = PlayMode(window)
-        window.play_mode = self.mode  # type: ignore[attr-defined]  # `iceditor edit GAME.jsonl` opens a game through it
+        self._mode: PlayMode | None = None
+        window.play_menu = self  # type: ignore[attr-defined]  # `iceditor edit GAME.jsonl` opens a game through it
         menu = QMenu("&Play", window)
         window.menuBar().insertMenu(window.menus["Help"].menuAction(), menu)
         window.menus["Play"] = menu
         self.playtest = self._add(menu, "&Playtest", "F5", self.start, "Play the scenario as it stands, edits included")
-        self.back = self._add(menu, "&Back to editing", "Shift+F5", self.mode.leave, "The game is kept: F5 goes on")
+        self.back = self._add(
+            menu, "&Back to editing", "Shift+F5", lambda: self.mode.leave(), "The game is kept: F5 goes on"
+        )
         self.restart = self._add(
             menu, "&Restart with the edits", "", self.restart_game, "A new game of the scenario now"
         )
@@ -37,10 +40,22 @@ class PlayMenu:
         self.save = self._add(menu, "&Save game...", "Ctrl+Alt+S", self.save_game, "Write the game's log (.jsonl)")
         self._add(menu, "&Open game...", "Ctrl+Alt+O", self.open_game, "Open a saved game at its last event")
         menu.addSeparator()
-        self.pause = self._add(menu, "Pause the &AI", "F6", self.mode.phase_bar.pause.toggle, "Hold or run the AI")
-        self.step = self._add(menu, "S&tep the AI", "F7", self.mode.phase_bar.step.emit, "One AI decision (paused)")
+        self.pause = self._add(
+            menu, "Pause the &AI", "F6", lambda: self.mode.phase_bar.pause.toggle(), "Hold or run the AI"
+        )
+        self.step = self._add(
+            menu, "S&tep the AI", "F7", lambda: self.mode.phase_bar.step.emit(), "One AI decision (paused)"
+        )
         menu.aboutToShow.connect(self._update)
         self._update()
+
+    @property
+    def mode(self) -> PlayMode:
+        if self._mode is None:
+            from ..play.play_mode import PlayMode
+
+            self._mode = PlayMode(self.window)
+        return self._mode
 
     def _add(self, menu: QMenu, text: str, keys: str, slot: object, tip: str) -> QAction:
         action = QAction(text, self.window)
@@ -52,10 +67,11 @@ class PlayMenu:
         return action
 
     def _update(self) -> None:
-        mode = self.mode
-        self.back.setEnabled(mode.active)
-        self.restart.setEnabled(mode.session is not None)
-        self.save.setEnabled(mode.session is not None)
+        mode = self._mode  # a menu shown builds no play mode
+        playing = mode is not None and mode.session is not None
+        self.back.setEnabled(mode is not None and mode.active)
+        self.restart.setEnabled(playing)
+        self.save.setEnabled(playing)
 
     def start(self) -> None:
         """A game goes on where it was left; edited since, the user may restart it with the edits."""
@@ -78,6 +94,8 @@ class PlayMenu:
                     return
             mode.enter()
             return
+        from ..play.players_dialog import PlayersDialog
+
         dialog = PlayersDialog(self.window, f"Playtest {self.window.document.path.name}")
         if dialog.exec():
             mode.start(dialog.players(), dialog.seed.value(), dialog.options())
@@ -89,13 +107,15 @@ class PlayMenu:
             self.start()
             return
         game = mode.session.game
+        from ..play.players_dialog import PlayersDialog
+
         dialog = PlayersDialog(self.window, "Restart with the edits", mode.session.players, game.seed, game.options)
         if dialog.exec():
             mode.leave()
             mode.start(dialog.players(), dialog.seed.value(), dialog.options())
 
     def save_game(self) -> None:
-        if self.mode.session is None:
+        if self._mode is None or self._mode.session is None:
             return
         suggested = self.window.document.path.with_suffix(".jsonl")
         chosen, _ = QFileDialog.getSaveFileName(self.window, "Save game", str(suggested), GAME_FILES)

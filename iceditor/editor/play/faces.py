@@ -9,10 +9,13 @@ a scenario fields: 24.1's lists).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from engine.game.units import Unit, field_units
 from engine.model.counters import Counters
 from engine.model.scenario import Scenario
+
+if TYPE_CHECKING:
+    from engine.game.units import Unit
 
 # the default zoom of the board in play, screen pixels a map unit: a counter's print 8-10 px high
 # (counter_drawing.py), a hex 72 px across
@@ -62,5 +65,9 @@ def face_of(unit: Unit) -> Face:
 
 
 def printed_faces(scenario: Scenario, counters: Counters) -> dict[str, Face]:
-    """Every unit the scenario fields, by the id the game gives it, with its face."""
+    """Every unit the scenario fields, by the id the game gives it, with its face. The game engine
+    is imported here, not with the module: the legend (and `iceditor snapshot`'s options) draw and
+    name faces before any game is played (issue 22: the editor's open)."""
+    from engine.game.units import field_units
+
     return {u.id: face_of(u) for u in field_units(scenario, counters)}
