@@ -85,7 +85,7 @@ def test_22_3_the_roster_marks_off_a_box_a_point_spent_for_the_side_on_screen_on
         settle()
         hand_over_if_asked(mode)
     assert seen["german"] == [("C/LMG-PR10-1", "☒☐☐", "2")]
-    assert seen["russian"] == [("A/LMG-PR8-1 + A/LMG-PR9-1", "☐☐", "2")]  # one pool, one line (R343)
+    assert seen["russian"] == [("A/LMG-PR8-1 +\nA/LMG-PR9-1", "☐☐", "2")]  # one pool, one line (R343)
     assert "1 roster line of the side on screen" in mode.roster.heading.text()
 
 

@@ -7,20 +7,27 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 SPENT, LEFT = "\u2612", "\u2610"  # a box marked off, a box still open
 UNIT, BOXES, POINTS = range(3)
+BOXES_A_LINE = 10
 
 
 def boxes(left: int, given: int) -> str:
-    """The roster's boxes: `given - left` marked off, then the open ones.
+    """The roster's boxes: `given - left` marked off, then the open ones, ten to a line (a
+    scenario's MMG has up to 28, more than the dock's width holds on one line).
 
     >>> boxes(2, 5)
     '☒☒☒☐☐'
+    >>> print(boxes(11, 12))
+    ☒☐☐☐☐☐☐☐☐☐
+    ☐☐
     """
-    return SPENT * max(0, given - left) + LEFT * max(0, left)
+    row = SPENT * max(0, given - left) + LEFT * max(0, left)
+    return "\n".join(row[i : i + BOXES_A_LINE] for i in range(0, len(row), BOXES_A_LINE))
 
 
 class AmmoRoster(QWidget):
@@ -35,6 +42,7 @@ class AmmoRoster(QWidget):
         self.tree = QTreeWidget(objectName="ammo-roster")
         self.tree.setHeaderLabels(["Unit", "Boxes (22.3)", "Left"])
         self.tree.setRootIsDecorated(False)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideNone)  # every box shown, or none is read right
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(UNIT, QHeaderView.ResizeMode.ResizeToContents)
@@ -56,7 +64,7 @@ class AmmoRoster(QWidget):
             lines.setdefault(pools.get(uid, uid), []).append(uid)
         for uids in lines.values():
             points = left[uids[0]]
-            names = " + ".join(uid.split("/", 1)[-1] for uid in uids)
+            names = " +\n".join(uid.split("/", 1)[-1] for uid in uids)  # a line a unit: the boxes keep the width
             item = QTreeWidgetItem([names, boxes(points, given.get(uids[0], points)), str(points)])
             item.setFont(BOXES, self.box_font)
             item.setToolTip(BOXES, f"{points} of {given.get(uids[0], points)} ammo points left (22.1)")
