@@ -119,6 +119,28 @@ def main() -> None:
     duel.grab().save(str(OUT / "play-duel-opportunity-fire.png"))
     duel.close()
 
+    # the advanced rules: the Ammo tab, the German's roster once his MGs have fired (22.3)
+    for seed in range(3, 20):  # the first game whose German spends three points
+        assert mode.start({"german": "human", "russian": "human"}, seed=seed, options={"advanced": True})
+        session, chooser = mode.session, random.Random(seed)
+        full = {k: v for k, v in session.game.ammo.items() if k.startswith("german/")}
+        while not session.game.is_over:
+            if mode.handover.isVisible():
+                mode.handover.button.click()
+                settle(0.1)
+                continue
+            if sum(full.values()) - sum(session.game.ammo[k] for k in full) >= 3 and mode.shown == "german":
+                break
+            actions = session.actions()
+            fire = [a for a in actions if a.verb in ("aim", "join", "shoot", "intensive", "lane", "spray")]
+            mode.play(chooser.choice(fire or actions))
+            settle(0.05)
+        if not session.game.is_over:
+            break
+    mode.tabs.setCurrentWidget(mode.roster)
+    settle()
+    window.grab().save(str(OUT / "play-s1-ammo-roster.png"))
+
     # the end: a whole game of two random players, opened at its last event
     end = PlaySession.start(load_scenario(s1), {"german": "random", "russian": "random"}, seed=3)
     while not end.game.is_over:
