@@ -124,9 +124,24 @@ def scripts(quick: bool) -> list[Figure]:
         Figure("one-hex edit + revalidation, p95, six scenarios", edits["edit_ms_p95"], "ms", 50, baseline=naive),
         Figure(f"  the worst scenario's p95 ({worst})", edits["edit_ms_p95_per_scenario"][worst], "ms", 50),
         Figure("open Scenario 6 in the editor (in process)", editor["open_s"], "s", 1.5),
-        # the figure is "imports + window": `iceditor edit` in a new process, wall time
-        Figure("  iceditor edit s6, new process, to the window shown", editor["launch_visible_s"], "s", 1.5),
+        # the figure is "imports + window": `iceditor edit` in a new process, wall time, with
+        # the bytecode kept as an installed package keeps it, and as this environment runs a checkout
+        Figure(
+            "  iceditor edit s6, new process, to the window shown",
+            editor["launch_visible_s"],
+            "s",
+            1.5,
+            baseline=f"the process's CPU {editor['launch_cpu_s']} s",
+        ),
         Figure("  the same, to its problems shown", editor["launch_ready_s"], "s", 1.5),
+        Figure(
+            "  the same, every module compiled, to the window shown",
+            editor["launch_visible_compiled_s"],
+            "s",
+            1.5,
+            baseline=f"the process's CPU {editor['launch_cpu_compiled_s']} s",
+        ),
+        Figure("  the same, to its problems shown", editor["launch_ready_compiled_s"], "s", 1.5),
         Figure("LOS hover p95, whole map in view", editor["los_hover_ms_whole_map_p95"], "ms", 16),
         Figure(
             "LOS fan, one hex to the sheet",
