@@ -16,6 +16,7 @@ import pytest
 from iceditor.cli import COMMANDS, main, parse
 
 HEAVY = (
+    "importlib.metadata",  # the version, looked up by --version alone
     "PySide6",
     "dask",
     "distributed",
