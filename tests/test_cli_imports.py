@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -91,9 +92,7 @@ def test_the_editor_shows_a_scenario_without_the_game_engine() -> None:
         "window.play_menu.mode\n"
         "print(json.dumps([shown, 'engine.game' in sys.modules]))\n"
     )
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
-    shown, after_play = json.loads(done.stdout.splitlines()[-1])
+    shown, after_play = _printed_offscreen(code)
     assert shown == []
     assert after_play
 
@@ -115,8 +114,13 @@ def test_a_launch_shows_the_window_before_numpy_and_shapely_are_imported() -> No
         "window.refresh_problems()\n"
         "print(json.dumps([shown, 'numpy' in sys.modules]))\n"
     )
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
-    shown, validated = json.loads(done.stdout.splitlines()[-1])
+    shown, validated = _printed_offscreen(code)
     assert shown == []
     assert validated
+
+
+def _printed_offscreen(code: str) -> Any:
+    """What `code` prints last (JSON), run in a new process with Qt offscreen."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    return json.loads(done.stdout.splitlines()[-1])
