@@ -82,7 +82,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     named = argv[0] if argv and not argv[0].startswith("-") else None  # -h, --version: the only options before it
     whole = COMMANDS[named][0] if named in COMMANDS else None  # the module of the named command
     parser = _Parser(prog="iceditor", description="Iron Cross scenario and map editor")
-    parser.add_argument("--version", action="version", version=f"iceditor {_version()}")
+    parser.add_argument("--version", action=_Version, help="show program's version number and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module, line) in COMMANDS.items():
         if module != whole:
@@ -439,6 +439,18 @@ def _files_json(groups: list[tuple[str, list[Sourced]]]) -> list[dict[str, objec
         }
         for file, values in groups
     ]
+
+
+class _Version(argparse.Action):
+    """--version: the installed package's version, looked up only when asked (importlib.metadata
+    costs every command 15 ms, `iceditor edit` and `--help` among them)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **given: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **given)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        print(f"iceditor {_version()}")
+        parser.exit()
 
 
 def _version() -> str:

@@ -12,6 +12,7 @@ import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import shiboken6
@@ -27,6 +28,7 @@ from engine.model.terrain import CLEAR, Terrain
 from engine.validate.errata_impact import ErrataImpact
 from engine.validate.runner import map_problems
 from iceditor.editor import app as app_module
+from iceditor.editor import document as document_module
 from iceditor.editor.commands import DataCommand
 from iceditor.editor.document import Roads, open_document
 from iceditor.editor.features import autosave, file_menu
@@ -153,6 +155,29 @@ def test_save_keeps_comments_and_key_order_and_reloads_the_same_board(workspace:
     assert '"1102": {trees: 3}' in text and '"1204": {level: 2, hill: K}' in text
     reloaded = open_document(path).board
     assert {h: reloaded.terrain(h) for h in reloaded.hexes} == {h: board.terrain(h) for h in board.hexes}
+
+
+def test_a_scenarios_maps_are_parsed_for_writing_only_when_first_written(workspace: Path, monkeypatch) -> None:
+    """Opening Scenario 6 builds the round-trip data of the scenario alone (its panels edit it);
+    a map's is built when its text is first asked for, and the edit is written over it as ever."""
+    parsed: list[str] = []
+    make = document_module._yaml
+
+    def counting(width: int = 4096) -> Any:
+        made = make(width)
+        load = made.load
+        made.load = lambda text: (parsed.append(text[:40]), load(text))[1]
+        return made
+
+    monkeypatch.setattr(document_module, "_yaml", counting)
+    document = open_document(workspace / "scenarios" / "s6-spartakovka.yaml")
+    assert len(parsed) == 1 and len(document.maps) == 2
+    first = document.maps[0]
+    h = next(h for h in document.board.hexes if first.holds(h) and document.printed(h) == CLEAR)
+    document.set_printed({h: Terrain(trees=2)})
+    text = first.text()
+    assert len(parsed) == 2 and f'"{first.sheet.label(h)}": {{trees: 2}}' in text
+    assert first.text() == text and len(parsed) == 2  # parsed once
 
 
 def test_save_as_moves_the_document_and_leaves_the_old_file(workspace: Path, window_on, monkeypatch) -> None:

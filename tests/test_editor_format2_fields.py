@@ -200,6 +200,20 @@ def test_the_map_edge_tool_picks_the_zones_edges_on_the_map(open_window, qtbot) 
 
 
 @pytest.mark.gui
+def test_the_zones_panel_is_filled_when_first_shown_and_the_map_edge_tool_fills_it(open_window) -> None:  # type: ignore[no-untyped-def]
+    """Behind Order of battle as a window opens, the Zones panel resolves no zone before its tab is
+    shown; the Map edge tool clicked before then edits the first zone all the same."""
+    window = open_window(S1)
+    zones = window.findChild(ZonePanel)
+    assert zones.visibleRegion().isEmpty() and zones.name is None and zones.zone_list.count() == 0
+    window.use_tool("map-edge")
+    window.tool.press(window.document.board.hex("4027"), None)
+    first = next(iter(data(window)["zones"]))
+    assert zones.name == first and zones.zone_list.currentItem().text() == first
+    assert {"map_edge": "north"} in [dict(p) for p in [zones.parsed(), *zones.parsed().get("any_of", [])]]
+
+
+@pytest.mark.gui
 def test_side_fields_ips_mines_restrictions_and_infiltration(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = open_window(S1)
     sides = shown(window, SidesPanel)

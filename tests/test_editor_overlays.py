@@ -167,6 +167,46 @@ def test_a_los_hover_repaints_what_changed_and_leaves_nothing_behind(qtbot, smal
     assert shown == _on_screen(window)
 
 
+def test_roads_and_bridges_repainted_in_strips_are_the_roads_drawn_whole(qtbot, workspace: Path) -> None:
+    """The roads are one item over the map that draws, at a repaint, the chains and bridges that
+    meet the exposed strip: after LOS hovers across Scenario 5's roads and bridges (5806, 6410,
+    6521, 6815) the map on screen is the map repainted whole."""
+    window = open_window(qtbot, next((workspace / "scenarios").glob("s5-*.yaml")))
+    board = window.document.board
+    window.use_tool("los")
+    window.view.centre_on(board.hex("6410"))
+    click(qtbot, window, board.hex("6410"))
+    for label in ("5806", "6521", "6815", "5403", "6527", "6410", "6723"):
+        if window.view.viewport().rect().contains(at(window, board.hex(label))):
+            hover(qtbot, window, board.hex(label))
+            QApplication.processEvents()
+    viewport = window.view.viewport()
+    shown = _on_screen(window)
+    viewport.repaint()
+    assert shown == _on_screen(window)
+
+
+def test_a_straight_road_is_drawn_where_a_repaint_crosses_it(qtbot, tmp_path: Path) -> None:
+    """A road up a column is a path whose box has no width: it is drawn all the same, at the first
+    paint and where a LOS hover's strip crosses it."""
+    path = tmp_path / "straight.yaml"
+    path.write_text(SMALL_MAP.replace('["1001", "1101", "1202"]', '["1502", "1503", "1504", "1505", "1506"]'))
+    window = open_window(qtbot, path)
+    board = window.document.board
+    window.use_tool("los")
+    click(qtbot, window, board.hex("1304"))
+    for label in ("1704", "1804", "1703"):
+        hover(qtbot, window, board.hex(label))
+        QApplication.processEvents()
+    shown = _on_screen(window)
+    window.scene.set_layer_visible("roads", False)
+    window.view.viewport().repaint()
+    bare = _on_screen(window)
+    for upper, lower in (("1502", "1503"), ("1504", "1505")):
+        middle = window.view.mapFromScene((centre(board.hex(upper)) + centre(board.hex(lower))) / 2)
+        assert shown.pixelColor(middle) != bare.pixelColor(middle)
+
+
 def _fire_line(qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
     """The fire fixture open in a window, the LOS tool's line from the German MMG (1324, facing
     north) to the Russian ATR (1303) chosen."""

@@ -4,11 +4,12 @@ done as one board edit, leave the board, the problems and the map as a full rebu
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QEvent, QObject, QRectF, Qt
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication, QMessageBox, QSplashScreen
 
@@ -190,6 +191,29 @@ def test_a_launch_shows_the_window_before_it_validates(qtbot, workspace, monkeyp
     assert editor_app.run(workspace / "scenarios" / S2) == 0
     assert splashed == [(True, True)] and seen[0] == (True, True)
     assert not any(w.isVisible() for w in QApplication.topLevelWidgets() if isinstance(w, QSplashScreen))
+
+
+def test_the_splash_is_drawn_at_once(qtbot, workspace) -> None:  # type: ignore[no-untyped-def]
+    """The splash is on screen and drawn when `opening` returns, without the whole second Qt's
+    QSplashScreen waited in its Show event for an exposure that could not come before the show."""
+    painted: list[bool] = []
+
+    class Painted(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint and isinstance(watched, QSplashScreen):
+                painted.append(True)
+            return False
+
+    spy = Painted()
+    QApplication.instance().installEventFilter(spy)
+    began = time.perf_counter()
+    splash = editor_app.opening(workspace / "scenarios" / S2)
+    taken = time.perf_counter() - began
+    QApplication.instance().removeEventFilter(spy)
+    exposed = splash.windowHandle().isExposed()
+    splash.close()
+    assert exposed and painted
+    assert taken < editor_app.SPLASH_EXPOSED_MS / 2e3  # Qt's wait took all of it: 1.01 s
 
 
 # -- the batched edit equals a full rebuild ------------------------------------------------------

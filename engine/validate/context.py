@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import InitVar, dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from engine.geometry.compass import Compass
 from engine.geometry.movement import Mover
 from engine.geometry.turns import SearchLabels, TurnSearch, turns_searches
-from engine.geometry.viewshed import Viewsheds
 from engine.geometry.zones import ZoneContext, ZoneError, resolve_named
 from engine.hexgrid import Hex, LabelError, are_adjacent
 from engine.model.board import Board
@@ -18,6 +18,9 @@ from engine.model.counters import Counters, bundled_counters
 from engine.model.load_errors import LoadError
 from engine.model.scenario import Scenario
 from engine.model.source import SourceDocument, SourceError
+
+if TYPE_CHECKING:  # imported by the first check that asks (numpy with it): an editor opens without
+    from engine.geometry.viewshed import Viewsheds
 
 
 @dataclass
@@ -116,6 +119,8 @@ class ScenarioContext:
 
     @cached_property
     def _viewsheds(self) -> Viewsheds | None:
+        from engine.geometry.viewshed import Viewsheds
+
         return Viewsheds(self.board) if self.board is not None else None
 
     def turns(

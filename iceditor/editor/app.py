@@ -6,9 +6,9 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, Qt, QTimer
 from PySide6.QtGui import QColor, QPixmap, QPixmapCache
-from PySide6.QtWidgets import QApplication, QMessageBox, QSplashScreen
+from PySide6.QtWidgets import QApplication, QMessageBox, QSplashScreen, QWidget
 
 from engine.model.load_errors import LOAD_FAILURES, load_failure
 
@@ -18,6 +18,7 @@ from .view_settings import ViewSettings
 from .window import MainWindow
 
 PIXMAP_CACHE_KB = 128 * 1024  # Qt's default is 10 MB
+SPLASH_EXPOSED_MS = 1000  # the longest the splash is waited for to be on screen (Qt's own limit)
 
 
 def application() -> QApplication:
@@ -99,10 +100,27 @@ def opening(path: Path) -> QSplashScreen:
     the window take a second or two before the window itself can be shown."""
     pixmap = QPixmap(520, 80)
     pixmap.fill(QColor("#efe8d0"))
-    splash = QSplashScreen(pixmap)
+    splash = Splash(pixmap)
     splash.showMessage(f"iceditor: opening {path.name}...", Qt.AlignmentFlag.AlignCenter, QColor("#303030"))
     splash.show()
+    shown, waited = splash.windowHandle(), QElapsedTimer()
+    waited.start()
+    while not shown.isExposed() and not waited.hasExpired(SPLASH_EXPOSED_MS):
+        QApplication.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents, 10)
+    splash.repaint()  # drawn now, before the files are read
     return splash
+
+
+class Splash(QSplashScreen):
+    """A QSplashScreen whose show() returns at once. Qt 6's waits in the Show event for the window
+    to be exposed, which it cannot be before the show that sent the event is done: every start
+    waited the whole second of its limit (offscreen and under Xvfb alike). `opening` waits after
+    the show instead, until the window is exposed (at once without a window manager)."""
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Show:
+            return QWidget.event(self, event)
+        return super().event(event)
 
 
 def check_shown(window: MainWindow) -> None:

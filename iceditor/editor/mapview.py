@@ -7,7 +7,7 @@ overlays. A terrain edit repaints only the hexes it touched (Board.set_terrain's
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
@@ -62,29 +62,50 @@ class HexItem(QGraphicsRectItem):
 
 
 class RoadItem(QGraphicsItem):
-    """The roads: each chain drawn from hex centre to hex centre across the hexsides it uses."""
+    """The roads: each chain drawn from hex centre to hex centre across the hexsides it uses. One
+    item over the whole map, so every repaint of the map paints it: it draws the chains and bridges
+    that meet the exposed rectangle only (a LOS hover repaints a strip), from paths kept until the
+    board's roads change."""
 
     def __init__(self, board: Board, bounds: QRectF, parent: QGraphicsItem) -> None:
         super().__init__(parent)
         self.board, self._bounds = board, bounds
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)  # option.exposedRect
+        self._drawn: tuple[tuple[tuple[Hex, ...], ...], tuple[Hex, ...]] | None = None  # the roads `_paths` are of
+        self._paths: list[tuple[QRectF, QPainterPath]] = []  # each chain's path and the box its pen covers
 
     def boundingRect(self) -> QRectF:
         return self._bounds
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        paint_roads(painter, self.board)
+        roads = (tuple(map(tuple, self.board.roads)), tuple(self.board.bridges))
+        if roads != self._drawn:
+            self._drawn, self._paths = roads, [(_drawn_over(path), path) for path in map(road_path, roads[0])]
+        exposed = option.exposedRect
+        painter.setPen(road_pen())
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for box, path in self._paths:
+            if box.intersects(exposed):
+                painter.drawPath(path)
+        for b in roads[1]:
+            if _drawn_over(centre(b)).intersects(exposed):
+                paint_bridge(painter, centre(b))
 
 
-def paint_roads(painter: QPainter, board: Board) -> None:
-    painter.setPen(road_pen())
-    painter.setBrush(Qt.BrushStyle.NoBrush)
-    for road in board.roads:
-        path = QPainterPath(centre(road[0]))
-        for h in road[1:]:
-            path.lineTo(centre(h))
-        painter.drawPath(path)
-    for b in board.bridges:
-        paint_bridge(painter, centre(b))
+ROAD_REACH = 10.0  # a road's pen and a bridge's deck reach less far than this from the line or the hex centre
+
+
+def _drawn_over(drawn: QPainterPath | QPointF) -> QRectF:
+    """The box a road's path or a bridge at a point covers (a straight road's own box has no width)."""
+    box = drawn.controlPointRect() if isinstance(drawn, QPainterPath) else QRectF(drawn, drawn)
+    return box.adjusted(-ROAD_REACH, -ROAD_REACH, ROAD_REACH, ROAD_REACH)
+
+
+def road_path(road: Sequence[Hex]) -> QPainterPath:
+    path = QPainterPath(centre(road[0]))
+    for h in road[1:]:
+        path.lineTo(centre(h))
+    return path
 
 
 NUMBER_SIZE = 7.0  # a hex number's height (em) in scene units: its size on the printed sheet

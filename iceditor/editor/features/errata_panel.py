@@ -14,6 +14,7 @@ import contextlib
 import threading
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QColor
@@ -38,12 +39,14 @@ from engine.model.mapsheet import MapSheet
 from engine.model.scenario import Scenario, scenario_from_document
 from engine.model.source import SourceError
 from engine.model.terrain import Terrain
-from engine.validate.errata_impact import MOVER, ErrataImpact, ErrataImpactError, errata_impact
 
 from ..busy import busy
 from ..document import EditorDocument
 from ..mapview import HexSetItem
 from ..window import MainWindow, describe_terrain
+
+if TYPE_CHECKING:  # imported when an impact is measured (numpy with it): the window opens without
+    from engine.validate.errata_impact import ErrataImpact
 
 HIGHLIGHT = QColor(255, 120, 0, 120)
 OUTLINE = QColor("#b33c00")
@@ -184,6 +187,7 @@ class ErrataPanel(QWidget):
             return
         self.impact = None
         request, path, measured = self._request, self.preview.path.resolve(), self._measured
+        from engine.validate.errata_impact import ErrataImpactError, errata_impact
 
         def measure() -> None:
             try:
@@ -248,7 +252,7 @@ class ErrataPanel(QWidget):
             )
         )
         impact = self.impact  # first: what the errata do to the game, then hex by hex
-        if isinstance(impact, ErrataImpact):
+        if impact is not None and not isinstance(impact, str):
             self._impact_rows(impact)
         elif self.window.document.scenario is None:
             self._section("LOS, zones and turn counts are measured for a scenario: open one to see them.")
@@ -261,6 +265,8 @@ class ErrataPanel(QWidget):
         self.report.expandAll()
 
     def _impact_rows(self, r: ErrataImpact) -> None:
+        from engine.validate.errata_impact import MOVER
+
         los = self._section(
             f"LOS, both ends UP: {r.sight_changes:,} of {r.pairs:,} pairs change "
             f"({r.now_blocked:,} now blocked, {r.now_clear:,} now clear)"

@@ -32,7 +32,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.geometry.los_kernel import SightKernel
 from engine.geometry.sight import Sight, SightTerrain
 from engine.hexgrid import Hex
 from engine.model.tables import sighting_rules
@@ -55,6 +54,7 @@ from ..window import MainWindow
 
 if TYPE_CHECKING:
     from engine.game.state import GameState
+    from engine.geometry.los_kernel import SightKernel  # numpy: imported at the tool's first line
 
 ORDER = 60
 ODDS_HEIGHT = 300  # the Sighting profile dock's height when it shows fire odds
@@ -191,6 +191,8 @@ class LosTool(OverlayTool):
     def kernel(self) -> SightKernel:
         """The LOS kernel of the board as it is now (its building joins follow the terrain)."""
         if self._kernel is None:
+            from engine.geometry.los_kernel import SightKernel
+
             self._kernel = SightKernel(self.board, self._terrain)
         return self._kernel
 

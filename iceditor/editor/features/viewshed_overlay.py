@@ -9,13 +9,12 @@ that follows the board's edits.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QColor
 from PySide6.QtWidgets import QComboBox, QGridLayout, QLabel, QPushButton, QWidget
 
-from engine.geometry.viewshed import Viewsheds
 from engine.hexgrid import Hex
 
 from ..busy import busy
@@ -33,6 +32,9 @@ from ..overlays import (
     watch_board,
 )
 from ..window import MainWindow
+
+if TYPE_CHECKING:
+    from engine.geometry.viewshed import Viewsheds  # numpy: imported at the overlay's first use
 
 ORDER = 62
 
@@ -98,6 +100,8 @@ class ViewshedTool(OverlayTool):
         if shared is not None:
             return shared
         if self._own is None:
+            from engine.geometry.viewshed import Viewsheds
+
             self._own = Viewsheds(self.board)
             self.board.watchers.append(self._own.changed)
         return self._own

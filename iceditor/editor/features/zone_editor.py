@@ -107,9 +107,10 @@ class ZonePanel(QWidget):
         self.pages.addTab(self._starts_box(), "Deployments and entries")
         self._preview_timer = QTimer(self, singleShot=True, interval=120)
         self._preview_timer.timeout.connect(self.preview)
-        self.in_view = True  # until its tab goes behind another (set_shown)
-        self._stale = False  # edits came while out of view
-        self.refresh()
+        # filled when its tab first comes into view (set_shown): behind Order of battle as a window
+        # opens, it would resolve its first zone for nothing before the window is shown (40 ms, S6)
+        self.in_view = False
+        self._stale = True  # edits came while out of view
 
     def _zones_box(self) -> QWidget:
         box = QWidget()
@@ -789,6 +790,7 @@ class MapEdgeTool(Tool):
     def press(self, h: Hex, event: Any) -> None:
         if not self.shared.active:
             return
+        self.panel.catch_up()  # its first zone chosen, if its tab has not been shown yet
         if self.panel.name is None:
             self.window.statusBar().showMessage("Choose or add a zone in the Zones panel first", 5000)
             return
