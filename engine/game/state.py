@@ -45,7 +45,10 @@ COUNTED_PHASES = (SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE,
 # on, the phase included where it counts (a unit's openings and starts, its steps by how it moves in
 # this phase); the rest goes with each phase (`next_phase_caches`).
 LASTING_CACHES = frozenset(
-    ("hex_actions", "open_lines", "lines_along", "sights", "opens", "unit_openings", "starts", "steps", "digest_parts")
+    (
+        *("hex_actions", "open_lines", "lines_along", "sights", "opens", "unit_openings", "starts", "steps"),
+        *("entries", "entry_bars", "digest_parts"),
+    )
 )
 
 _MISSING = object()
