@@ -22,7 +22,7 @@ from engine.validate.placements import zone_hexes
 
 from .actions import Action
 from .dice import Dice
-from .units import ON_MAP, WHILE_SHARED, Extra, SharedExtra, SharedUnit, SharedUnitError, Unit
+from .units import ON_MAP, WHILE_SHARED, Extra, SharedExtra, SharedUnit, SharedUnitError, Unit, while_shared
 
 SETUP, ENTRY_CHOICE = "setup", "entry_choice"
 MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, FREE_STATE = (
@@ -544,13 +544,18 @@ class GameState:
         # digest is taken at every phase's end: each unit's two parts are written once for all it
         # holds (kept for the game), the lists' reprs joined from them.
         parts: dict[tuple[Any, ...], tuple[str, str]] = self.caches.setdefault("digest_parts", {})
-        units, flags = [], []
-        for u in self.units.values():
+
+        def written(u: Unit) -> tuple[str, str]:
             key = (u.id, u.where, u.hex, u.state, u.morale, u.facing, u.men, u.hidden, u.immobilized, u.fired, u.moved)
             found = parts.get(key)
             if found is None:
                 place = [u.id, u.where, u.hex and (u.hex.q, u.hex.r), str(u.state), str(u.morale), u.facing, u.men]
                 found = parts[key] = (repr(place), repr([u.hidden, u.immobilized, u.fired, u.moved]))
+            return found
+
+        units, flags = [], []
+        for u in self.units.values():  # a shared unit keeps its parts (most units, at a phase's end)
+            found = while_shared(u, "_digest", written) if type(u) is SharedUnit else written(u)
             units.append(found[0])
             flags.append(found[1])
         pending = "" if self.path is None else f", {self.path!r}"  # R190: a path still to go (never at a phase end)
