@@ -585,13 +585,21 @@ _AS_THEY_ARE = frozenset((str, int, float, bool, type(None), tuple))  # what `_f
 
 
 def _fresh(value: Any) -> Any:
-    """A copy of plain data (dicts, lists and sets of values), as deepcopy without its memo."""
+    """A copy of plain data (dicts, lists and sets of values), as deepcopy without its memo: each
+    container copied whole, then what it holds that is not a plain value (every copy of a state
+    copies three such dicts, most of a game empty or of plain values)."""
     if isinstance(value, dict):
-        return {k: v if type(v) in _AS_THEY_ARE else _fresh(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [v if type(v) in _AS_THEY_ARE else _fresh(v) for v in value]
-    if isinstance(value, set):
-        return set(value)
+        value = dict(value)
+        for k, v in value.items():
+            if type(v) not in _AS_THEY_ARE:
+                value[k] = _fresh(v)
+    elif isinstance(value, list):
+        value = list(value)
+        for i, v in enumerate(value):
+            if type(v) not in _AS_THEY_ARE:
+                value[i] = _fresh(v)
+    elif isinstance(value, set):
+        value = set(value)
     return value
 
 
