@@ -255,7 +255,8 @@ class GameState:
         """Every change of where a unit is goes through here: the index of `at` follows it (a new
         dict and lists, as whoever reads the old one expects), and what is kept of the hexes it left
         and entered and of their neighbours is dropped."""
-        unit = self.changing(unit)
+        held = self._at  # the index others may read: changed only in a new dict
+        unit = self.changing(unit)  # a shared unit on the map: a new index, which no one holds yet
         before = unit.hex if unit.on_map else None
         unit.where, unit.hex = where, h
         after = unit.hex if unit.on_map else None
@@ -264,7 +265,7 @@ class GameState:
         self._kept = {}
         if self._at is None or before == after:
             return
-        index = dict(self._at)
+        index = self._at if self._at is not held else dict(self._at)
         if before is not None:
             index[before] = [u for u in index[before] if u is not unit]
             if not index[before]:
