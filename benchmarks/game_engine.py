@@ -1,10 +1,12 @@
 """Rules engine speed: random-play games per second and actions per second, one core, one JSON object.
 
-    python benchmarks/game_engine.py [--games N] [--profile] [--scenario PATH] [--advanced]
+    python benchmarks/game_engine.py [--games N] [--profile] [--scenario PATH] [--advanced] [--no-freeze]
 
 For Scenarios 1 and 6, with every rule in play (fire combat included): `play` (in place, as a
 batch runs games) over N games after one warm-up game (the scenario's validation, its terrain's
-lines of sight and costs, kept for every later game), and the naive baseline measured in the same
+lines of sight and costs, kept for every later game, then frozen out of the garbage collector's
+walks as a batch worker freezes them: engine/batch/games.py `freeze_kept`; `--no-freeze`: not),
+and the naive baseline measured in the same
 run: the functional `apply`, which copies the state for every action. Games/s by CPU time (the
 process's: pin it to one core, `taskset -c 1`), each beside issue 22's goal: at least 10 games/s
 for Scenario 1 and 2.5 for Scenario 6 (`goal_games_per_s`, `met`). `where_the_time_goes` splits
@@ -22,6 +24,7 @@ import pstats
 import time
 from pathlib import Path
 
+from engine.batch.games import freeze_kept
 from engine.game import apply, legal_actions, new_game, play
 from engine.model.scenario import load_scenario
 from engine.players import make_player
@@ -29,6 +32,7 @@ from engine.players import make_player
 REPO = Path(__file__).resolve().parent.parent
 SCENARIOS = {"s1": "s1-demyansk-pocket", "s6": "s6-spartakovka"}
 GOALS = {"s1": 10.0, "s6": 2.5}  # issue 22: random-play games/s on one core, after the first game
+FREEZE = {"kept": True}  # --no-freeze: the garbage collector as a process that is no batch worker has it
 
 
 def one_game(scenario: object, seed: int, functional: bool = False, options: dict[str, bool] | None = None) -> int:
@@ -49,6 +53,8 @@ def where_the_time_goes(games: int) -> dict[str, float]:
     """Scenario 1's CPU seconds per game by decision: `list <phase>` (legal_actions), `play <verb>`."""
     scenario = load_scenario(REPO / "scenarios" / f"{SCENARIOS['s1']}.yaml")
     one_game(scenario, 0)
+    if FREEZE["kept"]:
+        freeze_kept()
     spent: dict[str, float] = {}
     for seed in range(1, games + 1):
         game = new_game(scenario, seed)
@@ -74,6 +80,8 @@ def measure(
     """`name`: a key of SCENARIOS or a scenario file's path; `options`: the game's (CPU time with any)."""
     scenario = load_scenario(REPO / "scenarios" / f"{SCENARIOS[name]}.yaml" if name in SCENARIOS else Path(name))
     one_game(scenario, 0, functional, options)  # warm-up: caches and the scenario's validation
+    if FREEZE["kept"]:
+        freeze_kept()  # as a batch worker does after its first game
     start = time.process_time()
     actions = sum(one_game(scenario, seed, functional, options) for seed in range(1, games + 1))
     elapsed = time.process_time() - start
@@ -93,7 +101,9 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--scenario", help="this scenario file only, without the naive baseline")
     parser.add_argument("--advanced", action="store_true", help="the advanced rules (21.0-23.0), CPU time")
+    parser.add_argument("--no-freeze", action="store_true", help="nothing frozen after the warm-up game")
     args = parser.parse_args()
+    FREEZE["kept"] = not args.no_freeze
     if args.advanced:
         names = [args.scenario] if args.scenario else list(SCENARIOS)
         options = {"advanced": True}

@@ -186,3 +186,31 @@ def test_r267_a_game_cut_short_by_max_actions_is_failed_not_a_draw(tmp_path: Pat
     assert "winner" not in summary
     assert (tmp_path / "games" / "g00000.error.json").is_file()
     assert not (tmp_path / "games" / "g00000.json").exists()
+
+
+def test_a_batch_worker_freezes_what_its_games_share_after_its_first_game_and_plays_them_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # engine/batch/games.py, freeze_kept: the scenario's kept data out of the collector's walks;
+    # a game played after the freeze is the game played without it.
+    import gc
+
+    from engine.batch import games
+
+    duel = Path(__file__).parent / "fixtures" / "game" / "duel.yaml"
+    tasks = prepare(load_yaml(duel), BatchSpec(3, ("random", "random"), seed=30), tmp_path)
+    gc.unfreeze()  # whatever another test left frozen goes back to the collector
+    alone = games.play_task(tasks[1])
+    assert gc.get_freeze_count() == 0  # not a worker: the process's collector as it was
+    monkeypatch.setitem(games.WORKER, "freezes", True)
+    try:
+        games.play_task(tasks[0])
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        after = games.play_task(tasks[1])
+        assert gc.get_freeze_count() == frozen  # once: the worker's first game
+    finally:
+        gc.unfreeze()
+    after.pop("cpu_seconds")
+    alone.pop("cpu_seconds")
+    assert after == alone

@@ -4,6 +4,7 @@ but the engine, and the scenario read from a file every worker sees."""
 
 from __future__ import annotations
 
+import gc
 import json
 import time
 import traceback
@@ -63,6 +64,21 @@ def _scenario(path: str, mtime_ns: int) -> Scenario:
     return load_scenario(path)
 
 
+# A batch worker (runner.cluster sets it in each worker process) freezes what it holds after its
+# first game (`freeze_kept`); any other process (a test's, the editor's) keeps its collector as it is.
+WORKER = {"freezes": False}
+
+
+def freeze_kept() -> None:
+    """What the process holds after a game of the scenario (its maps, terrain costs and lines of
+    sight, its steps and actions, kept for every later game) frozen out of the cyclic collector's
+    walks (gc.freeze, after a collection: no garbage frozen): its full collections walked it all a
+    few times a game. Each later game's own objects come after it and are collected as they come
+    (docs/engine.md, Random play)."""
+    gc.collect()
+    gc.freeze()
+
+
 def play_task(task: GameTask) -> dict[str, Any]:
     """Play the task's game, write its log and summary to DIR (each atomically, the summary last: a
     summary on disk means a finished game), and return the summary. A game that fails writes its
@@ -78,6 +94,8 @@ def play_task(task: GameTask) -> dict[str, Any]:
         atomic_write(log, log_text(game, list(task.players)))
         atomic_write(summary_file, json.dumps(summary, sort_keys=True) + "\n")
         error_file.unlink(missing_ok=True)
+        if WORKER["freezes"] and not gc.get_freeze_count():  # after the worker's first game
+            freeze_kept()
         return summary
     except Exception as exc:  # any failure is the game's, recorded beside the others; the batch goes on
         return record_error(task, f"{type(exc).__name__}: {exc}", traceback.format_exc())

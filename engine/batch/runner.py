@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .games import GameTask, game_files, play_task, record_error
+from .games import WORKER, GameTask, game_files, play_task, record_error
 
 
 @dataclass
@@ -56,6 +56,11 @@ def _own_session() -> None:
         os.setsid()
 
 
+def _freezes() -> None:
+    """A worker freezes what its games share after its first (games.freeze_kept)."""
+    WORKER["freezes"] = True
+
+
 @contextmanager
 def cluster(workers: int | None, scheduler: str | None, own_sessions: bool = True) -> Iterator[Any]:
     """A Dask client: on the given scheduler, or on a local cluster of `workers` processes (one a core
@@ -65,6 +70,7 @@ def cluster(workers: int | None, scheduler: str | None, own_sessions: bool = Tru
 
     if scheduler is not None:
         with Client(scheduler, timeout="20s") as client:
+            client.run(_freezes)
             yield client
         return
     # A game whose worker dies is recorded as failed at once, not handed to the next worker (it may
@@ -84,6 +90,7 @@ def cluster(workers: int | None, scheduler: str | None, own_sessions: bool = Tru
     ):
         if own_sessions:
             client.run(_own_session)
+        client.run(_freezes)
         yield client
 
 

@@ -22,7 +22,7 @@ from engine.validate.placements import zone_hexes
 
 from .actions import Action
 from .dice import Dice
-from .units import ON_MAP, WHILE_SHARED, Extra, SharedExtra, SharedUnit, SharedUnitError, Unit
+from .units import ON_MAP, WHILE_SHARED, Extra, SharedExtra, SharedUnit, SharedUnitError, Unit, while_shared
 
 SETUP, ENTRY_CHOICE = "setup", "entry_choice"
 MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, FREE_STATE = (
@@ -45,7 +45,10 @@ COUNTED_PHASES = (SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE,
 # on, the phase included where it counts (a unit's openings and starts, its steps by how it moves in
 # this phase); the rest goes with each phase (`next_phase_caches`).
 LASTING_CACHES = frozenset(
-    ("hex_actions", "open_lines", "lines_along", "sights", "opens", "unit_openings", "starts", "steps", "digest_parts")
+    (
+        *("hex_actions", "open_lines", "lines_along", "sights", "opens", "unit_openings", "starts", "steps"),
+        *("entries", "entry_bars", "digest_parts"),
+    )
 )
 
 _MISSING = object()
@@ -252,7 +255,8 @@ class GameState:
         """Every change of where a unit is goes through here: the index of `at` follows it (a new
         dict and lists, as whoever reads the old one expects), and what is kept of the hexes it left
         and entered and of their neighbours is dropped."""
-        unit = self.changing(unit)
+        held = self._at  # the index others may read: changed only in a new dict
+        unit = self.changing(unit)  # a shared unit on the map: a new index, which no one holds yet
         before = unit.hex if unit.on_map else None
         unit.where, unit.hex = where, h
         after = unit.hex if unit.on_map else None
@@ -261,7 +265,7 @@ class GameState:
         self._kept = {}
         if self._at is None or before == after:
             return
-        index = dict(self._at)
+        index = self._at if self._at is not held else dict(self._at)
         if before is not None:
             index[before] = [u for u in index[before] if u is not unit]
             if not index[before]:
@@ -541,13 +545,18 @@ class GameState:
         # digest is taken at every phase's end: each unit's two parts are written once for all it
         # holds (kept for the game), the lists' reprs joined from them.
         parts: dict[tuple[Any, ...], tuple[str, str]] = self.caches.setdefault("digest_parts", {})
-        units, flags = [], []
-        for u in self.units.values():
+
+        def written(u: Unit) -> tuple[str, str]:
             key = (u.id, u.where, u.hex, u.state, u.morale, u.facing, u.men, u.hidden, u.immobilized, u.fired, u.moved)
             found = parts.get(key)
             if found is None:
                 place = [u.id, u.where, u.hex and (u.hex.q, u.hex.r), str(u.state), str(u.morale), u.facing, u.men]
                 found = parts[key] = (repr(place), repr([u.hidden, u.immobilized, u.fired, u.moved]))
+            return found
+
+        units, flags = [], []
+        for u in self.units.values():  # a shared unit keeps its parts (most units, at a phase's end)
+            found = while_shared(u, "_digest", written) if type(u) is SharedUnit else written(u)
             units.append(found[0])
             flags.append(found[1])
         pending = "" if self.path is None else f", {self.path!r}"  # R190: a path still to go (never at a phase end)
@@ -577,13 +586,21 @@ _AS_THEY_ARE = frozenset((str, int, float, bool, type(None), tuple))  # what `_f
 
 
 def _fresh(value: Any) -> Any:
-    """A copy of plain data (dicts, lists and sets of values), as deepcopy without its memo."""
+    """A copy of plain data (dicts, lists and sets of values), as deepcopy without its memo: each
+    container copied whole, then what it holds that is not a plain value (every copy of a state
+    copies three such dicts, most of a game empty or of plain values)."""
     if isinstance(value, dict):
-        return {k: v if type(v) in _AS_THEY_ARE else _fresh(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [v if type(v) in _AS_THEY_ARE else _fresh(v) for v in value]
-    if isinstance(value, set):
-        return set(value)
+        value = dict(value)
+        for k, v in value.items():
+            if type(v) not in _AS_THEY_ARE:
+                value[k] = _fresh(v)
+    elif isinstance(value, list):
+        value = list(value)
+        for i, v in enumerate(value):
+            if type(v) not in _AS_THEY_ARE:
+                value[i] = _fresh(v)
+    elif isinstance(value, set):
+        value = set(value)
     return value
 
 

@@ -259,25 +259,33 @@ def _cost_beyond(game: GameState, unit: Unit, t: Hex) -> bool:
 
 
 def _entries(game: GameState, unit: Unit, key: tuple[Any, ...]) -> list[Action]:
-    """The moves onto the entry hexes the unit may enter now (R44: the hex's own terrain cost),
-    kept for the phase by how it moves and who stands on them."""
-    candidates: dict[Any, list[Hex]] = game.caches.setdefault("entries", {})
-    if key not in candidates:
+    """The moves onto the entry hexes the unit may enter now (R44: the hex's own terrain cost):
+    those its MPs reach, kept for the game by how it moves and the hexes open to it, less the
+    occupied ones that who stands there bars (`_may_enter`), kept by hex and who stands there (a
+    move changes a few: the others are not asked again)."""
+    open_hexes = open_entry_hexes(game, unit)
+    reached: dict[Any, tuple[list[Hex], frozenset[Hex], list[Action]]] = game.caches.setdefault("entries", {})
+    found = reached.get((key, open_hexes))
+    if found is None:
         value = budget(game, unit)
-        candidates[key] = [
+        hexes = [
             h
-            for h in sorted(open_entry_hexes(game, unit))
+            for h in sorted(open_hexes)
             if (cost := entry_cost(game.board, h, unit.mover(game.phase))) is not None
             and (value == ONE_HEX or cost <= float(value))
         ]
-    occupied = game.occupied()
-    taken = tuple((h, game.signature(h)) for h in candidates[key] if h in occupied)
-    open_now: dict[Any, list[Action]] = game.caches.setdefault("entries_open", {})
-    where = (key, taken)  # an occupied entry hex is open by who stands there (`_may_enter`)
-    if where not in open_now:
-        barred = {h for h, _ in taken if not _may_enter(game, [unit], h)}
-        open_now[where] = game.hex_actions(MOVE, (unit.id,), [h for h in candidates[key] if h not in barred])
-    return open_now[where]
+        found = reached[(key, open_hexes)] = (hexes, frozenset(hexes), game.hex_actions(MOVE, (unit.id,), hexes))
+    hexes, among, moves = found
+    bars: dict[tuple[Any, ...], bool] = game.caches.setdefault("entry_bars", {})
+    barred = set()
+    for h in among.intersection(game.occupied()):
+        where = (key, unit.men, unit.mp_spent, h, game.signature(h))  # all `_may_enter` asks of a waiting unit
+        bar = bars.get(where)
+        if bar is None:
+            bar = bars[where] = not _may_enter(game, [unit], h)
+        if bar:
+            barred.add(h)
+    return [move for h, move in zip(hexes, moves, strict=True) if h not in barred] if barred else moves
 
 
 def open_entry_hexes(game: GameState, unit: Unit) -> frozenset[Hex]:
