@@ -1,18 +1,18 @@
 """The lines of a board as flat numpy tables, and the LOS rules (10.31, 10.32) on them.
 
 What a line meets depends only on the difference of its two hexes (its delta). The table
-holds, per delta, the hexes between the ends as steps (one hex, or a hexside's two: lane a
-the step's first hex, lane b the second hex of the few steps along a hexside) and corner
-touches (lane c), with the Building symbol parts each hex touches and its distance from both
-ends. Lines are walked once per direction class
-(engine.geometry.lattice) and turned into place with numpy. A fan (one hex to many) is
-then a handful of array operations over the concatenated segments of its targets.
+holds, per delta, the hexes between the ends as steps (one hex, or a hexside's two) and corner
+touches: lane a every step's first hex and every corner touched, lane b the second hex of the
+few steps along a hexside, with the Building symbol parts each hex touches and its distance
+from both ends. Lines are walked once per direction class (engine.geometry.lattice) and
+turned into place with numpy. A fan (one hex to many) is then a handful of array operations
+over the concatenated segments of its targets.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any, NamedTuple
 
@@ -51,6 +51,9 @@ class HexArrays:
     marsh: Array
     symbol: Array  # building hexes: bit i = neighbour i is of the same building, bit 6 = a building
     custom: Array
+    # what the LOS rules work out of the columns once (`same_level_weights`): emptied when
+    # SightKernel.write_arrays rewrites cells; `dataclasses.replace` starts an empty one
+    derived: dict[tuple[Any, ...], Array] = field(default_factory=dict, init=False, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -58,9 +61,13 @@ class DeltaTable:
     """Every line between two hexes of a board, flat: one segment of elements per delta.
 
     Hexes are cells of a grid padded by the board's span on every side, so a source's cell
-    plus an element's offset is always a cell. Every step is an element of lane a (its first
-    hex); a step along a hexside is also an element of lane b (its second hex, `off_ab` its
-    first): about one step in a hundred, so lane b costs little. Corner touches are lane c.
+    plus an element's offset is always a cell. Lane a holds every step's first hex and every
+    corner the line touches; a step along a hexside is also an element of lane b (its second
+    hex, `off_ab` its first): about one step in a hundred, so lane b costs little.
+
+    Lane a's `off_a` indexes doubled cell arrays (a value per cell for a step through it, then
+    one per cell for a corner touch, `size` further on) from the source's cell minus `reach`,
+    so it is never negative.
     """
 
     grid_shape: tuple[int, int]
@@ -69,28 +76,37 @@ class DeltaTable:
     steps: dict[str, Array]  # off_a, symbol_a, ds_a, dt_a
     step_start: Array
     step_len: Array
-    sides: dict[str, Array]  # off_b, off_ab, symbol_b, ds_b, dt_b
+    sides: dict[str, Array]  # off_b, off_ab (cell offsets), symbol_b, ds_b, dt_b
     side_start: Array
     side_len: Array
-    corners: dict[str, Array]  # off_c, ds_c, dt_c
-    corner_start: Array
-    corner_len: Array
     distance: Array  # row -> range
     deltas: Array  # row -> linear offset of the target from the source
 
+    @property
+    def size(self) -> int:
+        """Cells in the padded grid."""
+        return self.grid_shape[0] * self.grid_shape[1]
+
+    @property
+    def reach(self) -> int:
+        """The largest linear offset between two hexes of the board."""
+        return len(self.row_at) // 2
+
     @cached_property
     def _through(self) -> tuple[Array, Array]:
-        """Every element's offset, sorted, with its row: which lines meet a given offset."""
-        lanes = ((self.step_len, self.steps["off_a"]), (self.side_len, self.sides["off_b"]))
-        rows = np.concatenate([np.repeat(np.arange(len(n)), n) for n, _ in (*lanes, (self.corner_len, None))])
-        offsets = np.concatenate([off for _, off in lanes] + [self.corners["off_c"]])
+        """Every element's cell offset, sorted, with its row: which lines meet a given offset."""
+        a = self.steps["off_a"] - self.reach
+        a = np.where(a > self.reach, a - self.size, a)  # a corner touch's cell
+        lanes = ((self.step_len, a), (self.side_len, self.sides["off_b"]))
+        rows = np.concatenate([np.repeat(np.arange(len(n)), n) for n, _ in lanes])
+        offsets = np.concatenate([off for _, off in lanes])
         order = np.argsort(offsets, kind="stable")
         return offsets[order], rows[order]
 
     @cached_property
     def _hex_at(self) -> Array:
         """Cell -> hex index, -1 off the board."""
-        out = np.full(self.grid_shape[0] * self.grid_shape[1], -1, dtype=np.int64)
+        out = np.full(self.size, -1, dtype=np.int64)
         out[self.positions] = np.arange(len(self.positions))
         return out
 
@@ -106,14 +122,13 @@ class DeltaTable:
         return unique_pairs(source[on_board], target[on_board], len(self.positions))
 
     def rows(self, sources: Array, targets: Array) -> Array:
-        shift = len(self.row_at) // 2
-        return np.asarray(self.row_at[self.positions[targets] - self.positions[sources] + shift])
+        return np.asarray(self.row_at[self.positions[targets] - self.positions[sources] + self.reach])
 
     def meets(self, sources: Array, targets: Array, flags: Array) -> Array:
         """Whether the line from each source to its target meets a flagged cell."""
-        _, steps, sides, corners = self._lines(sources, targets)
-        a, b, c = self._lane_cells(sources, steps, sides, corners)
-        return _any(flags[a] == 1, steps) | _any(flags[b] == 1, sides) | _any(flags[c] == 1, corners)
+        _, steps, sides = self._lines(sources, targets)
+        a, b = self._lane_a(sources, steps), _cells(self.positions[sources], sides, self.sides["off_b"])
+        return _any(np.concatenate([flags, flags])[a] == 1, steps) | _any(flags[b] == 1, sides)
 
     def blocked(
         self, sources: Array, targets: Array, firer: FirerState, hexes: HexArrays, terrain: SightTerrain
@@ -128,97 +143,116 @@ class DeltaTable:
             out[~same_level] = self._two_levels(sources[~same_level], targets[~same_level], hexes, terrain)
         return out
 
-    def _lines(self, sources: Array, targets: Array) -> tuple[Array, Segments, Segments, Segments]:
-        """The lines' rows, and the elements of their lanes a (steps), b (sides) and c (corners)."""
+    def _lines(self, sources: Array, targets: Array) -> tuple[Array, Segments, Segments]:
+        """The lines' rows, and the elements of their lanes a and b."""
         rows = self.rows(sources, targets)
         return (
             rows,
             _segments(self.step_start[rows], self.step_len[rows]),
             _segments(self.side_start[rows], self.side_len[rows]),
-            _segments(self.corner_start[rows], self.corner_len[rows]),
         )
 
-    def _lane_cells(
-        self, sources: Array, steps: Segments, sides: Segments, corners: Segments
-    ) -> tuple[Array, Array, Array]:
-        """The cells of the elements of lanes a, b and c."""
-        here = self.positions[sources]
-        offsets = (self.steps["off_a"], self.sides["off_b"], self.corners["off_c"])
-        a, b, c = (_cells(here, lane, off) for lane, off in zip((steps, sides, corners), offsets, strict=True))
-        return a, b, c
+    def _lane_a(self, sources: Array, steps: Segments) -> Array:
+        """Lane a's elements as indices into the doubled cell arrays."""
+        return np.asarray(_spread(self.positions[sources] - self.reach, steps.length) + self.steps["off_a"][steps.idx])
 
-    @staticmethod
-    def _symbol(x: Array, line_parts: Array, idx: Array, hexes: HexArrays) -> Array:
-        """Whether the line touches the Building symbol in hex cells x (10.31 a): the line's parts
-        `line_parts[idx]` are looked up only where a cell holds a building, a few hexes in a hundred."""
-        cell_parts = hexes.symbol[x]
-        out = cell_parts != 0
-        building = np.flatnonzero(out)
-        out[building] = (line_parts[idx[building]] & cell_parts[building]) != 0
-        return np.asarray(out)
+    def same_level_weights(self, hexes: HexArrays, firer: FirerState, terrain: SightTerrain) -> Array:
+        """10.31 as one number a cell, for lines whose ends stand on level L: [L, x] what a step
+        through cell x adds to the line's sum, [L, size + x] what a corner touch of x adds; the
+        line is blocked when its sum exceeds 10.31 b's limit. A step adds its hex's Trees, AFVs and
+        Wrecks (b), at most `over`, the limit plus one; `over` for a higher hex (a) or a Marsh hex
+        for a DOWN firer (c); -1 - its count for a building hex, whose Building symbol (a) the line
+        may touch or not. A corner touch adds `over` for a higher hex (a), else nothing.
+        Worked out once for the arrays (HexArrays.derived), at the board's cells only."""
+        key = ("weights", firer, terrain)
+        if key not in hexes.derived:
+            over = terrain.max_trees_along + 1
+            cells = self.positions
+            elev, count = hexes.elev[cells], np.minimum(hexes.count[cells], over)
+            levels = np.arange(int(elev.max()) + 1)[:, None]
+            higher = elev > levels
+            # by the letter every hex on the line may block; the low-ground house rule spares lower ones
+            up = elev >= levels if terrain.low_ground else np.ones_like(higher)
+            blocks = (higher | ((hexes.marsh[cells] == 1) & up)) if firer is FirerState.DOWN else higher
+            building = (hexes.symbol[cells] != 0) & up
+            out = np.zeros((len(levels), 2, self.size), dtype=np.int8)
+            out[:, 0, cells] = np.where(blocks, over, np.where(building, -1 - count, count * up))
+            out[:, 1, cells] = np.where(higher, over, 0)
+            hexes.derived[key] = out.ravel()
+        return hexes.derived[key]
 
     def _same_level(
         self, sources: Array, targets: Array, firer: FirerState, hexes: HexArrays, terrain: SightTerrain
     ) -> Array:
         """10.31 for lines whose ends are on one level."""
-        _, steps, sides, corners = self._lines(sources, targets)
-        a, b, c = self._lane_cells(sources, steps, sides, corners)
-        ab = _cells(self.positions[sources], sides, self.sides["off_ab"])
-        elev = hexes.elev
-        level = elev[self.positions[sources]]
-        s_level, b_level, c_level = (_spread(level, lane.length) for lane in (steps, sides, corners))
-        elev_a, elev_b = elev[a], elev[b]
-        symbol_a = self._symbol(a, self.steps["symbol_a"], steps.idx, hexes)
-        symbol_b = self._symbol(b, self.sides["symbol_b"], sides.idx, hexes)
-        count_a, count_b, count_ab = hexes.count[a], hexes.count[b], hexes.count[ab]
-        marsh_a, marsh_b = (hexes.marsh[a] == 1, hexes.marsh[b] == 1) if firer is FirerState.DOWN else (None, None)
-        # by the letter every hex on the line may block; the low-ground house rule spares lower ones
-        if terrain.low_ground:
-            up_a, up_b = elev_a >= s_level, elev_b >= b_level
-            symbol_a, symbol_b, count_a, count_b = symbol_a & up_a, symbol_b & up_b, count_a * up_a, count_b * up_b
-            count_ab = count_ab * (elev[ab] >= b_level)
-            if marsh_a is not None and marsh_b is not None:
-                marsh_a, marsh_b = marsh_a & up_a, marsh_b & up_b
-        block_a = (elev_a > s_level) | symbol_a  # a: a higher Hill hex
-        block_b = (elev_b > b_level) | symbol_b
-        if marsh_a is not None and marsh_b is not None:
-            block_a, block_b = block_a | marsh_a, block_b | marsh_b  # c
-        # b, hexside rule: a step counts the larger of its two hexes, max(a, b) = a + max(b - a, 0);
-        # a hex that blocks by a or c counts over the limit, so one sum answers a, b and c
-        over = terrain.max_trees_along + 1
-        count = _sum(np.where(block_a, over, count_a), steps)
-        count += _sum(np.where(block_b, over, np.maximum(count_b - count_ab, 0)), sides)
-        return np.asarray((count > terrain.max_trees_along) | _any(elev[c] > c_level, corners))
+        _, steps, sides = self._lines(sources, targets)
+        weights = self.same_level_weights(hexes, firer, terrain)
+        over, stride = terrain.max_trees_along + 1, 2 * self.size
+        here = self.positions[sources] + hexes.elev[self.positions[sources]].astype(np.int64) * stride
+        at = _spread(here - self.reach, steps.length) + self.steps["off_a"][steps.idx]
+        w = weights[at]
+        building, plain, hit = _symbols_touched(w, at, steps.idx, self.steps["symbol_a"], hexes, stride)
+        w[building] = np.where(hit, over, plain)
+        count = _sum(w, steps)
+        if len(sides.idx):
+            # b, hexside rule: a step counts the larger of its two hexes, max(a, b) = a + max(b - a, 0)
+            b, ab = (_cells(here, sides, self.sides[lane]) for lane in ("off_b", "off_ab"))
+            w_b, w_ab = weights[b], weights[ab]
+            building, plain, hit = _symbols_touched(w_b, b, sides.idx, self.sides["symbol_b"], hexes, stride)
+            w_b[building] = np.where(hit, over, plain)
+            count += _sum(np.maximum(w_b - np.where(w_ab < 0, -1 - w_ab, w_ab), 0), sides)
+        return np.asarray(count > terrain.max_trees_along)
+
+    def obstacle_heights(self, hexes: HexArrays, terrain: SightTerrain) -> Array:
+        """10.32 a's heights on the doubled cell arrays: a hex's level plus its woods where a line
+        passes through or along it, its bare level where a line touches its corner; -1 - that for
+        a building hex, whose Building symbol a line may touch or not; 0 off the board, below every
+        sight line between two levels. Worked out once for the arrays (HexArrays.derived)."""
+        key = ("heights", terrain)
+        if key not in hexes.derived:
+            cells = self.positions
+            elev = hexes.elev[cells].astype(np.float64)
+            height = elev + np.where(hexes.woods[cells] == 1, terrain.woods_obstacle, 0.0)
+            out = np.zeros((2, self.size))
+            out[0, cells] = np.where(hexes.symbol[cells] != 0, -1 - height, height)
+            out[1, cells] = elev
+            hexes.derived[key] = out.ravel()
+        return hexes.derived[key]
 
     def _two_levels(self, sources: Array, targets: Array, hexes: HexArrays, terrain: SightTerrain) -> Array:
         """10.32 b for lines whose ends differ in level: each obstacle against the sight line,
         which rises from `low` at the lower unit to `high` at range n."""
-        rows, steps, sides, corners = self._lines(sources, targets)
-        a, b, c = self._lane_cells(sources, steps, sides, corners)
+        rows, steps, sides = self._lines(sources, targets)
         elev = hexes.elev
         e_s, e_t = elev[self.positions[sources]], elev[self.positions[targets]]
         n = self.distance[rows]
         low, high = np.minimum(e_s, e_t), np.maximum(e_s, e_t)
         source_low = e_s < e_t
+        heights = self.obstacle_heights(hexes, terrain)
 
-        def above(height: Array, table: dict[str, Array], lane: str, elements: Segments) -> Array:
+        def above(at: Array, table: dict[str, Array], lane: str, elements: Segments) -> Array:
+            height = heights[at]
+            parts = table[f"symbol_{lane}"]
+            building, plain, hit = _symbols_touched(height, at, elements.idx, parts, hexes, len(heights))
+            height[building] = np.where(hit, np.maximum(plain, elev[at[building]] + terrain.building_obstacle), plain)
             idx, length = elements.idx, elements.length
             d = np.where(np.repeat(source_low, length), table[f"ds_{lane}"][idx], table[f"dt_{lane}"][idx])
             nn, lo, hi = np.repeat(n, length), np.repeat(low, length), np.repeat(high, length)
-            return np.asarray(height * nn >= lo * nn + (hi - lo) * d)
+            return _any(height * nn >= lo * nn + (hi - lo) * d, elements)
 
-        def height(x: Array, line_parts: Array, idx: Array) -> Array:
-            woods = np.where(hexes.woods[x] == 1, terrain.woods_obstacle, 0.0)
-            building = np.where(self._symbol(x, line_parts, idx, hexes), terrain.building_obstacle, 0.0)
-            return np.asarray(elev[x] + np.maximum(woods, building))
+        a, b = self._lane_a(sources, steps), _cells(self.positions[sources], sides, self.sides["off_b"])
+        return np.asarray(above(a, self.steps, "a", steps) | above(b, self.sides, "b", sides))
 
-        height_a = height(a, self.steps["symbol_a"], steps.idx)
-        height_b = height(b, self.sides["symbol_b"], sides.idx)
-        return np.asarray(
-            _any(above(height_a, self.steps, "a", steps), steps)
-            | _any(above(height_b, self.sides, "b", sides), sides)
-            | _any(above(elev[c], self.corners, "c", corners), corners)
-        )
+
+def _symbols_touched(
+    values: Array, at: Array, idx: Array, line_parts: Array, hexes: HexArrays, stride: int
+) -> tuple[Array, Array, Array]:
+    """The elements whose `values` mark a building hex (-1 - the value without its symbol), that
+    value, and whether the line touches the hex's Building symbol (10.31 a): the line's parts
+    `line_parts[idx]` against the cell's (`at`: the elements' indices, a cell's every `stride`)."""
+    building = np.flatnonzero(values < 0)
+    cells = at[building] % stride
+    return building, -1 - values[building], (line_parts[idx[building]] & hexes.symbol[cells]) != 0
 
 
 def unique_pairs(sources: Array, targets: Array, n: int) -> tuple[Array, Array]:
@@ -258,7 +292,7 @@ def _spread(values: Array, length: Array) -> Array | Any:
 
 def _sum(values: Array, lines: Segments) -> Array:
     padded = np.append(values, 0)
-    return np.where(lines.length > 0, np.add.reduceat(padded, lines.seg), 0)
+    return np.where(lines.length > 0, np.add.reduceat(padded, lines.seg, dtype=np.int32), 0)
 
 
 def _any(values: Array, lines: Segments) -> Array:
@@ -305,16 +339,16 @@ def delta_table(order: Sequence[Hex], terrain: SightTerrain) -> DeltaTable:
     canon_steps = np.array(c_steps, dtype=np.int64).reshape(-1, 4)
     canon_corners = np.array(c_corners, dtype=np.int64).reshape(-1, 2)
 
-    def lay_out(lengths: list[int], canon: Array) -> tuple[Array, Array, Array, Array]:
-        """The rows' elements: canonical elements turned into place; row start, length, delta."""
+    def lay_out(lengths: list[int], canon: Array) -> tuple[Array, Array, Array]:
+        """The rows' elements: canonical elements turned into place; row length, delta."""
         length = np.array(lengths, dtype=np.int64)
         starts = np.cumsum(length) - length
-        idx, seg, row_len = _segments(starts[klasses], length[klasses])
+        idx, _, row_len = _segments(starts[klasses], length[klasses])
         k = np.repeat(turns, row_len)
-        return _turn(canon[idx], k), seg, row_len, np.repeat(delta_arr, row_len, axis=0)
+        return _turn(canon[idx], k), row_len, np.repeat(delta_arr, row_len, axis=0)
 
-    st, s_start, s_len, s_delta = lay_out(c_step_len, canon_steps)
-    co, c_start, c_len, c_delta = lay_out(c_corner_len, canon_corners)
+    st, s_len, s_delta = lay_out(c_step_len, canon_steps)
+    co, c_len, c_delta = lay_out(c_corner_len, canon_corners)
     a, b = st[:, 0:2], st[:, 2:4]
     side = (a != b).any(axis=1)  # a step along a hexside: its second hex is an element of lane b
     side_len = np.bincount(np.repeat(np.arange(len(deltas)), s_len)[side], minlength=len(deltas))
@@ -326,7 +360,17 @@ def delta_table(order: Sequence[Hex], terrain: SightTerrain) -> DeltaTable:
         return np.asarray(bands | core << FOOTPRINT_BIT, dtype=COLUMN_TYPES["symbol"])
 
     off_a = a[:, 0] * shape[1] + a[:, 1]
-    steps = {"off_a": off_a, "symbol_a": symbol(s_delta, a), "ds_a": _distance(a), "dt_a": _distance(a - s_delta)}
+    off_c = co[:, 0] * shape[1] + co[:, 1]
+    # lane a: a line's steps, then its corner touches (their values `size` further on in the doubled arrays)
+    size = shape[0] * shape[1]
+    lane_a = np.argsort(np.concatenate([np.repeat(np.arange(len(deltas)), n) for n in (s_len, c_len)]), kind="stable")
+    steps = {
+        "off_a": np.concatenate([off_a, off_c + size]) + row_shift,
+        "symbol_a": np.concatenate([symbol(s_delta, a), np.zeros(len(co), dtype=COLUMN_TYPES["symbol"])]),
+        "ds_a": np.concatenate([_distance(a), _distance(co)]),
+        "dt_a": np.concatenate([_distance(a - s_delta), _distance(co - c_delta)]),
+    }
+    steps = {k: v[lane_a] for k, v in steps.items()}
     sides = {
         "off_b": b[:, 0] * shape[1] + b[:, 1],
         "off_ab": off_a[side],
@@ -334,24 +378,17 @@ def delta_table(order: Sequence[Hex], terrain: SightTerrain) -> DeltaTable:
         "ds_b": _distance(b),
         "dt_b": _distance(b - b_delta),
     }
-    corners = {
-        "off_c": co[:, 0] * shape[1] + co[:, 1],
-        "ds_c": _distance(co),
-        "dt_c": _distance(co - c_delta),
-    }
+    a_len = s_len + c_len
     return DeltaTable(
         shape,
         positions,
         row_at,
         steps,
-        s_start,
-        s_len,
+        np.cumsum(a_len) - a_len,
+        a_len,
         sides,
         np.cumsum(side_len) - side_len,
         side_len,
-        corners,
-        c_start,
-        c_len,
         _distance(delta_arr),
         delta_arr[:, 0] * shape[1] + delta_arr[:, 1],
     )

@@ -125,6 +125,7 @@ class SightKernel:
     ) -> None:
         """Write the terrain of these hexes (indices into `order`) into `arrays`: after an edit, its hexes only."""
         blockers = blockers or {}
+        arrays.derived.clear()
         for i, pos in zip(indices, self.table.positions[list(indices)].tolist(), strict=True):
             h = self.order[i]
             t = self.board.terrain(h)
