@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,6 +25,9 @@ from .lattice import Contact, canonical, half_band, local_to_lattice, touches
 from .sight import FirerState, SightTerrain
 
 FOOTPRINT_BIT = 6
+ELEMENTS_A_SPAN = 128  # elements in a run of rows, on average, for slices of the table to beat a gather by index
+FEW_BLOCKS = 64  # runs of lines from one cell, at most, gathered a run at a time
+FEW_OF_A_LANE = 64  # at most one element in so many looked up one by one, else the lane's column is taken whole
 Array = NDArray[Any]  # numpy arrays: int64 cells and offsets, bool flags, float heights
 Polygon = Sequence[tuple[float, float]]
 
@@ -65,9 +68,9 @@ class DeltaTable:
     corner the line touches; a step along a hexside is also an element of lane b (its second
     hex, `off_ab` its first): about one step in a hundred, so lane b costs little.
 
-    Lane a's `off_a` indexes doubled cell arrays (a value per cell for a step through it, then
-    one per cell for a corner touch, `size` further on) from the source's cell minus `reach`,
-    so it is never negative.
+    Offsets count from the source's cell minus `reach`, so they are never negative. Lane a's
+    index doubled cell arrays: a value per cell for a step through it, then one per cell for a
+    corner touch, `size` further on.
     """
 
     grid_shape: tuple[int, int]
@@ -76,7 +79,7 @@ class DeltaTable:
     steps: dict[str, Array]  # off_a, symbol_a, ds_a, dt_a
     step_start: Array
     step_len: Array
-    sides: dict[str, Array]  # off_b, off_ab (cell offsets), symbol_b, ds_b, dt_b
+    sides: dict[str, Array]  # off_b, off_ab, symbol_b, ds_b, dt_b
     side_start: Array
     side_len: Array
     distance: Array  # row -> range
@@ -97,7 +100,7 @@ class DeltaTable:
         """Every element's cell offset, sorted, with its row: which lines meet a given offset."""
         a = self.steps["off_a"] - self.reach
         a = np.where(a > self.reach, a - self.size, a)  # a corner touch's cell
-        lanes = ((self.step_len, a), (self.side_len, self.sides["off_b"]))
+        lanes = ((self.step_len, a), (self.side_len, self.sides["off_b"] - self.reach))
         rows = np.concatenate([np.repeat(np.arange(len(n)), n) for n, _ in lanes])
         offsets = np.concatenate([off for _, off in lanes])
         order = np.argsort(offsets, kind="stable")
@@ -115,9 +118,9 @@ class DeltaTable:
         offsets, rows = self._through
         wanted = (cells[None, :] - self.positions[sources][:, None]).ravel()
         lo, hi = np.searchsorted(offsets, wanted, "left"), np.searchsorted(offsets, wanted, "right")
-        idx, _, length = _segments(lo, hi - lo)
-        source = np.repeat(np.repeat(sources, len(cells)), length)
-        target = self._hex_at[self.positions[source] + self.deltas[rows[idx]]]
+        met = _segments(lo, hi - lo)
+        source = np.repeat(np.repeat(sources, len(cells)), met.length)
+        target = self._hex_at[self.positions[source] + self.deltas[met.take(rows)]]
         on_board = target >= 0
         return unique_pairs(source[on_board], target[on_board], len(self.positions))
 
@@ -127,8 +130,9 @@ class DeltaTable:
     def meets(self, sources: Array, targets: Array, flags: Array) -> Array:
         """Whether the line from each source to its target meets a flagged cell."""
         _, steps, sides = self._lines(sources, targets)
-        a, b = self._lane_a(sources, steps), _cells(self.positions[sources], sides, self.sides["off_b"])
-        return _any(np.concatenate([flags, flags])[a] == 1, steps) | _any(flags[b] == 1, sides)
+        base, base_b = self._bases(self.positions[sources], steps, sides)
+        a = _gather(np.concatenate([flags, flags]), base, steps.take(self.steps["off_a"]))
+        return _any(a == 1, steps) | _any(_gather(flags, base_b, sides.take(self.sides["off_b"])) == 1, sides)
 
     def blocked(
         self, sources: Array, targets: Array, firer: FirerState, hexes: HexArrays, terrain: SightTerrain
@@ -148,22 +152,32 @@ class DeltaTable:
         rows = self.rows(sources, targets)
         return (
             rows,
-            _segments(self.step_start[rows], self.step_len[rows]),
-            _segments(self.side_start[rows], self.side_len[rows]),
+            _segments(self.step_start[rows], self.step_len[rows], rows),
+            _segments(self.side_start[rows], self.side_len[rows], rows),
         )
 
-    def _lane_a(self, sources: Array, steps: Segments) -> Array:
-        """Lane a's elements as indices into the doubled cell arrays."""
-        return np.asarray(_spread(self.positions[sources] - self.reach, steps.length) + self.steps["off_a"][steps.idx])
+    def _bases(self, here: Array, steps: Segments, sides: Segments) -> tuple[Bases, Bases]:
+        """What the offsets of lanes a and b are added to: a line's cell `here` less `reach`."""
+        return _bases(here - self.reach, steps), _bases(here - self.reach, sides)
 
-    def same_level_weights(self, hexes: HexArrays, firer: FirerState, terrain: SightTerrain) -> Array:
+    def _buildings(self, hexes: HexArrays) -> tuple[Array, Array]:
+        """The board's building hexes, numbered: whether each board cell is one, and each one's
+        symbol (which of its neighbours join it, 10.31 a)."""
+        if ("buildings",) not in hexes.derived:
+            symbol = hexes.symbol[self.positions]
+            hexes.derived[("buildings",)] = symbol != 0
+            hexes.derived[("buildings", "symbol")] = symbol[symbol != 0]
+        return hexes.derived[("buildings",)], hexes.derived[("buildings", "symbol")]
+
+    def same_level_weights(self, hexes: HexArrays, firer: FirerState, terrain: SightTerrain) -> tuple[Array, Array]:
         """10.31 as one number a cell, for lines whose ends stand on level L: [L, x] what a step
         through cell x adds to the line's sum, [L, size + x] what a corner touch of x adds; the
         line is blocked when its sum exceeds 10.31 b's limit. A step adds its hex's Trees, AFVs and
         Wrecks (b), at most `over`, the limit plus one; `over` for a higher hex (a) or a Marsh hex
-        for a DOWN firer (c); -1 - its count for a building hex, whose Building symbol (a) the line
-        may touch or not. A corner touch adds `over` for a higher hex (a), else nothing.
-        Worked out once for the arrays (HexArrays.derived), at the board's cells only."""
+        for a DOWN firer (c); -1 - i for building hex i, whose Building symbol (a) the line may touch
+        or not (the second array: each building hex's count). A corner touch adds `over` for a
+        higher hex (a), else nothing. Worked out once for the arrays (HexArrays.derived), at the
+        board's cells only."""
         key = ("weights", firer, terrain)
         if key not in hexes.derived:
             over = terrain.max_trees_along + 1
@@ -174,85 +188,117 @@ class DeltaTable:
             # by the letter every hex on the line may block; the low-ground house rule spares lower ones
             up = elev >= levels if terrain.low_ground else np.ones_like(higher)
             blocks = (higher | ((hexes.marsh[cells] == 1) & up)) if firer is FirerState.DOWN else higher
-            building = (hexes.symbol[cells] != 0) & up
-            out = np.zeros((len(levels), 2, self.size), dtype=np.int8)
-            out[:, 0, cells] = np.where(blocks, over, np.where(building, -1 - count, count * up))
-            out[:, 1, cells] = np.where(higher, over, 0)
-            hexes.derived[key] = out.ravel()
-        return hexes.derived[key]
+            building, symbols = self._buildings(hexes)
+            number = np.cumsum(building) - 1
+            weights = np.zeros((len(levels), 2, self.size), dtype=np.int8 if len(symbols) < 128 else np.int32)
+            weights[:, 0, cells] = np.where(blocks, over, np.where(building & up, -1 - number, count * up))
+            weights[:, 1, cells] = np.where(higher, over, 0)
+            hexes.derived[key] = weights.ravel()
+            hexes.derived[(*key, "buildings")] = count[building]
+        return hexes.derived[key], hexes.derived[(*key, "buildings")]
 
     def _same_level(
         self, sources: Array, targets: Array, firer: FirerState, hexes: HexArrays, terrain: SightTerrain
     ) -> Array:
         """10.31 for lines whose ends are on one level."""
         _, steps, sides = self._lines(sources, targets)
-        weights = self.same_level_weights(hexes, firer, terrain)
+        weights, counts = self.same_level_weights(hexes, firer, terrain)
+        symbols = self._buildings(hexes)[1]
         over, stride = terrain.max_trees_along + 1, 2 * self.size
         here = self.positions[sources] + hexes.elev[self.positions[sources]].astype(np.int64) * stride
-        at = _spread(here - self.reach, steps.length) + self.steps["off_a"][steps.idx]
-        w = weights[at]
-        building, plain, hit = _symbols_touched(w, at, steps.idx, self.steps["symbol_a"], hexes, stride)
-        w[building] = np.where(hit, over, plain)
+        base, base_b = self._bases(here, steps, sides)
+        w = _gather(weights, base, steps.take(self.steps["off_a"]))
+        building, number, hit = _symbols_touched(w, steps, self.steps["symbol_a"], symbols)
+        w[building] = np.where(hit, over, counts[number])
         count = _sum(w, steps)
-        if len(sides.idx):
+        if sides.total:
             # b, hexside rule: a step counts the larger of its two hexes, max(a, b) = a + max(b - a, 0)
-            b, ab = (_cells(here, sides, self.sides[lane]) for lane in ("off_b", "off_ab"))
-            w_b, w_ab = weights[b], weights[ab]
-            building, plain, hit = _symbols_touched(w_b, b, sides.idx, self.sides["symbol_b"], hexes, stride)
-            w_b[building] = np.where(hit, over, plain)
-            count += _sum(np.maximum(w_b - np.where(w_ab < 0, -1 - w_ab, w_ab), 0), sides)
+            w_b, w_ab = (_gather(weights, base_b, sides.take(self.sides[off])) for off in ("off_b", "off_ab"))
+            building, number, hit = _symbols_touched(w_b, sides, self.sides["symbol_b"], symbols)
+            w_b[building] = np.where(hit, over, counts[number])
+            building = np.flatnonzero(w_ab < 0)
+            w_ab[building] = counts[-1 - w_ab[building]]
+            count += _sum(np.maximum(w_b - w_ab, 0), sides)
         return np.asarray(count > terrain.max_trees_along)
 
-    def obstacle_heights(self, hexes: HexArrays, terrain: SightTerrain) -> Array:
-        """10.32 a's heights on the doubled cell arrays: a hex's level plus its woods where a line
-        passes through or along it, its bare level where a line touches its corner; -1 - that for
-        a building hex, whose Building symbol a line may touch or not; 0 off the board, below every
-        sight line between two levels. Worked out once for the arrays (HexArrays.derived)."""
+    def obstacle_heights(self, hexes: HexArrays, terrain: SightTerrain) -> tuple[Array, Array, Array]:
+        """10.32 a's heights above level L, for the sight lines that rise from a unit on level L:
+        [L, x] a hex's level plus its woods, where a line passes through or along it, [L, size + x]
+        its bare level, where a line touches its corner; less L and never below 0 (what is no
+        higher than the lower unit stands below its line); -1 - (L * buildings + i) for building
+        hex i, whose Building symbol a line may touch or not (the second array: its height where
+        a line misses the symbol, the third: where it touches it, at L * buildings + i). Worked out
+        once for the arrays (HexArrays.derived), at the board's cells only."""
         key = ("heights", terrain)
         if key not in hexes.derived:
             cells = self.positions
             elev = hexes.elev[cells].astype(np.float64)
-            height = elev + np.where(hexes.woods[cells] == 1, terrain.woods_obstacle, 0.0)
-            out = np.zeros((2, self.size))
-            out[0, cells] = np.where(hexes.symbol[cells] != 0, -1 - height, height)
-            out[1, cells] = elev
-            hexes.derived[key] = out.ravel()
-        return hexes.derived[key]
+            levels = np.arange(int(elev.max()) + 1)[:, None]
+            plain = np.maximum(elev + np.where(hexes.woods[cells] == 1, terrain.woods_obstacle, 0.0) - levels, 0.0)
+            building, symbols = self._buildings(hexes)
+            number = np.cumsum(building) - 1 + levels * len(symbols)
+            heights = np.zeros((len(levels), 2, self.size))
+            heights[:, 0, cells] = np.where(building, -1 - number, plain)
+            heights[:, 1, cells] = np.maximum(elev - levels, 0.0)
+            touched = np.maximum(plain, elev + terrain.building_obstacle - levels)
+            hexes.derived[key] = heights.ravel()
+            hexes.derived[(*key, "buildings")] = plain[:, building].ravel()
+            hexes.derived[(*key, "touched")] = touched[:, building].ravel()
+        return hexes.derived[key], hexes.derived[(*key, "buildings")], hexes.derived[(*key, "touched")]
+
+    @cached_property
+    def _fractions(self) -> dict[str, Array]:
+        """Each element's distance from the line's source ("s_a", "s_b") and from its target ("t_a",
+        "t_b"), as a fraction of the line's range."""
+        out: dict[str, Array] = {}
+        for lane, table, length in (("a", self.steps, self.step_len), ("b", self.sides, self.side_len)):
+            n = np.repeat(self.distance, length)
+            out |= {f"s_{lane}": table[f"ds_{lane}"] / n, f"t_{lane}": table[f"dt_{lane}"] / n}
+        return out
 
     def _two_levels(self, sources: Array, targets: Array, hexes: HexArrays, terrain: SightTerrain) -> Array:
-        """10.32 b for lines whose ends differ in level: each obstacle against the sight line,
-        which rises from `low` at the lower unit to `high` at range n."""
-        rows, steps, sides = self._lines(sources, targets)
+        """10.32 b for lines whose ends differ in level: the lines whose source is the lower unit,
+        then those whose target is."""
         elev = hexes.elev
         e_s, e_t = elev[self.positions[sources]], elev[self.positions[targets]]
-        n = self.distance[rows]
-        low, high = np.minimum(e_s, e_t), np.maximum(e_s, e_t)
-        source_low = e_s < e_t
-        heights = self.obstacle_heights(hexes, terrain)
+        out = np.zeros(len(sources), dtype=bool)
+        for end, low_end, low, rise in (("s", e_s < e_t, e_s, e_t - e_s), ("t", e_s > e_t, e_t, e_s - e_t)):
+            if low_end.any():
+                out[low_end] = self._above_line(
+                    sources[low_end], targets[low_end], low[low_end], rise[low_end], end, hexes, terrain
+                )
+        return out
 
-        def above(at: Array, table: dict[str, Array], lane: str, elements: Segments) -> Array:
-            height = heights[at]
-            parts = table[f"symbol_{lane}"]
-            building, plain, hit = _symbols_touched(height, at, elements.idx, parts, hexes, len(heights))
-            height[building] = np.where(hit, np.maximum(plain, elev[at[building]] + terrain.building_obstacle), plain)
-            idx, length = elements.idx, elements.length
-            d = np.where(np.repeat(source_low, length), table[f"ds_{lane}"][idx], table[f"dt_{lane}"][idx])
-            nn, lo, hi = np.repeat(n, length), np.repeat(low, length), np.repeat(high, length)
-            return _any(height * nn >= lo * nn + (hi - lo) * d, elements)
+    def _above_line(
+        self, sources: Array, targets: Array, low: Array, rise: Array, end: str, hexes: HexArrays, terrain: SightTerrain
+    ) -> Array:
+        """10.32 b: whether an obstacle touches or crosses above the sight line, which rises from level
+        `low` at the lower unit (the lines' `end`: "s" their source, "t" their target) by `rise`
+        over its range: at a fraction f of the range from the lower unit, an obstacle more than
+        rise * f above `low`."""
+        _, steps, sides = self._lines(sources, targets)
+        heights, missed, touched = self.obstacle_heights(hexes, terrain)
+        symbols = self._buildings(hexes)[1]
+        bases = self._bases(self.positions[sources] + low.astype(np.int64) * 2 * self.size, steps, sides)
+        blocked = np.zeros(len(sources), dtype=bool)
+        for base, table, lane, elements in zip(bases, (self.steps, self.sides), "ab", (steps, sides), strict=True):
+            if elements.total:
+                height = _gather(heights, base, elements.take(table[f"off_{lane}"]))
+                building, number, hit = _symbols_touched(height, elements, table[f"symbol_{lane}"], symbols)
+                height[building] = np.where(hit, touched[number], missed[number])
+                line = _spread(rise, elements.length) * elements.take(self._fractions[f"{end}_{lane}"])
+                blocked |= _any(height >= line, elements)
+        return blocked
 
-        a, b = self._lane_a(sources, steps), _cells(self.positions[sources], sides, self.sides["off_b"])
-        return np.asarray(above(a, self.steps, "a", steps) | above(b, self.sides, "b", sides))
 
-
-def _symbols_touched(
-    values: Array, at: Array, idx: Array, line_parts: Array, hexes: HexArrays, stride: int
-) -> tuple[Array, Array, Array]:
-    """The elements whose `values` mark a building hex (-1 - the value without its symbol), that
-    value, and whether the line touches the hex's Building symbol (10.31 a): the line's parts
-    `line_parts[idx]` against the cell's (`at`: the elements' indices, a cell's every `stride`)."""
+def _symbols_touched(values: Array, lane: Segments, line_parts: Array, symbols: Array) -> tuple[Array, Array, Array]:
+    """The elements whose `values` mark a building hex (-1 - n, for the hex numbered n % buildings),
+    n, and whether the line touches the hex's Building symbol (10.31 a): the line's parts in
+    `line_parts` against the hex's `symbols`."""
     building = np.flatnonzero(values < 0)
-    cells = at[building] % stride
-    return building, -1 - values[building], (line_parts[idx[building]] & hexes.symbol[cells]) != 0
+    number = (-1 - values[building]).astype(np.int64)
+    hit = (lane.pick(line_parts, building) & symbols[number % max(len(symbols), 1)]) != 0
+    return building, number, hit
 
 
 def unique_pairs(sources: Array, targets: Array, n: int) -> tuple[Array, Array]:
@@ -261,25 +307,71 @@ def unique_pairs(sources: Array, targets: Array, n: int) -> tuple[Array, Array]:
     return keys // n, keys % n
 
 
-class Segments(NamedTuple):
-    """The elements of one lane of many lines, concatenated: their indices into the lane's arrays,
-    where each line's segment begins, and its length."""
+class Segments:
+    """The elements of one lane of many lines, concatenated: where each line's segment begins
+    (`seg`) and its length, and which elements of the lane's arrays they are: `spans` [lo, hi),
+    one a run of lines whose rows follow one another (their elements lie together), else `idx`,
+    one index an element."""
 
-    idx: Array
-    seg: Array
-    length: Array
+    def __init__(self, seg: Array, length: Array, idx: Array | None, lo: Array | None = None, hi: Array | None = None):
+        self.seg, self.length, self.idx, self.total = seg, length, idx, int(seg[-1] + length[-1]) if len(seg) else 0
+        if lo is not None and hi is not None:
+            self.spans = list(zip(lo.tolist(), hi.tolist(), strict=True))
+            self._lo, self._at = lo, np.cumsum(hi - lo) - (hi - lo)  # where each span begins in the lane
+
+    def take(self, column: Array) -> Array:
+        """The lane's `column` at these elements: slices of it, copied, or gathered by index."""
+        if self.idx is not None:
+            return np.asarray(column[self.idx])
+        return np.concatenate([column[lo:hi] for lo, hi in self.spans])
+
+    def pick(self, column: Array, positions: Array) -> Array:
+        """The lane's `column` at the elements at `positions`: looked up one by one when they are
+        few, else taken whole and picked."""
+        if self.idx is not None:
+            return np.asarray(column[self.idx[positions]])
+        if len(positions) * FEW_OF_A_LANE > self.total:
+            return self.take(column)[positions]
+        span = np.searchsorted(self._at, positions, "right") - 1
+        return np.asarray(column[self._lo[span] + positions - self._at[span]])
 
 
-def _segments(start: Array, length: Array) -> Segments:
-    """Element indices of the concatenated segments [start, start + length), and where each begins."""
+def _segments(start: Array, length: Array, rows: Array | None = None) -> Segments:
+    """The concatenated segments [start, start + length), and where each begins; by spans when the
+    lines' `rows` run on in runs of enough elements, else by each element's index."""
     seg = np.cumsum(length) - length
-    idx = np.repeat(start - seg, length) + np.arange(int(length.sum()))
-    return Segments(idx, seg, length)
+    total = int(seg[-1] + length[-1]) if len(seg) else 0
+    if rows is not None and total >= ELEMENTS_A_SPAN:
+        breaks = np.flatnonzero(rows[1:] - rows[:-1] != 1) + 1
+        if (len(breaks) + 1) * ELEMENTS_A_SPAN <= total:
+            first, last = np.concatenate(([0], breaks)), np.concatenate((breaks - 1, [len(rows) - 1]))
+            return Segments(seg, length, None, start[first], start[last] + length[last])
+    return Segments(seg, length, np.repeat(start - seg, length) + np.arange(total))
 
 
-def _cells(here: Array, lane: Segments, offsets: Array) -> Array:
-    """The cells of a lane's elements: each line's source cell `here` plus the elements' offsets."""
-    return np.asarray(_spread(here, lane.length) + offsets[lane.idx])
+Bases = list[tuple[int, int, int]] | Array
+
+
+def _bases(values: Array, lane: Segments) -> Bases:
+    """One value a line, for each of its elements: as (value, first element, end) blocks when it
+    changes seldom from line to line (a fan: one block; a batch of the all-pairs matrix: one a
+    source), else repeated for each element."""
+    if not len(values):
+        return np.zeros(0, dtype=np.int64)
+    change = np.flatnonzero(values[1:] != values[:-1]) + 1
+    if len(change) >= FEW_BLOCKS:
+        return np.repeat(values, lane.length)
+    first = lane.seg[change].tolist()
+    return list(zip(values[np.concatenate(([0], change))].tolist(), [0, *first], [*first, lane.total], strict=True))
+
+
+def _gather(values: Array, base: Bases, off: Array) -> Array:
+    """values[base + off]: a block's elements taken through a view of `values` from its base (no
+    addition), else one base an element added."""
+    if isinstance(base, list):
+        parts = [values[b:].take(off[lo:hi]) for b, lo, hi in base]
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+    return np.asarray(values[base + off])
 
 
 def _spread(values: Array, length: Array) -> Array | Any:
@@ -291,7 +383,7 @@ def _spread(values: Array, length: Array) -> Array | Any:
 
 
 def _sum(values: Array, lines: Segments) -> Array:
-    padded = np.append(values, 0)
+    padded = np.append(values, np.zeros(1, dtype=values.dtype))
     return np.where(lines.length > 0, np.add.reduceat(padded, lines.seg, dtype=np.int32), 0)
 
 
@@ -343,9 +435,9 @@ def delta_table(order: Sequence[Hex], terrain: SightTerrain) -> DeltaTable:
         """The rows' elements: canonical elements turned into place; row length, delta."""
         length = np.array(lengths, dtype=np.int64)
         starts = np.cumsum(length) - length
-        idx, _, row_len = _segments(starts[klasses], length[klasses])
-        k = np.repeat(turns, row_len)
-        return _turn(canon[idx], k), row_len, np.repeat(delta_arr, row_len, axis=0)
+        elements = _segments(starts[klasses], length[klasses])
+        k = np.repeat(turns, elements.length)
+        return _turn(elements.take(canon), k), elements.length, np.repeat(delta_arr, elements.length, axis=0)
 
     st, s_len, s_delta = lay_out(c_step_len, canon_steps)
     co, c_len, c_delta = lay_out(c_corner_len, canon_corners)
@@ -372,8 +464,8 @@ def delta_table(order: Sequence[Hex], terrain: SightTerrain) -> DeltaTable:
     }
     steps = {k: v[lane_a] for k, v in steps.items()}
     sides = {
-        "off_b": b[:, 0] * shape[1] + b[:, 1],
-        "off_ab": off_a[side],
+        "off_b": b[:, 0] * shape[1] + b[:, 1] + row_shift,
+        "off_ab": off_a[side] + row_shift,
         "symbol_b": symbol(b_delta, b),
         "ds_b": _distance(b),
         "dt_b": _distance(b - b_delta),
