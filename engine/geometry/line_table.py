@@ -13,18 +13,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import IntEnum
 from functools import cache, cached_property
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.hexgrid import Hex
+from engine.hexgrid import DIRECTIONS, Hex
 
 from .lattice import Contact, canonical, half_band, local_to_lattice, touches
 from .sight import FirerState, SightTerrain
 
 FOOTPRINT_BIT = 6
+
+
+class Region(IntEnum):
+    """Where in the cell arrays lane a's elements read a cell's value: a step through the cell, a
+    corner touch of it, or a step along the hexside between it and its neighbour i (10.31 b: the
+    larger count of the two), HEXSIDE + i."""
+
+    STEP = 0
+    CORNER = 1
+    HEXSIDE = 2
+
+
+REGIONS = Region.HEXSIDE + len(DIRECTIONS)
 ELEMENTS_A_SPAN = 128  # elements in a run of rows, on average, for slices of the table to beat a gather by index
 FEW_BLOCKS = 64  # runs of lines from one cell, at most, gathered a run at a time
 FEW_OF_A_LANE = 64  # at most one element in so many looked up one by one, else the lane's column is taken whole
@@ -66,20 +80,20 @@ class DeltaTable:
     Hexes are cells of a grid padded by the board's span on every side, so a source's cell
     plus an element's offset is always a cell. Lane a holds every step's first hex and every
     corner the line touches; a step along a hexside is also an element of lane b (its second
-    hex, `off_ab` its first): about one step in a hundred, so lane b costs little.
+    hex): about one step in a hundred, so lane b costs little.
 
     Offsets count from the source's cell minus `reach`, so they are never negative. Lane a's
-    index doubled cell arrays: a value per cell for a step through it, then one per cell for a
-    corner touch, `size` further on.
+    index cell arrays of REGIONS regions of `size` cells: its element's region (a step, a corner
+    touch, a step along a hexside and which) times `size` plus its cell.
     """
 
     grid_shape: tuple[int, int]
     positions: Array  # hex index -> cell
     row_at: Array  # linear offset of the target from the source, shifted to start at 0 -> row
-    steps: dict[str, Array]  # off_a, symbol_a, ds_a, dt_a
+    steps: dict[str, Array]  # off_a, symbol_a, symbol_pair (a hexside's second hex), ds_a, dt_a
     step_start: Array
     step_len: Array
-    sides: dict[str, Array]  # off_b, off_ab, symbol_b, ds_b, dt_b
+    sides: dict[str, Array]  # off_b, symbol_b, ds_b, dt_b
     side_start: Array
     side_len: Array
     distance: Array  # row -> range
@@ -98,8 +112,7 @@ class DeltaTable:
     @cached_property
     def _through(self) -> tuple[Array, Array]:
         """Every element's cell offset, sorted, with its row: which lines meet a given offset."""
-        a = self.steps["off_a"] - self.reach
-        a = np.where(a > self.reach, a - self.size, a)  # a corner touch's cell
+        a = self.steps["off_a"] % self.size - self.reach  # the cell, whatever the region
         lanes = ((self.step_len, a), (self.side_len, self.sides["off_b"] - self.reach))
         rows = np.concatenate([np.repeat(np.arange(len(n)), n) for n, _ in lanes])
         offsets = np.concatenate([off for _, off in lanes])
@@ -129,9 +142,10 @@ class DeltaTable:
 
     def meets(self, sources: Array, targets: Array, flags: Array) -> Array:
         """Whether the line from each source to its target meets a flagged cell."""
-        _, steps, sides = self._lines(sources, targets)
-        base, base_b = self._bases(self.positions[sources], steps, sides)
-        a = _gather(np.concatenate([flags, flags]), base, steps.take(self.steps["off_a"]))
+        rows, steps = self._lines(sources, targets)
+        sides = self._sides(rows)
+        base, base_b = (_bases(self.positions[sources] - self.reach, lane) for lane in (steps, sides))
+        a = _gather(np.tile(flags, REGIONS), base, steps.take(self.steps["off_a"]))
         return _any(a == 1, steps) | _any(_gather(flags, base_b, sides.take(self.sides["off_b"])) == 1, sides)
 
     def blocked(
@@ -147,18 +161,14 @@ class DeltaTable:
             out[~same_level] = self._two_levels(sources[~same_level], targets[~same_level], hexes, terrain)
         return out
 
-    def _lines(self, sources: Array, targets: Array) -> tuple[Array, Segments, Segments]:
-        """The lines' rows, and the elements of their lanes a and b."""
+    def _lines(self, sources: Array, targets: Array) -> tuple[Array, Segments]:
+        """The lines' rows, and the elements of their lane a."""
         rows = self.rows(sources, targets)
-        return (
-            rows,
-            _segments(self.step_start[rows], self.step_len[rows], rows),
-            _segments(self.side_start[rows], self.side_len[rows], rows),
-        )
+        return rows, _segments(self.step_start[rows], self.step_len[rows], rows)
 
-    def _bases(self, here: Array, steps: Segments, sides: Segments) -> tuple[Bases, Bases]:
-        """What the offsets of lanes a and b are added to: a line's cell `here` less `reach`."""
-        return _bases(here - self.reach, steps), _bases(here - self.reach, sides)
+    def _sides(self, rows: Array) -> Segments:
+        """The elements of the lines' lane b."""
+        return _segments(self.side_start[rows], self.side_len[rows], rows)
 
     def _buildings(self, hexes: HexArrays) -> tuple[Array, Array]:
         """The board's building hexes, numbered: whether each board cell is one, and each one's
@@ -170,14 +180,14 @@ class DeltaTable:
         return hexes.derived[("buildings",)], hexes.derived[("buildings", "symbol")]
 
     def same_level_weights(self, hexes: HexArrays, firer: FirerState, terrain: SightTerrain) -> tuple[Array, Array]:
-        """10.31 as one number a cell, for lines whose ends stand on level L: [L, x] what a step
-        through cell x adds to the line's sum, [L, size + x] what a corner touch of x adds; the
-        line is blocked when its sum exceeds 10.31 b's limit. A step adds its hex's Trees, AFVs and
-        Wrecks (b), at most `over`, the limit plus one; `over` for a higher hex (a) or a Marsh hex
-        for a DOWN firer (c); -1 - i for building hex i, whose Building symbol (a) the line may touch
-        or not (the second array: each building hex's count). A corner touch adds `over` for a
-        higher hex (a), else nothing. Worked out once for the arrays (HexArrays.derived), at the
-        board's cells only."""
+        """10.31 as one number a cell, for lines whose ends stand on level L, in each of lane a's
+        regions: [L, region, x] what the element adds to the line's sum; the line is blocked when
+        its sum exceeds 10.31 b's limit. A step adds its hex's Trees, AFVs and Wrecks (b), at most
+        `over`, the limit plus one; `over` for a higher hex (a) or a Marsh hex for a DOWN firer (c);
+        -1 - i for building hex i, whose Building symbol (a) the line may touch or not (the second
+        array: each building hex's count). A corner touch adds `over` for a higher hex (a), else
+        nothing; a step along a hexside the larger of its two hexes' (b), or `hexside_code` where
+        one is a building hex. Worked out once for the arrays (HexArrays.derived)."""
         key = ("weights", firer, terrain)
         if key not in hexes.derived:
             over = terrain.max_trees_along + 1
@@ -190,9 +200,18 @@ class DeltaTable:
             blocks = (higher | ((hexes.marsh[cells] == 1) & up)) if firer is FirerState.DOWN else higher
             building, symbols = self._buildings(hexes)
             number = np.cumsum(building) - 1
-            weights = np.zeros((len(levels), 2, self.size), dtype=np.int8 if len(symbols) < 128 else np.int32)
-            weights[:, 0, cells] = np.where(blocks, over, np.where(building & up, -1 - number, count * up))
-            weights[:, 1, cells] = np.where(higher, over, 0)
+            weights = np.zeros((len(levels), REGIONS, self.size), dtype=_weight_type(len(symbols)))
+            step = weights[:, Region.STEP]
+            step[:, cells] = np.where(blocks, over, np.where(building & up, -1 - number, count * up))
+            weights[:, Region.CORNER, cells] = np.where(higher, over, 0)
+            for i, d in enumerate(DIRECTIONS):
+                # the hexside between cell a and its neighbour i: either may be on the board
+                offset = d.q * self.grid_shape[1] + d.r
+                a = np.union1d(cells, cells - offset)
+                first, second = step[:, a], step[:, a + offset]
+                weights[:, Region.HEXSIDE + i, a] = np.where(
+                    (first < 0) | (second < 0), hexside_code(weights.dtype), np.maximum(first, second)
+                )
             hexes.derived[key] = weights.ravel()
             hexes.derived[(*key, "buildings")] = count[building]
         return hexes.derived[key], hexes.derived[(*key, "buildings")]
@@ -201,34 +220,52 @@ class DeltaTable:
         self, sources: Array, targets: Array, firer: FirerState, hexes: HexArrays, terrain: SightTerrain
     ) -> Array:
         """10.31 for lines whose ends are on one level."""
-        _, steps, sides = self._lines(sources, targets)
+        _, steps = self._lines(sources, targets)
         weights, counts = self.same_level_weights(hexes, firer, terrain)
         symbols = self._buildings(hexes)[1]
-        over, stride = terrain.max_trees_along + 1, 2 * self.size
+        over, stride = terrain.max_trees_along + 1, REGIONS * self.size
         here = self.positions[sources] + hexes.elev[self.positions[sources]].astype(np.int64) * stride
-        base, base_b = self._bases(here, steps, sides)
-        w = _gather(weights, base, steps.take(self.steps["off_a"]))
-        building, number, hit = _symbols_touched(w, steps, self.steps["symbol_a"], symbols)
-        w[building] = np.where(hit, over, counts[number])
-        count = _sum(w, steps)
-        if sides.total:
-            # b, hexside rule: a step counts the larger of its two hexes, max(a, b) = a + max(b - a, 0)
-            w_b, w_ab = (_gather(weights, base_b, sides.take(self.sides[off])) for off in ("off_b", "off_ab"))
-            building, number, hit = _symbols_touched(w_b, sides, self.sides["symbol_b"], symbols)
-            w_b[building] = np.where(hit, over, counts[number])
-            building = np.flatnonzero(w_ab < 0)
-            w_ab[building] = counts[-1 - w_ab[building]]
-            count += _sum(np.maximum(w_b - w_ab, 0), sides)
-        return np.asarray(count > terrain.max_trees_along)
+        base = _bases(here - self.reach, steps)
+        off = steps.take(self.steps["off_a"])
+        w = _gather(weights, base, off)
+        marked = np.flatnonzero(w < 0)
+        if len(marked):
+            hexside = w[marked] == hexside_code(w.dtype)
+            building = marked[~hexside]
+            parts = steps.pick(self.steps["symbol_a"], building)
+            w[building] = _building_weights(w[building], parts, symbols, counts, over)
+            if hexside.any():
+                # a hexside with a building hex on either side: each hex's weight, its symbol touched or not
+                at = marked[hexside]
+                region = off[at] // self.size
+                first = off[at] - region * self.size + _base_at(base, at)  # in the step region
+                second = first + self._neighbour[region]
+                pair = []
+                for cell, line_parts in ((first, "symbol_a"), (second, "symbol_pair")):
+                    value = weights[cell]
+                    building = np.flatnonzero(value < 0)
+                    parts = steps.pick(self.steps[line_parts], at[building])
+                    value[building] = _building_weights(value[building], parts, symbols, counts, over)
+                    pair.append(value)
+                w[at] = np.maximum(*pair)
+        return np.asarray(_sum(w, steps) > terrain.max_trees_along)
+
+    @cached_property
+    def _neighbour(self) -> Array:
+        """A region's hexside neighbour as a grid offset (0 for the other regions)."""
+        out = np.zeros(REGIONS, dtype=np.int64)
+        out[Region.HEXSIDE :] = [d.q * self.grid_shape[1] + d.r for d in DIRECTIONS]
+        return out
 
     def obstacle_heights(self, hexes: HexArrays, terrain: SightTerrain) -> tuple[Array, Array, Array]:
-        """10.32 a's heights above level L, for the sight lines that rise from a unit on level L:
-        [L, x] a hex's level plus its woods, where a line passes through or along it, [L, size + x]
-        its bare level, where a line touches its corner; less L and never below 0 (what is no
-        higher than the lower unit stands below its line); -1 - (L * buildings + i) for building
-        hex i, whose Building symbol a line may touch or not (the second array: its height where
-        a line misses the symbol, the third: where it touches it, at L * buildings + i). Worked out
-        once for the arrays (HexArrays.derived), at the board's cells only."""
+        """10.32 a's heights above level L, for the sight lines that rise from a unit on level L, in
+        each of lane a's regions: [L, region, x] a hex's level plus its woods where a line passes
+        through or along it (lane b holds the second hex along a hexside), its bare level where a
+        line touches its corner; less L and never below 0 (what is no higher than the lower unit
+        stands below its line); -1 - (L * buildings + i) for building hex i, whose Building symbol
+        a line may touch or not (the second array: its height where a line misses the symbol, the
+        third: where it touches it, at L * buildings + i). Worked out once for the arrays
+        (HexArrays.derived), at the board's cells only."""
         key = ("heights", terrain)
         if key not in hexes.derived:
             cells = self.positions
@@ -237,9 +274,10 @@ class DeltaTable:
             plain = np.maximum(elev + np.where(hexes.woods[cells] == 1, terrain.woods_obstacle, 0.0) - levels, 0.0)
             building, symbols = self._buildings(hexes)
             number = np.cumsum(building) - 1 + levels * len(symbols)
-            heights = np.zeros((len(levels), 2, self.size))
-            heights[:, 0, cells] = np.where(building, -1 - number, plain)
-            heights[:, 1, cells] = np.maximum(elev - levels, 0.0)
+            heights = np.zeros((len(levels), REGIONS, self.size))
+            heights[:, Region.STEP, cells] = np.where(building, -1 - number, plain)
+            heights[:, Region.HEXSIDE :] = heights[:, Region.STEP, None]
+            heights[:, Region.CORNER, cells] = np.maximum(elev - levels, 0.0)
             touched = np.maximum(plain, elev + terrain.building_obstacle - levels)
             hexes.derived[key] = heights.ravel()
             hexes.derived[(*key, "buildings")] = plain[:, building].ravel()
@@ -276,10 +314,12 @@ class DeltaTable:
         `low` at the lower unit (the lines' `end`: "s" their source, "t" their target) by `rise`
         over its range: at a fraction f of the range from the lower unit, an obstacle more than
         rise * f above `low`."""
-        _, steps, sides = self._lines(sources, targets)
+        rows, steps = self._lines(sources, targets)
+        sides = self._sides(rows)
         heights, missed, touched = self.obstacle_heights(hexes, terrain)
         symbols = self._buildings(hexes)[1]
-        bases = self._bases(self.positions[sources] + low.astype(np.int64) * 2 * self.size, steps, sides)
+        here = self.positions[sources] + low.astype(np.int64) * REGIONS * self.size - self.reach
+        bases = _bases(here, steps), _bases(here, sides)
         blocked = np.zeros(len(sources), dtype=bool)
         for base, table, lane, elements in zip(bases, (self.steps, self.sides), "ab", (steps, sides), strict=True):
             if elements.total:
@@ -299,6 +339,23 @@ def _symbols_touched(values: Array, lane: Segments, line_parts: Array, symbols: 
     number = (-1 - values[building]).astype(np.int64)
     hit = (lane.pick(line_parts, building) & symbols[number % max(len(symbols), 1)]) != 0
     return building, number, hit
+
+
+def _weight_type(buildings: int) -> type[np.signedinteger[Any]]:
+    """int8 while -1 - i numbers every building hex above `hexside_code`."""
+    return np.int8 if buildings < 128 else np.int32
+
+
+def hexside_code(dtype: np.dtype[Any]) -> int:
+    """The weight of a step along a hexside with a building hex on either side: the least of the type."""
+    return int(np.iinfo(dtype).min)
+
+
+def _building_weights(codes: Array, parts: Array, symbols: Array, counts: Array, over: int) -> Array:
+    """The weights of building hexes -1 - i for a line: `over` where its parts touch the hex's
+    Building symbol (10.31 a), else the hex's count (10.31 b)."""
+    number = (-1 - codes).astype(np.int64)
+    return np.where((parts & symbols[number]) != 0, over, counts[number])
 
 
 def unique_pairs(sources: Array, targets: Array, n: int) -> tuple[Array, Array]:
@@ -363,6 +420,14 @@ def _bases(values: Array, lane: Segments) -> Bases:
         return np.repeat(values, lane.length)
     first = lane.seg[change].tolist()
     return list(zip(values[np.concatenate(([0], change))].tolist(), [0, *first], [*first, lane.total], strict=True))
+
+
+def _base_at(base: Bases, positions: Array) -> Array:
+    """The bases of the elements at `positions`."""
+    if isinstance(base, list):
+        first = np.array([lo for _, lo, _ in base], dtype=np.int64)
+        return np.array([b for b, _, _ in base], dtype=np.int64)[np.searchsorted(first, positions, "right") - 1]
+    return np.asarray(base[positions])
 
 
 def _gather(values: Array, base: Bases, off: Array) -> Array:
@@ -453,20 +518,25 @@ def delta_table(order: Sequence[Hex], terrain: SightTerrain) -> DeltaTable:
 
     off_a = a[:, 0] * shape[1] + a[:, 1]
     off_c = co[:, 0] * shape[1] + co[:, 1]
-    # lane a: a line's steps, then its corner touches (their values `size` further on in the doubled arrays)
+    # lane a: a line's steps, then its corner touches, each in its region of the cell arrays (`Region`)
     size = shape[0] * shape[1]
+    region = np.zeros(len(a), dtype=np.int64)
+    for i, d in enumerate(DIRECTIONS):
+        region[((st[:, 2:4] - a) == (d.q, d.r)).all(axis=1)] = Region.HEXSIDE + i
     lane_a = np.argsort(np.concatenate([np.repeat(np.arange(len(deltas)), n) for n in (s_len, c_len)]), kind="stable")
+    pair = np.zeros(len(a), dtype=COLUMN_TYPES["symbol"])
+    pair[side] = symbol(b_delta, b)
     steps = {
-        "off_a": np.concatenate([off_a, off_c + size]) + row_shift,
+        "off_a": np.concatenate([off_a + region * size, off_c + Region.CORNER * size]) + row_shift,
         "symbol_a": np.concatenate([symbol(s_delta, a), np.zeros(len(co), dtype=COLUMN_TYPES["symbol"])]),
+        "symbol_pair": np.concatenate([pair, np.zeros(len(co), dtype=COLUMN_TYPES["symbol"])]),
         "ds_a": np.concatenate([_distance(a), _distance(co)]),
         "dt_a": np.concatenate([_distance(a - s_delta), _distance(co - c_delta)]),
     }
     steps = {k: v[lane_a] for k, v in steps.items()}
     sides = {
         "off_b": b[:, 0] * shape[1] + b[:, 1] + row_shift,
-        "off_ab": off_a[side] + row_shift,
-        "symbol_b": symbol(b_delta, b),
+        "symbol_b": pair[side],
         "ds_b": _distance(b),
         "dt_b": _distance(b - b_delta),
     }
