@@ -154,11 +154,13 @@ class DeltaTable:
         """The rules of `judge` (10.31, 10.32) as array operations, for the lines sources[i] -> targets[i]."""
         elev = hexes.elev
         same_level = elev[self.positions[targets]] == elev[self.positions[sources]]
+        if same_level.all():
+            return self._same_level(sources, targets, firer, hexes, terrain)
         out = np.zeros(len(targets), dtype=bool)
         if same_level.any():
             out[same_level] = self._same_level(sources[same_level], targets[same_level], firer, hexes, terrain)
-        if not same_level.all():
-            out[~same_level] = self._two_levels(sources[~same_level], targets[~same_level], hexes, terrain)
+        two_levels = ~same_level
+        out[two_levels] = self._two_levels(sources[two_levels], targets[two_levels], hexes, terrain)
         return out
 
     def _lines(self, sources: Array, targets: Array) -> tuple[Array, Segments]:
