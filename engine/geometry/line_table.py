@@ -41,6 +41,7 @@ class Region(IntEnum):
 REGIONS = Region.HEXSIDE + len(DIRECTIONS)
 ELEMENTS_A_SPAN = 128  # elements in a run of rows, on average, for slices of the table to beat a gather by index
 FEW_BLOCKS = 64  # runs of lines from one cell, at most, gathered a run at a time
+FEW_TWO_LEVELS = 8  # at most one line in so many between two levels: worked as on one level too, not split off
 FEW_OF_A_LANE = 64  # at most one element in so many looked up one by one, else the lane's column is taken whole
 Array = NDArray[Any]  # numpy arrays: int64 cells and offsets, bool flags, float heights
 Polygon = Sequence[tuple[float, float]]
@@ -153,14 +154,17 @@ class DeltaTable:
     ) -> Array:
         """The rules of `judge` (10.31, 10.32) as array operations, for the lines sources[i] -> targets[i]."""
         elev = hexes.elev
-        same_level = elev[self.positions[targets]] == elev[self.positions[sources]]
-        if same_level.all():
-            return self._same_level(sources, targets, firer, hexes, terrain)
-        out = np.zeros(len(targets), dtype=bool)
-        if same_level.any():
+        two_levels = np.flatnonzero(elev[self.positions[targets]] != elev[self.positions[sources]])
+        if len(two_levels) * FEW_TWO_LEVELS <= len(targets):
+            # few lines between two levels (a fan from level 0): all worked as on one level, those again
+            out = self._same_level(sources, targets, firer, hexes, terrain)
+        else:
+            out = np.zeros(len(targets), dtype=bool)
+            same_level = np.ones(len(targets), dtype=bool)
+            same_level[two_levels] = False
             out[same_level] = self._same_level(sources[same_level], targets[same_level], firer, hexes, terrain)
-        two_levels = ~same_level
-        out[two_levels] = self._two_levels(sources[two_levels], targets[two_levels], hexes, terrain)
+        if len(two_levels):
+            out[two_levels] = self._two_levels(sources[two_levels], targets[two_levels], hexes, terrain)
         return out
 
     def _lines(self, sources: Array, targets: Array) -> tuple[Array, Segments]:
@@ -400,6 +404,8 @@ def _segments(start: Array, length: Array, rows: Array | None = None) -> Segment
     lines' `rows` run on in runs of enough elements, else by each element's index."""
     seg = np.cumsum(length) - length
     total = int(seg[-1] + length[-1]) if len(seg) else 0
+    if not total:
+        return Segments(seg, length, np.zeros(0, dtype=np.int64))
     if rows is not None and total >= ELEMENTS_A_SPAN:
         breaks = np.flatnonzero(rows[1:] - rows[:-1] != 1) + 1
         if (len(breaks) + 1) * ELEMENTS_A_SPAN <= total:
