@@ -2,11 +2,12 @@
 
 What a line meets depends only on the difference of its two hexes (its delta). The table
 holds, per delta, the hexes between the ends as steps (one hex, or a hexside's two) and corner
-touches: lane a every step's first hex and every corner touched, lane b the second hex of the
-few steps along a hexside, with the Building symbol parts each hex touches and its distance
-from both ends. Lines are walked once per direction class (engine.geometry.lattice) and
-turned into place with numpy. A fan (one hex to many) is then a handful of array operations
-over the concatenated segments of its targets.
+touches: lane a one element a step or corner touch, lane b the second hex of the few steps
+along a hexside, with the Building symbol parts each hex touches and its distance from both
+ends. Lines are walked once per direction class (engine.geometry.lattice) and turned into
+place with numpy. 10.31 is then one weight a cell and a sum a line, 10.32 b a height a cell
+against a fraction of the line's rise; a fan (one hex to many) is a handful of array
+operations over slices of the table.
 """
 
 from __future__ import annotations
@@ -79,9 +80,10 @@ class DeltaTable:
     """Every line between two hexes of a board, flat: one segment of elements per delta.
 
     Hexes are cells of a grid padded by the board's span on every side, so a source's cell
-    plus an element's offset is always a cell. Lane a holds every step's first hex and every
+    plus an element's offset is always a cell. Lane a holds every step (its first hex) and every
     corner the line touches; a step along a hexside is also an element of lane b (its second
-    hex): about one step in a hundred, so lane b costs little.
+    hex, which 10.31 reads through the step's region and only 10.32 b reads here): about one
+    step in a hundred.
 
     Offsets count from the source's cell minus `reach`, so they are never negative. Lane a's
     index cell arrays of REGIONS regions of `size` cells: its element's region (a step, a corner
