@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import IntEnum
 from functools import cache, cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,7 +28,7 @@ from .sight import FirerState, SightTerrain
 FOOTPRINT_BIT = 6
 
 
-class Region(IntEnum):
+class Region:
     """Where in the cell arrays lane a's elements read a cell's value: a step through the cell, a
     corner touch of it, or a step along the hexside between it and its neighbour i (10.31 b: the
     larger count of the two), HEXSIDE + i."""
@@ -42,6 +41,7 @@ class Region(IntEnum):
 REGIONS = Region.HEXSIDE + len(DIRECTIONS)
 ELEMENTS_A_SPAN = 128  # elements in a run of rows, on average, for slices of the table to beat a gather by index
 FEW_BLOCKS = 64  # runs of lines from one cell, at most, gathered a run at a time
+LINES_A_BLOCK = 16  # and as many lines a run, at least
 FEW_TWO_LEVELS = 8  # at most one line in so many between two levels: worked as on one level too, not split off
 FEW_OF_A_LANE = 64  # at most one element in so many looked up one by one, else the lane's column is taken whole
 Array = NDArray[Any]  # numpy arrays: int64 cells and offsets, bool flags, float heights
@@ -72,7 +72,7 @@ class HexArrays:
     custom: Array
     # what the LOS rules work out of the columns once (`same_level_weights`): emptied when
     # SightKernel.write_arrays rewrites cells; `dataclasses.replace` starts an empty one
-    derived: dict[tuple[Any, ...], Array] = field(default_factory=dict, init=False, repr=False, compare=False)
+    derived: dict[tuple[Any, ...], Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -178,64 +178,110 @@ class DeltaTable:
         """The elements of the lines' lane b."""
         return _segments(self.side_start[rows], self.side_len[rows], rows)
 
-    def _buildings(self, hexes: HexArrays) -> tuple[Array, Array]:
-        """The board's building hexes, numbered: whether each board cell is one, and each one's
-        symbol (which of its neighbours join it, 10.31 a)."""
+    def _buildings(self, hexes: HexArrays) -> Buildings:
+        """The board's building hexes, numbered (worked out once for the arrays)."""
         if ("buildings",) not in hexes.derived:
-            symbol = hexes.symbol[self.positions]
-            hexes.derived[("buildings",)] = symbol != 0
-            hexes.derived[("buildings", "symbol")] = symbol[symbol != 0]
-        return hexes.derived[("buildings",)], hexes.derived[("buildings", "symbol")]
+            cells = self.positions[hexes.symbol[self.positions] != 0]
+            number = np.full(self.size, -1, dtype=np.int64)
+            number[cells] = np.arange(len(cells))
+            hexes.derived[("buildings",)] = Buildings(number, cells, hexes.symbol[cells], hexes.count[cells])
+        buildings: Buildings = hexes.derived[("buildings",)]
+        return buildings
 
-    def same_level_weights(self, hexes: HexArrays, firer: FirerState, terrain: SightTerrain) -> tuple[Array, Array]:
-        """10.31 as one number a cell, for lines whose ends stand on level L, in each of lane a's
-        regions: [L, region, x] what the element adds to the line's sum; the line is blocked when
-        its sum exceeds 10.31 b's limit. A step adds its hex's Trees, AFVs and Wrecks (b), at most
-        `over`, the limit plus one; `over` for a higher hex (a) or a Marsh hex for a DOWN firer (c);
-        -1 - i for building hex i, whose Building symbol (a) the line may touch or not (the second
-        array: each building hex's count). A corner touch adds `over` for a higher hex (a), else
-        nothing; a step along a hexside the larger of its two hexes' (b), or `hexside_code` where
-        one is a building hex. Worked out once for the arrays (HexArrays.derived)."""
+    def _worth_a_table(self, hexes: HexArrays, key: tuple[Any, ...], elements: int) -> bool:
+        """Whether to read these `elements`' values (weights or heights, `key`) from a table of the
+        arrays' every value, worked out once: when it is there, or once the elements asked of these
+        arrays outnumber its values (a game's few lines between two moves ask for their own)."""
+        if key in hexes.derived:
+            return True
+        asked = hexes.derived.get(("asked", *key), 0) + elements
+        hexes.derived[("asked", *key)] = asked
+        return bool(asked >= REGIONS * len(self.positions))
+
+    def _levels(self, hexes: HexArrays) -> int:
+        return int(hexes.elev[self.positions].max()) + 1
+
+    @cached_property
+    def _valued(self) -> tuple[Array, Array]:
+        """The indices of one level of the cell arrays where a value may be other than 0: the
+        board's cells in every region (the heights), and for the weights also the hexsides a board
+        cell has on either side."""
+        heights = np.concatenate([self.positions + region * self.size for region in range(REGIONS)])
+        weights = [self.positions + Region.STEP * self.size, self.positions + Region.CORNER * self.size]
+        for region in range(Region.HEXSIDE, REGIONS):
+            near = np.union1d(self.positions, self.positions - self._neighbour[region])
+            weights.append(near + region * self.size)
+        return heights, np.concatenate(weights)
+
+    def _all_levels(self, at: Array, levels: int) -> Array:
+        return np.asarray((at[None, :] + np.arange(levels)[:, None] * (REGIONS * self.size)).ravel())
+
+    def same_level_weights(self, hexes: HexArrays, firer: FirerState, terrain: SightTerrain) -> Array:
+        """`weights_at` for every index, worked out once for the arrays (HexArrays.derived)."""
         key = ("weights", firer, terrain)
         if key not in hexes.derived:
-            over = terrain.max_trees_along + 1
-            cells = self.positions
-            elev, count = hexes.elev[cells], np.minimum(hexes.count[cells], over)
-            levels = np.arange(int(elev.max()) + 1)[:, None]
-            higher = elev > levels
-            # by the letter every hex on the line may block; the low-ground house rule spares lower ones
-            up = elev >= levels if terrain.low_ground else np.ones_like(higher)
-            blocks = (higher | ((hexes.marsh[cells] == 1) & up)) if firer is FirerState.DOWN else higher
-            building, symbols = self._buildings(hexes)
-            number = np.cumsum(building) - 1
-            weights = np.zeros((len(levels), REGIONS, self.size), dtype=_weight_type(len(symbols)))
-            step = weights[:, Region.STEP]
-            step[:, cells] = np.where(blocks, over, np.where(building & up, -1 - number, count * up))
-            weights[:, Region.CORNER, cells] = np.where(higher, over, 0)
-            for i, d in enumerate(DIRECTIONS):
-                # the hexside between cell a and its neighbour i: either may be on the board
-                offset = d.q * self.grid_shape[1] + d.r
-                a = np.union1d(cells, cells - offset)
-                first, second = step[:, a], step[:, a + offset]
-                weights[:, Region.HEXSIDE + i, a] = np.where(
-                    (first < 0) | (second < 0), hexside_code(weights.dtype), np.maximum(first, second)
-                )
-            hexes.derived[key] = weights.ravel()
-            hexes.derived[(*key, "buildings")] = count[building]
-        return hexes.derived[key], hexes.derived[(*key, "buildings")]
+            levels, at = self._levels(hexes), self._valued[1]
+            at = self._all_levels(at, levels)
+            weights = np.zeros(levels * REGIONS * self.size, dtype=_weight_type(len(self._buildings(hexes).cell)))
+            weights[at] = self.weights_at(at, hexes, firer, terrain)
+            hexes.derived[key] = weights
+        return np.asarray(hexes.derived[key])
+
+    def weights_at(self, at: Array, hexes: HexArrays, firer: FirerState, terrain: SightTerrain) -> Array:
+        """10.31 as one number for each index `at` (L * REGIONS * size + region * size + cell), for
+        lines whose ends stand on level L: what lane a's element in that region and cell adds to
+        the line's sum; the line is blocked when its sum exceeds 10.31 b's limit. A step adds its
+        hex's Trees, AFVs and Wrecks (b), at most `over`, the limit plus one; `over` for a higher
+        hex (a) or a Marsh hex for a DOWN firer (c); -1 - i for building hex i, whose Building
+        symbol (a) the line may touch or not. A corner touch adds `over` for a higher hex (a), else
+        nothing; a step along a hexside the larger of its two hexes' (b), or `hexside_code` where
+        one is a building hex."""
+        over = terrain.max_trees_along + 1
+        number = self._buildings(hexes).number
+        dtype = _weight_type(len(self._buildings(hexes).cell))
+        level, rest = np.divmod(at, REGIONS * self.size)
+        region, cell = np.divmod(rest, self.size)
+
+        def step(level: Array, cell: Array) -> Array:
+            elev, building, count = hexes.elev[cell], number[cell], np.minimum(hexes.count[cell], over)
+            blocks = elev > level
+            if terrain.low_ground:  # by the letter every hex on the line may block; this spares lower ones
+                up = elev >= level
+                building, count = np.where(up, building, -1), count * up
+            if firer is FirerState.DOWN:
+                blocks |= (hexes.marsh[cell] == 1) & (elev >= level if terrain.low_ground else True)
+            return np.asarray(np.where(blocks, over, np.where(building >= 0, -1 - building, count)))
+
+        out = step(level, cell)
+        corner = np.flatnonzero(region == Region.CORNER)
+        if len(corner):
+            out[corner] = np.where(hexes.elev[cell[corner]] > level[corner], over, 0)
+        side = np.flatnonzero(region >= Region.HEXSIDE)
+        if len(side):
+            first, second = out[side], step(level[side], cell[side] + self._neighbour[region[side]])
+            out[side] = np.where((first < 0) | (second < 0), hexside_code(np.dtype(dtype)), np.maximum(first, second))
+        return out.astype(dtype)
+
+    def _weigh(self, at: Array, hexes: HexArrays, firer: FirerState, terrain: SightTerrain) -> Array:
+        """The weights at `at`: from the arrays' table of them when it is there, else worked out."""
+        weights = hexes.derived.get(("weights", firer, terrain))
+        return self.weights_at(at, hexes, firer, terrain) if weights is None else np.asarray(weights[at])
 
     def _same_level(
         self, sources: Array, targets: Array, firer: FirerState, hexes: HexArrays, terrain: SightTerrain
     ) -> Array:
         """10.31 for lines whose ends are on one level."""
         _, steps = self._lines(sources, targets)
-        weights, counts = self.same_level_weights(hexes, firer, terrain)
-        symbols = self._buildings(hexes)[1]
+        buildings = self._buildings(hexes)
         over, stride = terrain.max_trees_along + 1, REGIONS * self.size
+        symbols, counts = buildings.symbol, np.minimum(buildings.counts, over)
         here = self.positions[sources] + hexes.elev[self.positions[sources]].astype(np.int64) * stride
         base = _bases(here - self.reach, steps)
         off = steps.take(self.steps["off_a"])
-        w = _gather(weights, base, off)
+        if not self._worth_a_table(hexes, ("weights", firer, terrain), steps.total):
+            w = self.weights_at(_indices(base, off), hexes, firer, terrain)
+        else:
+            w = _gather(self.same_level_weights(hexes, firer, terrain), base, off)
         marked = np.flatnonzero(w < 0)
         if len(marked):
             hexside = w[marked] == hexside_code(w.dtype)
@@ -250,7 +296,7 @@ class DeltaTable:
                 second = first + self._neighbour[region]
                 pair = []
                 for cell, line_parts in ((first, "symbol_a"), (second, "symbol_pair")):
-                    value = weights[cell]
+                    value = self._weigh(cell, hexes, firer, terrain)
                     building = np.flatnonzero(value < 0)
                     parts = steps.pick(self.steps[line_parts], at[building])
                     value[building] = _building_weights(value[building], parts, symbols, counts, over)
@@ -265,32 +311,42 @@ class DeltaTable:
         out[Region.HEXSIDE :] = [d.q * self.grid_shape[1] + d.r for d in DIRECTIONS]
         return out
 
-    def obstacle_heights(self, hexes: HexArrays, terrain: SightTerrain) -> tuple[Array, Array, Array]:
-        """10.32 a's heights above level L, for the sight lines that rise from a unit on level L, in
-        each of lane a's regions: [L, region, x] a hex's level plus its woods where a line passes
-        through or along it (lane b holds the second hex along a hexside), its bare level where a
-        line touches its corner; less L and never below 0 (what is no higher than the lower unit
-        stands below its line); -1 - (L * buildings + i) for building hex i, whose Building symbol
-        a line may touch or not (the second array: its height where a line misses the symbol, the
-        third: where it touches it, at L * buildings + i). Worked out once for the arrays
-        (HexArrays.derived), at the board's cells only."""
+    def obstacle_heights(self, hexes: HexArrays, terrain: SightTerrain) -> Array:
+        """`heights_at` for every index, worked out once for the arrays (HexArrays.derived)."""
         key = ("heights", terrain)
         if key not in hexes.derived:
-            cells = self.positions
-            elev = hexes.elev[cells].astype(np.float64)
-            levels = np.arange(int(elev.max()) + 1)[:, None]
-            plain = np.maximum(elev + np.where(hexes.woods[cells] == 1, terrain.woods_obstacle, 0.0) - levels, 0.0)
-            building, symbols = self._buildings(hexes)
-            number = np.cumsum(building) - 1 + levels * len(symbols)
-            heights = np.zeros((len(levels), REGIONS, self.size))
-            heights[:, Region.STEP, cells] = np.where(building, -1 - number, plain)
-            heights[:, Region.HEXSIDE :] = heights[:, Region.STEP, None]
-            heights[:, Region.CORNER, cells] = np.maximum(elev - levels, 0.0)
-            touched = np.maximum(plain, elev + terrain.building_obstacle - levels)
-            hexes.derived[key] = heights.ravel()
-            hexes.derived[(*key, "buildings")] = plain[:, building].ravel()
-            hexes.derived[(*key, "touched")] = touched[:, building].ravel()
-        return hexes.derived[key], hexes.derived[(*key, "buildings")], hexes.derived[(*key, "touched")]
+            levels = self._levels(hexes)
+            at = self._all_levels(self._valued[0], levels)
+            heights = np.zeros(levels * REGIONS * self.size)
+            heights[at] = self.heights_at(at, hexes, terrain)
+            hexes.derived[key] = heights
+        return np.asarray(hexes.derived[key])
+
+    def heights_at(self, at: Array, hexes: HexArrays, terrain: SightTerrain) -> Array:
+        """10.32 a's heights above level L, for the sight lines that rise from a unit on level L,
+        at the indices `at` (L * REGIONS * size + region * size + cell): a hex's level plus its
+        woods where a line passes through or along it (lane b holds the second hex along a
+        hexside), its bare level where a line touches its corner; less L and never below 0 (what
+        is no higher than the lower unit stands below its line); -1 - (L * buildings + i) for
+        building hex i, whose Building symbol a line may touch or not (`_building_heights`)."""
+        buildings = self._buildings(hexes)
+        number, symbols = buildings.number, buildings.symbol
+        level, rest = np.divmod(at, REGIONS * self.size)
+        region, cell = np.divmod(rest, self.size)
+        elev = hexes.elev[cell].astype(np.float64)
+        plain = np.maximum(elev + np.where(hexes.woods[cell] == 1, terrain.woods_obstacle, 0.0) - level, 0.0)
+        marked = np.where(number[cell] >= 0, -1.0 - (level * len(symbols) + number[cell]), plain)
+        return np.asarray(np.where(region == Region.CORNER, np.maximum(elev - level, 0.0), marked))
+
+    def _building_heights(self, hexes: HexArrays, terrain: SightTerrain, number: Array) -> tuple[Array, Array]:
+        """The heights of building hexes marked -1 - number by `heights_at` (10.32 a): where a line
+        misses the Building symbol, and where it touches it."""
+        buildings = self._buildings(hexes)
+        level, i = np.divmod(number, max(len(buildings.cell), 1))
+        cell = buildings.cell[i]
+        elev = hexes.elev[cell].astype(np.float64)
+        missed = np.maximum(elev + np.where(hexes.woods[cell] == 1, terrain.woods_obstacle, 0.0) - level, 0.0)
+        return missed, np.maximum(missed, elev + terrain.building_obstacle - level)
 
     @cached_property
     def _fractions(self) -> dict[str, Array]:
@@ -324,16 +380,21 @@ class DeltaTable:
         rise * f above `low`."""
         rows, steps = self._lines(sources, targets)
         sides = self._sides(rows)
-        heights, missed, touched = self.obstacle_heights(hexes, terrain)
-        symbols = self._buildings(hexes)[1]
+        whole = self._worth_a_table(hexes, ("heights", terrain), steps.total + sides.total)
+        symbols = self._buildings(hexes).symbol
         here = self.positions[sources] + low.astype(np.int64) * REGIONS * self.size - self.reach
         bases = _bases(here, steps), _bases(here, sides)
         blocked = np.zeros(len(sources), dtype=bool)
         for base, table, lane, elements in zip(bases, (self.steps, self.sides), "ab", (steps, sides), strict=True):
             if elements.total:
-                height = _gather(heights, base, elements.take(table[f"off_{lane}"]))
+                off = elements.take(table[f"off_{lane}"])
+                if whole:
+                    height = _gather(self.obstacle_heights(hexes, terrain), base, off)
+                else:
+                    height = self.heights_at(_indices(base, off), hexes, terrain)
                 building, number, hit = _symbols_touched(height, elements, table[f"symbol_{lane}"], symbols)
-                height[building] = np.where(hit, touched[number], missed[number])
+                missed, touched = self._building_heights(hexes, terrain, number)
+                height[building] = np.where(hit, touched, missed)
                 line = _spread(rise, elements.length) * elements.take(self._fractions[f"{end}_{lane}"])
                 blocked |= _any(height >= line, elements)
         return blocked
@@ -370,6 +431,16 @@ def unique_pairs(sources: Array, targets: Array, n: int) -> tuple[Array, Array]:
     """Distinct (source, target) pairs of hex indices below n, sorted."""
     keys = np.unique(sources * n + targets)
     return keys // n, keys % n
+
+
+class Buildings(NamedTuple):
+    """The board's building hexes: each cell's number (-1: none), the cell of each, and its symbol
+    (which of its neighbours join it, 10.31 a) and Trees, AFVs and Wrecks (10.31 b)."""
+
+    number: Array
+    cell: Array
+    symbol: Array
+    counts: Array
 
 
 class Segments:
@@ -426,7 +497,7 @@ def _bases(values: Array, lane: Segments) -> Bases:
     if not len(values):
         return np.zeros(0, dtype=np.int64)
     change = np.flatnonzero(values[1:] != values[:-1]) + 1
-    if len(change) >= FEW_BLOCKS:
+    if len(change) >= FEW_BLOCKS or len(change) * LINES_A_BLOCK >= len(values):
         return np.repeat(values, lane.length)
     first = lane.seg[change].tolist()
     return list(zip(values[np.concatenate(([0], change))].tolist(), [0, *first], [*first, lane.total], strict=True))
@@ -438,6 +509,13 @@ def _base_at(base: Bases, positions: Array) -> Array:
         first = np.array([lo for _, lo, _ in base], dtype=np.int64)
         return np.array([b for b, _, _ in base], dtype=np.int64)[np.searchsorted(first, positions, "right") - 1]
     return np.asarray(base[positions])
+
+
+def _indices(base: Bases, off: Array) -> Array:
+    """base + off for each element."""
+    if isinstance(base, list):
+        return np.concatenate([off[lo:hi] + b for b, lo, hi in base]) if base else off
+    return np.asarray(base + off)
 
 
 def _gather(values: Array, base: Bases, off: Array) -> Array:
