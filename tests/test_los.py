@@ -375,6 +375,52 @@ def test_fans_and_matrix_agree_with_single_lines(
         assert fans[a][b] == kernel.sight(a, b, firer).blocked
 
 
+def _crowded(grid: Grid, keys_of: Any) -> Board:
+    return assemble([MapSheet("crowded", grid, {h: terrain_from_keys(keys_of(h)) for h in grid.hexes()}, [], [])])
+
+
+CROWDED = {
+    # steps along hexsides beside buildings (10.31 a, b: "the hex with more" along a hexside)
+    "hexsides beside buildings": _crowded(
+        SMALL, lambda h: {"building": "1"} if (h.q + 2 * h.r) % 3 == 0 else {"trees": (h.q * h.r) % 4}
+    ),
+    # more building hexes than the narrow weights of the line table's sums number (128 or more)
+    "a town": _crowded(
+        Grid((10, 25), (1, 12)), lambda h: {} if h.q % 7 == 0 else {"building": str(1 + (h.r // 3) % 2)}
+    ),
+    # 10.32 b: hills with woods and buildings on them, lines between two levels both ways
+    "hills": _crowded(
+        SMALL,
+        lambda h: (
+            {"level": 1 + (h.q + h.r) % 2, "hill": "K", "trees": 2}
+            if h.q % 4 == 1
+            else {"building": "1"}
+            if (h.q + h.r) % 5 == 0
+            else {"trees": h.r % 3}
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", CROWDED)
+def test_fans_and_matrix_agree_with_single_lines_on_crowded_boards(name: str) -> None:
+    """10.31 and 10.32 b on boards of many buildings, hexsides and hills: every fan is its row of the
+    all-pairs matrix (a pair on two levels is worked from its higher hex there, from the fan's hex
+    here), and some 150 lines of each matrix agree with the lines worked alone."""
+    board = CROWDED[name]
+    buildings = sum(board.terrain(h).building is not None for h in board.hexes)
+    assert buildings >= 128 if name == "a town" else buildings
+    for terrain in (LETTER, LOW_GROUND):
+        for firer in FirerState:
+            kernel = SightKernel(board, terrain)
+            matrix, arrays = kernel.matrix(firer), kernel.arrays()
+            for i in range(len(kernel.order)):
+                assert list(kernel.fan_array(i, firer, arrays)) == list(matrix[i])
+            for k in range(0, matrix.size, matrix.size // 150 + 1):
+                a, b = divmod(k, len(kernel.order))
+                assert matrix[a, b] == kernel.sight(kernel.order[a], kernel.order[b], firer).blocked
+
+
 @fewer_examples(2)
 @given(maps(), st.sampled_from(small_hexes), terrain_keys)
 def test_viewsheds_after_an_edit_match_fresh_ones(board: Board, edited: Hex, keys: dict[str, Any]) -> None:

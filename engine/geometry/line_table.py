@@ -1,30 +1,49 @@
 """The lines of a board as flat numpy tables, and the LOS rules (10.31, 10.32) on them.
 
 What a line meets depends only on the difference of its two hexes (its delta). The table
-holds, per delta, the hexes between the ends as steps (one hex, or a hexside's two: lane a
-the step's first hex, lane b the second hex of the few steps along a hexside) and corner
-touches (lane c), with the Building symbol parts each hex touches and its distance from both
-ends. Lines are walked once per direction class
-(engine.geometry.lattice) and turned into place with numpy. A fan (one hex to many) is
-then a handful of array operations over the concatenated segments of its targets.
+holds, per delta, the hexes between the ends as steps (one hex, or a hexside's two) and corner
+touches: lane a one element a step or corner touch, lane b the second hex of the few steps
+along a hexside, with the Building symbol parts each hex touches and its distance from both
+ends. Lines are walked once per direction class (engine.geometry.lattice) and turned into
+place with numpy. 10.31 is then one weight a cell and a sum a line, 10.32 b a height a cell
+against a fraction of the line's rise; a fan (one hex to many) is a handful of array
+operations over slices of the table.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.hexgrid import Hex
+from engine.hexgrid import DIRECTIONS, Hex
 
 from .lattice import Contact, canonical, half_band, local_to_lattice, touches
 from .sight import FirerState, SightTerrain
 
 FOOTPRINT_BIT = 6
+
+
+class Region:
+    """Where in the cell arrays lane a's elements read a cell's value: a step through the cell, a
+    corner touch of it, or a step along the hexside between it and its neighbour i (10.31 b: the
+    larger count of the two), HEXSIDE + i."""
+
+    STEP = 0
+    CORNER = 1
+    HEXSIDE = 2
+
+
+REGIONS = Region.HEXSIDE + len(DIRECTIONS)
+ELEMENTS_A_SPAN = 128  # elements in a run of rows, on average, for slices of the table to beat a gather by index
+FEW_BLOCKS = 64  # runs of lines from one cell, at most, gathered a run at a time
+LINES_A_BLOCK = 16  # and as many lines a run, at least
+FEW_TWO_LEVELS = 8  # at most one line in so many between two levels: worked as on one level too, not split off
+FEW_OF_A_LANE = 64  # at most one element in so many looked up one by one, else the lane's column is taken whole
 Array = NDArray[Any]  # numpy arrays: int64 cells and offsets, bool flags, float heights
 Polygon = Sequence[tuple[float, float]]
 
@@ -51,6 +70,9 @@ class HexArrays:
     marsh: Array
     symbol: Array  # building hexes: bit i = neighbour i is of the same building, bit 6 = a building
     custom: Array
+    # what the LOS rules work out of the columns once (`same_level_weights`): emptied when
+    # SightKernel.write_arrays rewrites cells; `dataclasses.replace` starts an empty one
+    derived: dict[tuple[Any, ...], Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -58,39 +80,52 @@ class DeltaTable:
     """Every line between two hexes of a board, flat: one segment of elements per delta.
 
     Hexes are cells of a grid padded by the board's span on every side, so a source's cell
-    plus an element's offset is always a cell. Every step is an element of lane a (its first
-    hex); a step along a hexside is also an element of lane b (its second hex, `off_ab` its
-    first): about one step in a hundred, so lane b costs little. Corner touches are lane c.
+    plus an element's offset is always a cell. Lane a holds every step (its first hex) and every
+    corner the line touches; a step along a hexside is also an element of lane b (its second
+    hex, which 10.31 reads through the step's region and only 10.32 b reads here): about one
+    step in a hundred.
+
+    Offsets count from the source's cell minus `reach`, so they are never negative. Lane a's
+    index cell arrays of REGIONS regions of `size` cells: its element's region (a step, a corner
+    touch, a step along a hexside and which) times `size` plus its cell.
     """
 
     grid_shape: tuple[int, int]
     positions: Array  # hex index -> cell
     row_at: Array  # linear offset of the target from the source, shifted to start at 0 -> row
-    steps: dict[str, Array]  # off_a, symbol_a, ds_a, dt_a
+    steps: dict[str, Array]  # off_a, symbol_a, symbol_pair (a hexside's second hex), ds_a, dt_a
     step_start: Array
     step_len: Array
-    sides: dict[str, Array]  # off_b, off_ab, symbol_b, ds_b, dt_b
+    sides: dict[str, Array]  # off_b, symbol_b, ds_b, dt_b
     side_start: Array
     side_len: Array
-    corners: dict[str, Array]  # off_c, ds_c, dt_c
-    corner_start: Array
-    corner_len: Array
     distance: Array  # row -> range
     deltas: Array  # row -> linear offset of the target from the source
 
+    @property
+    def size(self) -> int:
+        """Cells in the padded grid."""
+        return self.grid_shape[0] * self.grid_shape[1]
+
+    @property
+    def reach(self) -> int:
+        """The largest linear offset between two hexes of the board."""
+        return len(self.row_at) // 2
+
     @cached_property
     def _through(self) -> tuple[Array, Array]:
-        """Every element's offset, sorted, with its row: which lines meet a given offset."""
-        lanes = ((self.step_len, self.steps["off_a"]), (self.side_len, self.sides["off_b"]))
-        rows = np.concatenate([np.repeat(np.arange(len(n)), n) for n, _ in (*lanes, (self.corner_len, None))])
-        offsets = np.concatenate([off for _, off in lanes] + [self.corners["off_c"]])
+        """Every element's cell offset, sorted, with its row: which lines meet a given offset."""
+        a = self.steps["off_a"] % self.size - self.reach  # the cell, whatever the region
+        lanes = ((self.step_len, a), (self.side_len, self.sides["off_b"] - self.reach))
+        rows = np.concatenate([np.repeat(np.arange(len(n)), n) for n, _ in lanes])
+        offsets = np.concatenate([off for _, off in lanes])
         order = np.argsort(offsets, kind="stable")
         return offsets[order], rows[order]
 
     @cached_property
     def _hex_at(self) -> Array:
         """Cell -> hex index, -1 off the board."""
-        out = np.full(self.grid_shape[0] * self.grid_shape[1], -1, dtype=np.int64)
+        out = np.full(self.size, -1, dtype=np.int64)
         out[self.positions] = np.arange(len(self.positions))
         return out
 
@@ -99,126 +134,297 @@ class DeltaTable:
         offsets, rows = self._through
         wanted = (cells[None, :] - self.positions[sources][:, None]).ravel()
         lo, hi = np.searchsorted(offsets, wanted, "left"), np.searchsorted(offsets, wanted, "right")
-        idx, _, length = _segments(lo, hi - lo)
-        source = np.repeat(np.repeat(sources, len(cells)), length)
-        target = self._hex_at[self.positions[source] + self.deltas[rows[idx]]]
+        met = _segments(lo, hi - lo)
+        source = np.repeat(np.repeat(sources, len(cells)), met.length)
+        target = self._hex_at[self.positions[source] + self.deltas[met.take(rows)]]
         on_board = target >= 0
         return unique_pairs(source[on_board], target[on_board], len(self.positions))
 
     def rows(self, sources: Array, targets: Array) -> Array:
-        shift = len(self.row_at) // 2
-        return np.asarray(self.row_at[self.positions[targets] - self.positions[sources] + shift])
+        return np.asarray(self.row_at[self.positions[targets] - self.positions[sources] + self.reach])
 
     def meets(self, sources: Array, targets: Array, flags: Array) -> Array:
         """Whether the line from each source to its target meets a flagged cell."""
-        _, steps, sides, corners = self._lines(sources, targets)
-        a, b, c = self._lane_cells(sources, steps, sides, corners)
-        return _any(flags[a] == 1, steps) | _any(flags[b] == 1, sides) | _any(flags[c] == 1, corners)
+        rows, steps = self._lines(sources, targets)
+        sides = self._sides(rows)
+        base, base_b = (_bases(self.positions[sources] - self.reach, lane) for lane in (steps, sides))
+        a = _gather(np.tile(flags, REGIONS), base, steps.take(self.steps["off_a"]))
+        return _any(a == 1, steps) | _any(_gather(flags, base_b, sides.take(self.sides["off_b"])) == 1, sides)
 
     def blocked(
         self, sources: Array, targets: Array, firer: FirerState, hexes: HexArrays, terrain: SightTerrain
     ) -> Array:
         """The rules of `judge` (10.31, 10.32) as array operations, for the lines sources[i] -> targets[i]."""
         elev = hexes.elev
-        same_level = elev[self.positions[targets]] == elev[self.positions[sources]]
-        out = np.zeros(len(targets), dtype=bool)
-        if same_level.any():
+        two_levels = np.flatnonzero(elev[self.positions[targets]] != elev[self.positions[sources]])
+        if len(two_levels) * FEW_TWO_LEVELS <= len(targets):
+            # few lines between two levels (a fan from level 0): all worked as on one level, those again
+            out = self._same_level(sources, targets, firer, hexes, terrain)
+        else:
+            out = np.zeros(len(targets), dtype=bool)
+            same_level = np.ones(len(targets), dtype=bool)
+            same_level[two_levels] = False
             out[same_level] = self._same_level(sources[same_level], targets[same_level], firer, hexes, terrain)
-        if not same_level.all():
-            out[~same_level] = self._two_levels(sources[~same_level], targets[~same_level], hexes, terrain)
+        if len(two_levels):
+            out[two_levels] = self._two_levels(sources[two_levels], targets[two_levels], hexes, terrain)
         return out
 
-    def _lines(self, sources: Array, targets: Array) -> tuple[Array, Segments, Segments, Segments]:
-        """The lines' rows, and the elements of their lanes a (steps), b (sides) and c (corners)."""
+    def _lines(self, sources: Array, targets: Array) -> tuple[Array, Segments]:
+        """The lines' rows, and the elements of their lane a."""
         rows = self.rows(sources, targets)
-        return (
-            rows,
-            _segments(self.step_start[rows], self.step_len[rows]),
-            _segments(self.side_start[rows], self.side_len[rows]),
-            _segments(self.corner_start[rows], self.corner_len[rows]),
-        )
+        return rows, _segments(self.step_start[rows], self.step_len[rows], rows)
 
-    def _lane_cells(
-        self, sources: Array, steps: Segments, sides: Segments, corners: Segments
-    ) -> tuple[Array, Array, Array]:
-        """The cells of the elements of lanes a, b and c."""
-        here = self.positions[sources]
-        offsets = (self.steps["off_a"], self.sides["off_b"], self.corners["off_c"])
-        a, b, c = (_cells(here, lane, off) for lane, off in zip((steps, sides, corners), offsets, strict=True))
-        return a, b, c
+    def _sides(self, rows: Array) -> Segments:
+        """The elements of the lines' lane b."""
+        return _segments(self.side_start[rows], self.side_len[rows], rows)
 
-    @staticmethod
-    def _symbol(x: Array, line_parts: Array, idx: Array, hexes: HexArrays) -> Array:
-        """Whether the line touches the Building symbol in hex cells x (10.31 a): the line's parts
-        `line_parts[idx]` are looked up only where a cell holds a building, a few hexes in a hundred."""
-        cell_parts = hexes.symbol[x]
-        out = cell_parts != 0
-        building = np.flatnonzero(out)
-        out[building] = (line_parts[idx[building]] & cell_parts[building]) != 0
-        return np.asarray(out)
+    def _buildings(self, hexes: HexArrays) -> Buildings:
+        """The board's building hexes, numbered (worked out once for the arrays)."""
+        if ("buildings",) not in hexes.derived:
+            cells = self.positions[hexes.symbol[self.positions] != 0]
+            number = np.full(self.size, -1, dtype=np.int64)
+            number[cells] = np.arange(len(cells))
+            hexes.derived[("buildings",)] = Buildings(number, cells, hexes.symbol[cells], hexes.count[cells])
+        buildings: Buildings = hexes.derived[("buildings",)]
+        return buildings
+
+    def _worth_a_table(self, hexes: HexArrays, key: tuple[Any, ...], elements: int) -> bool:
+        """Whether to read these `elements`' values (weights or heights, `key`) from a table of the
+        arrays' every value, worked out once: when it is there, or once the elements asked of these
+        arrays outnumber its values (a game's few lines between two moves ask for their own)."""
+        if key in hexes.derived:
+            return True
+        asked = hexes.derived.get(("asked", *key), 0) + elements
+        hexes.derived[("asked", *key)] = asked
+        return bool(asked >= REGIONS * len(self.positions))
+
+    def _levels(self, hexes: HexArrays) -> int:
+        return int(hexes.elev[self.positions].max()) + 1
+
+    @cached_property
+    def _valued(self) -> tuple[Array, Array]:
+        """The indices of one level of the cell arrays where a value may be other than 0: the
+        board's cells in every region (the heights), and for the weights also the hexsides a board
+        cell has on either side."""
+        heights = np.concatenate([self.positions + region * self.size for region in range(REGIONS)])
+        weights = [self.positions + Region.STEP * self.size, self.positions + Region.CORNER * self.size]
+        for region in range(Region.HEXSIDE, REGIONS):
+            near = np.union1d(self.positions, self.positions - self._neighbour[region])
+            weights.append(near + region * self.size)
+        return heights, np.concatenate(weights)
+
+    def _all_levels(self, at: Array, levels: int) -> Array:
+        return np.asarray((at[None, :] + np.arange(levels)[:, None] * (REGIONS * self.size)).ravel())
+
+    def same_level_weights(self, hexes: HexArrays, firer: FirerState, terrain: SightTerrain) -> Array:
+        """`weights_at` for every index, worked out once for the arrays (HexArrays.derived)."""
+        key = ("weights", firer, terrain)
+        if key not in hexes.derived:
+            levels, at = self._levels(hexes), self._valued[1]
+            at = self._all_levels(at, levels)
+            weights = np.zeros(levels * REGIONS * self.size, dtype=_weight_type(len(self._buildings(hexes).cell)))
+            weights[at] = self.weights_at(at, hexes, firer, terrain)
+            hexes.derived[key] = weights
+        return np.asarray(hexes.derived[key])
+
+    def weights_at(self, at: Array, hexes: HexArrays, firer: FirerState, terrain: SightTerrain) -> Array:
+        """10.31 as one number for each index `at` (L * REGIONS * size + region * size + cell), for
+        lines whose ends stand on level L: what lane a's element in that region and cell adds to
+        the line's sum; the line is blocked when its sum exceeds 10.31 b's limit. A step adds its
+        hex's Trees, AFVs and Wrecks (b), at most `over`, the limit plus one; `over` for a higher
+        hex (a) or a Marsh hex for a DOWN firer (c); -1 - i for building hex i, whose Building
+        symbol (a) the line may touch or not. A corner touch adds `over` for a higher hex (a), else
+        nothing; a step along a hexside the larger of its two hexes' (b), or `hexside_code` where
+        one is a building hex."""
+        over = terrain.max_trees_along + 1
+        number = self._buildings(hexes).number
+        dtype = _weight_type(len(self._buildings(hexes).cell))
+        level, rest = np.divmod(at, REGIONS * self.size)
+        region, cell = np.divmod(rest, self.size)
+
+        def step(level: Array, cell: Array) -> Array:
+            elev, building, count = hexes.elev[cell], number[cell], np.minimum(hexes.count[cell], over)
+            blocks = elev > level
+            if terrain.low_ground:  # by the letter every hex on the line may block; this spares lower ones
+                up = elev >= level
+                building, count = np.where(up, building, -1), count * up
+            if firer is FirerState.DOWN:
+                blocks |= (hexes.marsh[cell] == 1) & (elev >= level if terrain.low_ground else True)
+            return np.asarray(np.where(blocks, over, np.where(building >= 0, -1 - building, count)))
+
+        out = step(level, cell)
+        corner = np.flatnonzero(region == Region.CORNER)
+        if len(corner):
+            out[corner] = np.where(hexes.elev[cell[corner]] > level[corner], over, 0)
+        side = np.flatnonzero(region >= Region.HEXSIDE)
+        if len(side):
+            first, second = out[side], step(level[side], cell[side] + self._neighbour[region[side]])
+            out[side] = np.where((first < 0) | (second < 0), hexside_code(np.dtype(dtype)), np.maximum(first, second))
+        return out.astype(dtype)
+
+    def _weigh(self, at: Array, hexes: HexArrays, firer: FirerState, terrain: SightTerrain) -> Array:
+        """The weights at `at`: from the arrays' table of them when it is there, else worked out."""
+        weights = hexes.derived.get(("weights", firer, terrain))
+        return self.weights_at(at, hexes, firer, terrain) if weights is None else np.asarray(weights[at])
 
     def _same_level(
         self, sources: Array, targets: Array, firer: FirerState, hexes: HexArrays, terrain: SightTerrain
     ) -> Array:
         """10.31 for lines whose ends are on one level."""
-        _, steps, sides, corners = self._lines(sources, targets)
-        a, b, c = self._lane_cells(sources, steps, sides, corners)
-        ab = _cells(self.positions[sources], sides, self.sides["off_ab"])
-        elev = hexes.elev
-        level = elev[self.positions[sources]]
-        s_level, b_level, c_level = (_spread(level, lane.length) for lane in (steps, sides, corners))
-        elev_a, elev_b = elev[a], elev[b]
-        symbol_a = self._symbol(a, self.steps["symbol_a"], steps.idx, hexes)
-        symbol_b = self._symbol(b, self.sides["symbol_b"], sides.idx, hexes)
-        count_a, count_b, count_ab = hexes.count[a], hexes.count[b], hexes.count[ab]
-        marsh_a, marsh_b = (hexes.marsh[a] == 1, hexes.marsh[b] == 1) if firer is FirerState.DOWN else (None, None)
-        # by the letter every hex on the line may block; the low-ground house rule spares lower ones
-        if terrain.low_ground:
-            up_a, up_b = elev_a >= s_level, elev_b >= b_level
-            symbol_a, symbol_b, count_a, count_b = symbol_a & up_a, symbol_b & up_b, count_a * up_a, count_b * up_b
-            count_ab = count_ab * (elev[ab] >= b_level)
-            if marsh_a is not None and marsh_b is not None:
-                marsh_a, marsh_b = marsh_a & up_a, marsh_b & up_b
-        block_a = (elev_a > s_level) | symbol_a  # a: a higher Hill hex
-        block_b = (elev_b > b_level) | symbol_b
-        if marsh_a is not None and marsh_b is not None:
-            block_a, block_b = block_a | marsh_a, block_b | marsh_b  # c
-        # b, hexside rule: a step counts the larger of its two hexes, max(a, b) = a + max(b - a, 0);
-        # a hex that blocks by a or c counts over the limit, so one sum answers a, b and c
-        over = terrain.max_trees_along + 1
-        count = _sum(np.where(block_a, over, count_a), steps)
-        count += _sum(np.where(block_b, over, np.maximum(count_b - count_ab, 0)), sides)
-        return np.asarray((count > terrain.max_trees_along) | _any(elev[c] > c_level, corners))
+        _, steps = self._lines(sources, targets)
+        buildings = self._buildings(hexes)
+        over, stride = terrain.max_trees_along + 1, REGIONS * self.size
+        symbols, counts = buildings.symbol, np.minimum(buildings.counts, over)
+        here = self.positions[sources] + hexes.elev[self.positions[sources]].astype(np.int64) * stride
+        base = _bases(here - self.reach, steps)
+        off = steps.take(self.steps["off_a"])
+        if not self._worth_a_table(hexes, ("weights", firer, terrain), steps.total):
+            w = self.weights_at(_indices(base, off), hexes, firer, terrain)
+        else:
+            w = _gather(self.same_level_weights(hexes, firer, terrain), base, off)
+        marked = np.flatnonzero(w < 0)
+        if len(marked):
+            hexside = w[marked] == hexside_code(w.dtype)
+            building = marked[~hexside]
+            parts = steps.pick(self.steps["symbol_a"], building)
+            w[building] = _building_weights(w[building], parts, symbols, counts, over)
+            if hexside.any():
+                # a hexside with a building hex on either side: each hex's weight, its symbol touched or not
+                at = marked[hexside]
+                region = off[at] // self.size
+                first = off[at] - region * self.size + _base_at(base, at)  # in the step region
+                second = first + self._neighbour[region]
+                pair = []
+                for cell, line_parts in ((first, "symbol_a"), (second, "symbol_pair")):
+                    value = self._weigh(cell, hexes, firer, terrain)
+                    building = np.flatnonzero(value < 0)
+                    parts = steps.pick(self.steps[line_parts], at[building])
+                    value[building] = _building_weights(value[building], parts, symbols, counts, over)
+                    pair.append(value)
+                w[at] = np.maximum(*pair)
+        return np.asarray(_sum(w, steps) > terrain.max_trees_along)
+
+    @cached_property
+    def _neighbour(self) -> Array:
+        """A region's hexside neighbour as a grid offset (0 for the other regions)."""
+        out = np.zeros(REGIONS, dtype=np.int64)
+        out[Region.HEXSIDE :] = [d.q * self.grid_shape[1] + d.r for d in DIRECTIONS]
+        return out
+
+    def obstacle_heights(self, hexes: HexArrays, terrain: SightTerrain) -> Array:
+        """`heights_at` for every index, worked out once for the arrays (HexArrays.derived)."""
+        key = ("heights", terrain)
+        if key not in hexes.derived:
+            levels = self._levels(hexes)
+            at = self._all_levels(self._valued[0], levels)
+            heights = np.zeros(levels * REGIONS * self.size)
+            heights[at] = self.heights_at(at, hexes, terrain)
+            hexes.derived[key] = heights
+        return np.asarray(hexes.derived[key])
+
+    def heights_at(self, at: Array, hexes: HexArrays, terrain: SightTerrain) -> Array:
+        """10.32 a's heights above level L, for the sight lines that rise from a unit on level L,
+        at the indices `at` (L * REGIONS * size + region * size + cell): a hex's level plus its
+        woods where a line passes through or along it (lane b holds the second hex along a
+        hexside), its bare level where a line touches its corner; less L and never below 0 (what
+        is no higher than the lower unit stands below its line); -1 - (L * buildings + i) for
+        building hex i, whose Building symbol a line may touch or not (`_building_heights`)."""
+        buildings = self._buildings(hexes)
+        number, symbols = buildings.number, buildings.symbol
+        level, rest = np.divmod(at, REGIONS * self.size)
+        region, cell = np.divmod(rest, self.size)
+        elev = hexes.elev[cell].astype(np.float64)
+        plain = np.maximum(elev + np.where(hexes.woods[cell] == 1, terrain.woods_obstacle, 0.0) - level, 0.0)
+        marked = np.where(number[cell] >= 0, -1.0 - (level * len(symbols) + number[cell]), plain)
+        return np.asarray(np.where(region == Region.CORNER, np.maximum(elev - level, 0.0), marked))
+
+    def _building_heights(self, hexes: HexArrays, terrain: SightTerrain, number: Array) -> tuple[Array, Array]:
+        """The heights of building hexes marked -1 - number by `heights_at` (10.32 a): where a line
+        misses the Building symbol, and where it touches it."""
+        buildings = self._buildings(hexes)
+        level, i = np.divmod(number, max(len(buildings.cell), 1))
+        cell = buildings.cell[i]
+        elev = hexes.elev[cell].astype(np.float64)
+        missed = np.maximum(elev + np.where(hexes.woods[cell] == 1, terrain.woods_obstacle, 0.0) - level, 0.0)
+        return missed, np.maximum(missed, elev + terrain.building_obstacle - level)
+
+    @cached_property
+    def _fractions(self) -> dict[str, Array]:
+        """Each element's distance from the line's source ("s_a", "s_b") and from its target ("t_a",
+        "t_b"), as a fraction of the line's range."""
+        out: dict[str, Array] = {}
+        for lane, table, length in (("a", self.steps, self.step_len), ("b", self.sides, self.side_len)):
+            n = np.repeat(self.distance, length)
+            out |= {f"s_{lane}": table[f"ds_{lane}"] / n, f"t_{lane}": table[f"dt_{lane}"] / n}
+        return out
 
     def _two_levels(self, sources: Array, targets: Array, hexes: HexArrays, terrain: SightTerrain) -> Array:
-        """10.32 b for lines whose ends differ in level: each obstacle against the sight line,
-        which rises from `low` at the lower unit to `high` at range n."""
-        rows, steps, sides, corners = self._lines(sources, targets)
-        a, b, c = self._lane_cells(sources, steps, sides, corners)
+        """10.32 b for lines whose ends differ in level: the lines whose source is the lower unit,
+        then those whose target is."""
         elev = hexes.elev
         e_s, e_t = elev[self.positions[sources]], elev[self.positions[targets]]
-        n = self.distance[rows]
-        low, high = np.minimum(e_s, e_t), np.maximum(e_s, e_t)
-        source_low = e_s < e_t
+        out = np.zeros(len(sources), dtype=bool)
+        for end, low_end, low, rise in (("s", e_s < e_t, e_s, e_t - e_s), ("t", e_s > e_t, e_t, e_s - e_t)):
+            if low_end.any():
+                out[low_end] = self._above_line(
+                    sources[low_end], targets[low_end], low[low_end], rise[low_end], end, hexes, terrain
+                )
+        return out
 
-        def above(height: Array, table: dict[str, Array], lane: str, elements: Segments) -> Array:
-            idx, length = elements.idx, elements.length
-            d = np.where(np.repeat(source_low, length), table[f"ds_{lane}"][idx], table[f"dt_{lane}"][idx])
-            nn, lo, hi = np.repeat(n, length), np.repeat(low, length), np.repeat(high, length)
-            return np.asarray(height * nn >= lo * nn + (hi - lo) * d)
+    def _above_line(
+        self, sources: Array, targets: Array, low: Array, rise: Array, end: str, hexes: HexArrays, terrain: SightTerrain
+    ) -> Array:
+        """10.32 b: whether an obstacle touches or crosses above the sight line, which rises from level
+        `low` at the lower unit (the lines' `end`: "s" their source, "t" their target) by `rise`
+        over its range: at a fraction f of the range from the lower unit, an obstacle more than
+        rise * f above `low`."""
+        rows, steps = self._lines(sources, targets)
+        sides = self._sides(rows)
+        whole = self._worth_a_table(hexes, ("heights", terrain), steps.total + sides.total)
+        symbols = self._buildings(hexes).symbol
+        here = self.positions[sources] + low.astype(np.int64) * REGIONS * self.size - self.reach
+        bases = _bases(here, steps), _bases(here, sides)
+        blocked = np.zeros(len(sources), dtype=bool)
+        for base, table, lane, elements in zip(bases, (self.steps, self.sides), "ab", (steps, sides), strict=True):
+            if elements.total:
+                off = elements.take(table[f"off_{lane}"])
+                if whole:
+                    height = _gather(self.obstacle_heights(hexes, terrain), base, off)
+                else:
+                    height = self.heights_at(_indices(base, off), hexes, terrain)
+                building, number, hit = _symbols_touched(height, elements, table[f"symbol_{lane}"], symbols)
+                missed, touched = self._building_heights(hexes, terrain, number)
+                height[building] = np.where(hit, touched, missed)
+                line = _spread(rise, elements.length) * elements.take(self._fractions[f"{end}_{lane}"])
+                blocked |= _any(height >= line, elements)
+        return blocked
 
-        def height(x: Array, line_parts: Array, idx: Array) -> Array:
-            woods = np.where(hexes.woods[x] == 1, terrain.woods_obstacle, 0.0)
-            building = np.where(self._symbol(x, line_parts, idx, hexes), terrain.building_obstacle, 0.0)
-            return np.asarray(elev[x] + np.maximum(woods, building))
 
-        height_a = height(a, self.steps["symbol_a"], steps.idx)
-        height_b = height(b, self.sides["symbol_b"], sides.idx)
-        return np.asarray(
-            _any(above(height_a, self.steps, "a", steps), steps)
-            | _any(above(height_b, self.sides, "b", sides), sides)
-            | _any(above(elev[c], self.corners, "c", corners), corners)
-        )
+def _symbols_touched(values: Array, lane: Segments, line_parts: Array, symbols: Array) -> tuple[Array, Array, Array]:
+    """The elements whose `values` mark a building hex (-1 - n, for the hex numbered n % buildings),
+    n, and whether the line touches the hex's Building symbol (10.31 a): the line's parts in
+    `line_parts` against the hex's `symbols`."""
+    building = np.flatnonzero(values < 0)
+    number = (-1 - values[building]).astype(np.int64)
+    hit = (lane.pick(line_parts, building) & symbols[number % max(len(symbols), 1)]) != 0
+    return building, number, hit
+
+
+def _weight_type(buildings: int) -> type[np.signedinteger[Any]]:
+    """int8 while -1 - i numbers every building hex above `hexside_code`."""
+    return np.int8 if buildings < 128 else np.int32
+
+
+def hexside_code(dtype: np.dtype[Any]) -> int:
+    """The weight of a step along a hexside with a building hex on either side: the least of the type."""
+    return int(np.iinfo(dtype).min)
+
+
+def _building_weights(codes: Array, parts: Array, symbols: Array, counts: Array, over: int) -> Array:
+    """The weights of building hexes -1 - i for a line: `over` where its parts touch the hex's
+    Building symbol (10.31 a), else the hex's count (10.31 b)."""
+    number = (-1 - codes).astype(np.int64)
+    return np.where((parts & symbols[number]) != 0, over, counts[number])
 
 
 def unique_pairs(sources: Array, targets: Array, n: int) -> tuple[Array, Array]:
@@ -227,25 +433,98 @@ def unique_pairs(sources: Array, targets: Array, n: int) -> tuple[Array, Array]:
     return keys // n, keys % n
 
 
-class Segments(NamedTuple):
-    """The elements of one lane of many lines, concatenated: their indices into the lane's arrays,
-    where each line's segment begins, and its length."""
+class Buildings(NamedTuple):
+    """The board's building hexes: each cell's number (-1: none), the cell of each, and its symbol
+    (which of its neighbours join it, 10.31 a) and Trees, AFVs and Wrecks (10.31 b)."""
 
-    idx: Array
-    seg: Array
-    length: Array
+    number: Array
+    cell: Array
+    symbol: Array
+    counts: Array
 
 
-def _segments(start: Array, length: Array) -> Segments:
-    """Element indices of the concatenated segments [start, start + length), and where each begins."""
+class Segments:
+    """The elements of one lane of many lines, concatenated: where each line's segment begins
+    (`seg`) and its length, and which elements of the lane's arrays they are: `spans` [lo, hi),
+    one a run of lines whose rows follow one another (their elements lie together), else `idx`,
+    one index an element."""
+
+    def __init__(self, seg: Array, length: Array, idx: Array | None, lo: Array | None = None, hi: Array | None = None):
+        self.seg, self.length, self.idx, self.total = seg, length, idx, int(seg[-1] + length[-1]) if len(seg) else 0
+        if lo is not None and hi is not None:
+            self.spans = list(zip(lo.tolist(), hi.tolist(), strict=True))
+            self._lo, self._at = lo, np.cumsum(hi - lo) - (hi - lo)  # where each span begins in the lane
+
+    def take(self, column: Array) -> Array:
+        """The lane's `column` at these elements: slices of it, copied, or gathered by index."""
+        if self.idx is not None:
+            return np.asarray(column[self.idx])
+        return np.concatenate([column[lo:hi] for lo, hi in self.spans])
+
+    def pick(self, column: Array, positions: Array) -> Array:
+        """The lane's `column` at the elements at `positions`: looked up one by one when they are
+        few, else taken whole and picked."""
+        if self.idx is not None:
+            return np.asarray(column[self.idx[positions]])
+        if len(positions) * FEW_OF_A_LANE > self.total:
+            return self.take(column)[positions]
+        span = np.searchsorted(self._at, positions, "right") - 1
+        return np.asarray(column[self._lo[span] + positions - self._at[span]])
+
+
+def _segments(start: Array, length: Array, rows: Array | None = None) -> Segments:
+    """The concatenated segments [start, start + length), and where each begins; by spans when the
+    lines' `rows` run on in runs of enough elements, else by each element's index."""
     seg = np.cumsum(length) - length
-    idx = np.repeat(start - seg, length) + np.arange(int(length.sum()))
-    return Segments(idx, seg, length)
+    total = int(seg[-1] + length[-1]) if len(seg) else 0
+    if not total:
+        return Segments(seg, length, np.zeros(0, dtype=np.int64))
+    if rows is not None and total >= ELEMENTS_A_SPAN:
+        breaks = np.flatnonzero(rows[1:] - rows[:-1] != 1) + 1
+        if (len(breaks) + 1) * ELEMENTS_A_SPAN <= total:
+            first, last = np.concatenate(([0], breaks)), np.concatenate((breaks - 1, [len(rows) - 1]))
+            return Segments(seg, length, None, start[first], start[last] + length[last])
+    return Segments(seg, length, np.repeat(start - seg, length) + np.arange(total))
 
 
-def _cells(here: Array, lane: Segments, offsets: Array) -> Array:
-    """The cells of a lane's elements: each line's source cell `here` plus the elements' offsets."""
-    return np.asarray(_spread(here, lane.length) + offsets[lane.idx])
+Bases = list[tuple[int, int, int]] | Array
+
+
+def _bases(values: Array, lane: Segments) -> Bases:
+    """One value a line, for each of its elements: as (value, first element, end) blocks when it
+    changes seldom from line to line (a fan: one block; a batch of the all-pairs matrix: one a
+    source), else repeated for each element."""
+    if not len(values):
+        return np.zeros(0, dtype=np.int64)
+    change = np.flatnonzero(values[1:] != values[:-1]) + 1
+    if len(change) >= FEW_BLOCKS or len(change) * LINES_A_BLOCK >= len(values):
+        return np.repeat(values, lane.length)
+    first = lane.seg[change].tolist()
+    return list(zip(values[np.concatenate(([0], change))].tolist(), [0, *first], [*first, lane.total], strict=True))
+
+
+def _base_at(base: Bases, positions: Array) -> Array:
+    """The bases of the elements at `positions`."""
+    if isinstance(base, list):
+        first = np.array([lo for _, lo, _ in base], dtype=np.int64)
+        return np.array([b for b, _, _ in base], dtype=np.int64)[np.searchsorted(first, positions, "right") - 1]
+    return np.asarray(base[positions])
+
+
+def _indices(base: Bases, off: Array) -> Array:
+    """base + off for each element."""
+    if isinstance(base, list):
+        return np.concatenate([off[lo:hi] + b for b, lo, hi in base]) if base else off
+    return np.asarray(base + off)
+
+
+def _gather(values: Array, base: Bases, off: Array) -> Array:
+    """values[base + off]: a block's elements taken through a view of `values` from its base (no
+    addition), else one base an element added."""
+    if isinstance(base, list):
+        parts = [values[b:].take(off[lo:hi]) for b, lo, hi in base]
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+    return np.asarray(values[base + off])
 
 
 def _spread(values: Array, length: Array) -> Array | Any:
@@ -257,8 +536,8 @@ def _spread(values: Array, length: Array) -> Array | Any:
 
 
 def _sum(values: Array, lines: Segments) -> Array:
-    padded = np.append(values, 0)
-    return np.where(lines.length > 0, np.add.reduceat(padded, lines.seg), 0)
+    padded = np.append(values, np.zeros(1, dtype=values.dtype))
+    return np.where(lines.length > 0, np.add.reduceat(padded, lines.seg, dtype=np.int32), 0)
 
 
 def _any(values: Array, lines: Segments) -> Array:
@@ -305,16 +584,16 @@ def delta_table(order: Sequence[Hex], terrain: SightTerrain) -> DeltaTable:
     canon_steps = np.array(c_steps, dtype=np.int64).reshape(-1, 4)
     canon_corners = np.array(c_corners, dtype=np.int64).reshape(-1, 2)
 
-    def lay_out(lengths: list[int], canon: Array) -> tuple[Array, Array, Array, Array]:
-        """The rows' elements: canonical elements turned into place; row start, length, delta."""
+    def lay_out(lengths: list[int], canon: Array) -> tuple[Array, Array, Array]:
+        """The rows' elements: canonical elements turned into place; row length, delta."""
         length = np.array(lengths, dtype=np.int64)
         starts = np.cumsum(length) - length
-        idx, seg, row_len = _segments(starts[klasses], length[klasses])
-        k = np.repeat(turns, row_len)
-        return _turn(canon[idx], k), seg, row_len, np.repeat(delta_arr, row_len, axis=0)
+        elements = _segments(starts[klasses], length[klasses])
+        k = np.repeat(turns, elements.length)
+        return _turn(elements.take(canon), k), elements.length, np.repeat(delta_arr, elements.length, axis=0)
 
-    st, s_start, s_len, s_delta = lay_out(c_step_len, canon_steps)
-    co, c_start, c_len, c_delta = lay_out(c_corner_len, canon_corners)
+    st, s_len, s_delta = lay_out(c_step_len, canon_steps)
+    co, c_len, c_delta = lay_out(c_corner_len, canon_corners)
     a, b = st[:, 0:2], st[:, 2:4]
     side = (a != b).any(axis=1)  # a step along a hexside: its second hex is an element of lane b
     side_len = np.bincount(np.repeat(np.arange(len(deltas)), s_len)[side], minlength=len(deltas))
@@ -326,32 +605,40 @@ def delta_table(order: Sequence[Hex], terrain: SightTerrain) -> DeltaTable:
         return np.asarray(bands | core << FOOTPRINT_BIT, dtype=COLUMN_TYPES["symbol"])
 
     off_a = a[:, 0] * shape[1] + a[:, 1]
-    steps = {"off_a": off_a, "symbol_a": symbol(s_delta, a), "ds_a": _distance(a), "dt_a": _distance(a - s_delta)}
+    off_c = co[:, 0] * shape[1] + co[:, 1]
+    # lane a: a line's steps, then its corner touches, each in its region of the cell arrays (`Region`)
+    size = shape[0] * shape[1]
+    region = np.zeros(len(a), dtype=np.int64)
+    for i, d in enumerate(DIRECTIONS):
+        region[((st[:, 2:4] - a) == (d.q, d.r)).all(axis=1)] = Region.HEXSIDE + i
+    lane_a = np.argsort(np.concatenate([np.repeat(np.arange(len(deltas)), n) for n in (s_len, c_len)]), kind="stable")
+    pair = np.zeros(len(a), dtype=COLUMN_TYPES["symbol"])
+    pair[side] = symbol(b_delta, b)
+    steps = {
+        "off_a": np.concatenate([off_a + region * size, off_c + Region.CORNER * size]) + row_shift,
+        "symbol_a": np.concatenate([symbol(s_delta, a), np.zeros(len(co), dtype=COLUMN_TYPES["symbol"])]),
+        "symbol_pair": np.concatenate([pair, np.zeros(len(co), dtype=COLUMN_TYPES["symbol"])]),
+        "ds_a": np.concatenate([_distance(a), _distance(co)]),
+        "dt_a": np.concatenate([_distance(a - s_delta), _distance(co - c_delta)]),
+    }
+    steps = {k: v[lane_a] for k, v in steps.items()}
     sides = {
-        "off_b": b[:, 0] * shape[1] + b[:, 1],
-        "off_ab": off_a[side],
-        "symbol_b": symbol(b_delta, b),
+        "off_b": b[:, 0] * shape[1] + b[:, 1] + row_shift,
+        "symbol_b": pair[side],
         "ds_b": _distance(b),
         "dt_b": _distance(b - b_delta),
     }
-    corners = {
-        "off_c": co[:, 0] * shape[1] + co[:, 1],
-        "ds_c": _distance(co),
-        "dt_c": _distance(co - c_delta),
-    }
+    a_len = s_len + c_len
     return DeltaTable(
         shape,
         positions,
         row_at,
         steps,
-        s_start,
-        s_len,
+        np.cumsum(a_len) - a_len,
+        a_len,
         sides,
         np.cumsum(side_len) - side_len,
         side_len,
-        corners,
-        c_start,
-        c_len,
         _distance(delta_arr),
         delta_arr[:, 0] * shape[1] + delta_arr[:, 1],
     )

@@ -125,6 +125,7 @@ class SightKernel:
     ) -> None:
         """Write the terrain of these hexes (indices into `order`) into `arrays`: after an edit, its hexes only."""
         blockers = blockers or {}
+        arrays.derived.clear()
         for i, pos in zip(indices, self.table.positions[list(indices)].tolist(), strict=True):
             h = self.order[i]
             t = self.board.terrain(h)
@@ -162,11 +163,16 @@ class SightKernel:
     def matrix(self, firer: FirerState = FirerState.UP) -> Array:
         """The all-pairs matrix: [i, j] is True when the LOS from hex i to hex j is blocked
         (hexes in sorted order, `self.order`). Both ends are in the same state, so the LOS
-        is symmetric: each pair is worked once and mirrored."""
+        is symmetric: each pair is worked once and mirrored, from the higher hex where the levels
+        differ (10.32 b), so that its lines to the lower hexes lie together in the line table."""
         arrays = self.arrays()
         n = len(self.order)
         out = np.zeros((n, n), dtype=bool)
+        level = arrays.elev[self.table.positions]
         sources, targets = np.triu_indices(n, 1)
+        same = level[sources] == level[targets]
+        higher, lower = np.nonzero(level[:, None] > level[None, :])
+        sources, targets = np.concatenate([sources[same], higher]), np.concatenate([targets[same], lower])
         # in batches of many rows: each call's fixed cost is paid once a batch, not once a row
         for start in range(0, len(sources), MATRIX_BATCH):
             s, t = sources[start : start + MATRIX_BATCH], targets[start : start + MATRIX_BATCH]

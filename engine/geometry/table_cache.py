@@ -110,7 +110,8 @@ def kept_matrix(kernel: SightKernel, firer: FirerState) -> np.ndarray:
     code = _code_of(type(kernel).__module__)
     digest = hashlib.sha256(f"{table_key(kernel.order, kernel.terrain)} {code} {firer.value}".encode())
     for f in fields(arrays):
-        digest.update(f.name.encode() + np.ascontiguousarray(getattr(arrays, f.name), dtype=np.int64).tobytes())
+        if f.init:  # the terrain columns; not what is worked out of them
+            digest.update(f.name.encode() + np.ascontiguousarray(getattr(arrays, f.name), dtype=np.int64).tobytes())
     path = folder / f"sight-{digest.hexdigest()[:32]}.npz"
     n = len(kernel.order)
     stored = _read(path)
