@@ -4,6 +4,7 @@ side, with 95% Wilson intervals (docs/balance.md, Strength).
     python benchmarks/ai.py [--games N] [--scenarios s1,s6] [--pairs search:heuristic,heuristic:random]
                             [--seed S] [--given-setup] [--advanced] [--format table|json]
     python benchmarks/ai.py --batches PAIRS_DIR:BASE_DIR [...]
+    python benchmarks/ai.py --evaluation BATCH_DIR [...]
 
 Each scenario as `iceditor playtest` plays it: the players set up (R265; `--given-setup`: from the
 file's test `setup:`). For each scenario, each side and each pair STRONG:WEAK, N games with STRONG on that side and WEAK
@@ -25,6 +26,12 @@ WEAK,WEAK` (every game logged: the batch keeps them), and prints for each side S
 there, beside the base's on the same seeds, and the games where the result differs: STRONG
 better or worse than the base on that seed (a paired comparison: the same dice seed, the same
 opponent; the sign test's two-sided p-value of as many better as worse).
+
+`--evaluation BATCH_DIR` plays nothing either: it replays every game of a batch and, at the start
+of each Player Turn, scores the state for the German with `search`'s evaluation (search.py), and
+prints, Player Turn by Player Turn, how well that score foretells the game's result (the
+correlation of the score with the German's result, 1 a win, 0 a draw, -1 a loss): an evaluation
+that does not foretell the result cannot guide the search, however many draws it makes.
 """
 
 from __future__ import annotations
@@ -40,6 +47,8 @@ from typing import Any
 
 from engine.batch.stats import wilson
 from engine.game import new_game
+from engine.game.log import read_log, replay
+from engine.game.state import GameState
 from engine.model.counters import SIDES
 from engine.model.scenario import Scenario, load_scenario
 from engine.players import PLAYERS, HeuristicPlayer, make_player
@@ -237,6 +246,50 @@ def print_batches(specs: list[str], fmt: str) -> int:
     return 0
 
 
+def evaluation_rows(folder: Path) -> list[dict[str, Any]]:
+    """For each Player Turn of a batch's games, the correlation of `SearchPlayer.evaluate` for the
+    German at its start with the German's result (the games replayed from their logs)."""
+    scenario = load_scenario(folder / "scenario.yaml")
+    judge = SearchPlayer(0)
+    judge.begin(scenario, "german")
+    scores: dict[int, list[tuple[float, float]]] = {}
+    for seed, summary in sorted(_summaries(folder).items()):
+        final = RANK[_outcome(summary, "german")] - 1.0
+        log = read_log((folder / "games" / f"g{seed - 1:05d}.jsonl").read_text(encoding="utf-8"))
+        game_scores: dict[int, float] = {}
+
+        def each(game: GameState, _: int, found: dict[int, float] = game_scores) -> None:
+            if game.player_turns and game.player_turns not in found:
+                found[game.player_turns] = judge.evaluate(game, "german")
+
+        replay(log, scenario, each=each)
+        for turn, score in game_scores.items():
+            scores.setdefault(turn, []).append((score, final))
+    return [{"player_turn": t, "games": len(pairs), "r": _correlation(pairs)} for t, pairs in sorted(scores.items())]
+
+
+def _correlation(pairs: list[tuple[float, float]]) -> float | None:
+    """Pearson's r, or None where either side does not vary."""
+    n = len(pairs)
+    mx, my = sum(x for x, _ in pairs) / n, sum(y for _, y in pairs) / n
+    sxy = sum((x - mx) * (y - my) for x, y in pairs)
+    sxx, syy = sum((x - mx) ** 2 for x, _ in pairs), sum((y - my) ** 2 for _, y in pairs)
+    return sxy / math.sqrt(sxx * syy) if sxx and syy else None
+
+
+def print_evaluation(folders: list[str], fmt: str) -> int:
+    rows = [{"batch": f, **row} for f in folders for row in evaluation_rows(Path(f))]
+    if fmt == "json":
+        print(json.dumps(rows, indent=1))
+        return 0
+    print("| batch | Player Turn | games | r (evaluation, German result) |")
+    print("|---|---|---|---|")
+    for r in rows:
+        r_text = "-" if r["r"] is None else f"{r['r']:+.2f}"
+        print(f"| {r['batch']} | {r['player_turn']} | {r['games']} | {r_text} |")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4, help="games per scenario, side and pair (default 4)")
@@ -247,9 +300,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--advanced", action="store_true", help="the advanced rules (21.0-23.0, R319)")
     parser.add_argument("--format", choices=("table", "json"), default="table")
     parser.add_argument("--batches", nargs="+", metavar="PAIRS_DIR:BASE_DIR", help="read logged batches instead")
+    parser.add_argument("--evaluation", nargs="+", metavar="BATCH_DIR", help="how well search's evaluation foretells")
     args = parser.parse_args(argv)
     if args.batches:
         return print_batches(args.batches, args.format)
+    if args.evaluation:
+        return print_evaluation(args.evaluation, args.format)
     keys = args.scenarios.split(",")
     unknown = [k for k in keys if k not in SCENARIOS]
     if unknown or args.games < 1:

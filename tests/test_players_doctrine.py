@@ -1,8 +1,9 @@
 """The heuristic's doctrine where the rules give it a choice a wargamer weighs: overrunning a hex
 with guns in it (9.0, 9.2 A), pushing a Wreck out of the way (8.65), and the search's rule for
-overruling the doctrine (R330), infiltrating clear of where hidden hexes
-may be (24.35), keeping the fire of units that should move on (8.21, R360), hunting hidden units in a
-zone to clear (24.22, R361), and moving the DOWN units a leader led (8.3 B)."""
+overruling the doctrine (R330) and its evaluation's weighing of losses (R372), infiltrating clear
+of where hidden hexes may be (24.35), keeping the fire of units that should move on (8.21, R360),
+hunting hidden units in a zone to clear (24.22, R361), and moving the DOWN units a leader led
+(8.3 B)."""
 
 from __future__ import annotations
 
@@ -77,6 +78,28 @@ def test_r330_the_search_overrules_the_heuristic_only_where_every_draw_agrees_by
     assert settle(own, {own: [0.0, 0.0], other: [5.0, -0.1]}) == own  # better on average, not in every draw
     assert settle(own, {own: [0.0, 0.0], other: [0.5, 0.5]}) == own  # better in each, by less than the margin
     assert settle(own, {own: [0.0, 0.0], other: [1.5, 1.0], third: [3.0, 2.0]}) == third
+
+
+def test_r372_the_search_weighs_a_loss_by_the_share_of_its_sides_force() -> None:
+    """R372: a rifle of a side weighs, in the search's evaluation, the mean of both forces over its
+    own at the start. Scenario 1's German starts with 10.5 rifles of worth, the Russian with 26: a
+    German rifle PINNED (3.22: worth 0.8 of itself) costs the German 26 / 10.5 times what a Russian
+    rifle PINNED gains him, and the Russian the same."""
+    scenario = load_scenario(REPO / "scenarios" / "s1-demyansk-pocket.yaml")
+    game = new_game(scenario, 1)
+    search = SearchPlayer(1)
+    search.begin(scenario, "german")
+    rifle = {s: next(u for u in game.side_units(s) if u.kind == "infantry") for s in SIDES}
+    start = {s: search.evaluate(game, s) for s in SIDES}
+    change = {}
+    for side, unit in rifle.items():
+        unit.morale = Morale.PINNED
+        change[side] = {s: search.evaluate(game, s) - start[s] for s in SIDES}
+        unit.morale = Morale.NORMAL
+    assert change["german"]["german"] < 0 < change["russian"]["german"]
+    assert -change["german"]["german"] / change["russian"]["german"] == pytest.approx(26 / 10.5)
+    assert change["german"]["russian"] == pytest.approx(-change["german"]["german"])
+    assert search.share["german"] * 10.5 == pytest.approx(search.share["russian"] * 26)
 
 
 def test_8_65_the_heuristic_pushes_a_wreck_only_where_no_move_brings_the_afv_nearer(

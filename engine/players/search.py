@@ -58,6 +58,7 @@ class SearchPlayer:
         self.samples, self.horizon, self.time_limit = samples, horizon, time_limit
         self.own = HeuristicPlayer(seed)
         self.policy: dict[str, HeuristicPlayer] = {}
+        self.share: dict[str, float] = {}  # R372: what a rifle of each side weighs in `evaluate`
         self.scenario: Scenario | None = None
         self.searched = 0  # decisions searched, their time, and those it overruled (benchmarks/ai.py)
         self.seconds = 0.0
@@ -67,6 +68,10 @@ class SearchPlayer:
         self.scenario = scenario
         self.own.begin(scenario, side)
         self.policy = {}
+        know = self.own.know
+        assert know is not None
+        totals = {s: sum(worth(u) for u in know.base.units.values() if u.side == s) for s in SIDES}
+        self.share = {s: sum(totals.values()) / len(SIDES) / totals[s] for s in SIDES}
         for s in SIDES:  # the playouts' players: both sides play the doctrine on the drawn states
             player = HeuristicPlayer(self.random.randrange(2**32))
             player.begin(scenario, s)
@@ -128,9 +133,11 @@ class SearchPlayer:
     def evaluate(self, game: GameState, side: str) -> float:
         """The state for `side`, in rifles: the result if it ended now (24.9), the objective hexes
         each side holds (HELD each), each side's units by worth (an eliminated one nothing;
-        PINNED and SUPPRESSED less: 3.22), and how near the side's units stand to the hexes it goes
-        for (a tenth of a rifle a hex, up to NEAR hexes: a unit off the map, to enter or eliminated,
-        counts as that far, so that neither waiting nor dying looks like progress)."""
+        PINNED and SUPPRESSED less: 3.22; a side's rifle weighs the mean force over its own, R372: a
+        loss counts for more on the side with less to lose), and how near the side's units stand to
+        the hexes it goes for (a tenth of a rifle a hex, up to NEAR hexes: a unit off the map, to
+        enter or eliminated, counts as that far, so that neither waiting nor dying looks like
+        progress)."""
         outcome = game.result if game.is_over else result(game)
         winner = outcome["winner"] if outcome else None
         score = WIN if winner == side else -WIN if winner == other(side) else 0.0
@@ -146,6 +153,7 @@ class SearchPlayer:
             if unit.where == ELIMINATED:
                 continue
             value = worth(unit) * (0.6 if unit.morale == "suppressed" else 0.8 if unit.morale == "pinned" else 1.0)
+            value *= self.share[unit.side]
             score += value if unit.side == side else -value
         return score
 
