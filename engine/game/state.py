@@ -188,7 +188,8 @@ class GameState:
         with the index of `at`: `changing` drops a unit's hex, `relocate` the hexes a move left and
         entered and those next to them (whose `around` changes); they go with the phase's `caches`
         (emptied by hand, as tests do after changing units in place: gone too). A copy shares them
-        until one of the two drops an entry (what either adds while they stand alike holds for both)."""
+        until one of the two changes a unit or drops an entry (what either adds while their units
+        are the same holds for both)."""
         self._index()
         if self._starts_for is not self.caches:
             self._starts, self._starts_shared, self._starts_for = {}, False, self.caches
@@ -209,6 +210,14 @@ class GameState:
                     self._starts = kept = dict(kept)
                     self._starts_shared = False
                 del kept[h]
+
+    def _starts_change(self, h: Hex | None) -> None:
+        """A unit in h changes: its hex's starts go, and a copy's are shared no more (what this
+        state adds from here holds for its units only)."""
+        if self._starts_shared:
+            self._starts, self._starts_shared = dict(self._starts), False
+        if h is not None:
+            self._starts.pop(h, None)
 
     def occupied(self) -> dict[Hex, list[Unit]]:
         """Every hex with units on the map in it (the index of `at`; not to be changed)."""
@@ -335,12 +344,12 @@ class GameState:
         (copy-on-write: docs/engine.md "Speed"); a reference to the unit kept from before reads
         the unit as it was, so a caller goes on with the unit this returns."""
         if type(unit) is Unit and self.units[unit.id] is unit:
-            if unit.hex in self._starts:
-                self._drop_starts((unit.hex,))
+            if self._starts_shared or unit.hex in self._starts:
+                self._starts_change(unit.hex)
             return unit
         current = self.units[unit if isinstance(unit, str) else unit.id]
-        if current.hex in self._starts:
-            self._drop_starts((current.hex,))
+        if self._starts_shared or current.hex in self._starts:
+            self._starts_change(current.hex)
         if type(current) is Unit:
             return current
         twin = self._own(current)
@@ -364,8 +373,8 @@ class GameState:
         shared = []
         for unit in units:
             current = self.units[unit.id]
-            if current.hex in self._starts:
-                self._drop_starts((current.hex,))
+            if self._starts_shared or current.hex in self._starts:
+                self._starts_change(current.hex)
             if type(current) is not Unit:
                 shared.append(current)
                 replaced[id(current)] = twin = self._own(current)
