@@ -79,6 +79,7 @@ def naive_copy(game: GameState) -> GameState:
         twin.attack = {k: list(v) if isinstance(v, list) else v for k, v in game.attack.items()}
     twin.log = list(game.log)
     twin._at, twin._totals, twin._signatures, twin._around, twin._kept, twin._sides = None, {}, {}, {}, {}, {}
+    twin._starts = {}
     return twin
 
 
@@ -94,9 +95,10 @@ def _sizes(caches: dict[str, Any]) -> list[tuple[dict[Any, Any], int]]:
 
 def _kept_sizes(game: GameState) -> list[tuple[dict[Any, Any], int]]:
     """What the state keeps with its index of `at`, with their sizes and those of the dicts kept in
-    them (each unit's lined openings): a copy shares these dicts until it moves a unit (and adds to
-    them until then), so a node's additions come off them too."""
-    return [found for kept in (game._kept, game._totals, game._signatures, game._around) for found in _sizes(kept)]
+    them (each unit's lined openings), and each hex's movement starts: a copy shares these dicts
+    until it moves a unit (and adds to them until then), so a node's additions come off them too."""
+    kept_with_index = (game._kept, game._totals, game._signatures, game._around, game._starts)
+    return [found for kept in kept_with_index for found in _sizes(kept)]
 
 
 def _undo(sizes: list[tuple[dict[Any, Any], int]]) -> None:

@@ -111,3 +111,27 @@ def test_what_is_kept_until_units_move_offers_what_a_listing_with_nothing_kept_o
         assert _choices(game) == choices, f"decision {len(game.log)}: {game.phase}"
         game.caches, game._at, game._totals, game._signatures, game._around, game._kept, game._kept_shared = kept
         play(game, legal_actions(game)[rng.randrange(len(choices))])
+
+
+def test_a_copy_that_changes_a_unit_in_place_does_not_give_the_original_its_hexs_starts() -> None:
+    """Each hex's movement starts are kept per state (`GameState.hex_starts`) and shared with a
+    copy: a copy that changes a unit where it stands (here: done moving, 8.0) before any listing of
+    its hex keeps what it then lists to itself; the original is offered what it is with nothing kept."""
+    rng, game = random.Random(2), new_game(S1, 2)
+    checked = 0
+    while not game.is_over and checked < 5:
+        choices = legal_actions(game)
+        moves = [a for a in choices if a.verb == "move" and game.unit(a.units[0]).on_map and not game.active]
+        if game.phase in ("movement", "reaction_movement") and game.interrupt is None and moves:
+            game.caches = {}
+            assert game.hex_starts() == {}  # nothing kept yet: the copy's hex is not among them
+            twin = game.copy()
+            twin.changing(moves[0].units[0]).move_done = True
+            assert moves[0] not in legal_actions(twin)
+            offered = _choices(game)
+            game.caches, game._at = {}, None
+            assert offered == _choices(game), f"decision {len(game.log)}: {moves[0].text()}"
+            assert moves[0].text() in offered
+            checked += 1
+        play(game, rng.choice(choices))
+    assert checked == 5

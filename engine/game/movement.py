@@ -146,6 +146,10 @@ def _turns_leading_on(game: GameState, active: list[Unit]) -> list[Action]:
 
 
 def _starts(game: GameState, side: str, about: Action | None = None) -> list[Action]:
+    """The units' starts, in the order of `side_units`: a CW's turns where it stands (R91), then
+    each hex's choices from its first unit that may start. A hex's are kept (`GameState.hex_starts`,
+    by the phase, the order reached and the first shot) until a unit in it changes or one next to it
+    moves, so a listing asks only the hexes a move or a change touched."""
     actions: list[Action] = []
     reached = game.stage.get(side, AFV_ALONE)
     by_hex: dict[Hex | None, list[Unit]] = {}
@@ -153,27 +157,59 @@ def _starts(game: GameState, side: str, about: Action | None = None) -> list[Act
     if about is not None and about.units and about.units[0] in game.units:
         first = game.unit(about.units[0])
         units = [u for u in units if (u.hex, u.where) == (first.hex, first.where)]
+    kept = game.hex_starts()
+    stamp = (game.phase, game.phasing, game.turn, reached, game.first_shot)
+    starting: dict[Hex, list[Action]] = {}  # the hexes whose choices come next, in that order
     for unit in units:
-        if may_start(game, unit):
-            by_hex.setdefault(unit.hex if unit.on_map else None, []).append(unit)
-        elif unit.kind == "cw" and turns_only(game, unit):
-            actions += game.hex_actions(FACE, (unit.id,), _facing_hexes(game, unit))
-    alike: dict[tuple[Any, ...], list[Hex]] = game.caches.setdefault("steps", {})  # units alike step alike
-    cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("starts", {})
-    for h, units in by_hex.items():
+        h = unit.hex if unit.on_map else None
+        if h is None:
+            if may_start(game, unit):
+                by_hex.setdefault(None, []).append(unit)
+            continue
+        entry = kept.get(h)
+        if entry is None or entry[0] != stamp:
+            entry = _hex_entry(game, side, h, stamp)
+            if about is None:  # kept from a whole listing only: an action's check lists one hex
+                game.keep_starts(h, entry)
+                kept = game.hex_starts()
+        if unit.id in entry[1]:
+            if h not in starting:
+                starting[h] = entry[3]
+                by_hex[h] = []  # its place in the order
+        else:
+            actions += entry[2].get(unit.id, ())
+    for h in by_hex:
         if h is None:  # entering the map (24.1): one unit at a time
-            for unit in units:
+            for unit in by_hex[None]:
                 if _order(unit, [unit]) >= reached:
                     actions += _entry_moves(game, unit)
-            continue
-        # A hex's choices change only with the phase, its units and what stands around it: kept by that key.
-        around = game.around(h)
-        key = (h, game.phase, reached, game.first_shot, tuple([_dynamic(u) for u in units]), around)
-        found = cache.get(key)
-        if found is None:
-            found = cache[key] = _hex_starts(game, units, reached, alike, around)
-        actions += found
+        else:
+            actions += starting[h]
     return actions
+
+
+def _hex_entry(game: GameState, side: str, h: Hex, stamp: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A hex's starts for `_starts`: (the stamp, the units that may start, a CW's turns by unit,
+    the hex's choices)."""
+    units, turns = [], {}
+    for unit in game.at(h):
+        if unit.side != side:
+            continue
+        if may_start(game, unit):
+            units.append(unit)
+        elif unit.kind == "cw" and turns_only(game, unit):
+            turns[unit.id] = game.hex_actions(FACE, (unit.id,), _facing_hexes(game, unit))
+    if not units:
+        return (stamp, frozenset(), turns, [])
+    # A hex's choices change only with the phase, its units and what stands around it: kept by that key.
+    reached, around = stamp[3], game.around(h)
+    key = (h, game.phase, reached, game.first_shot, tuple([_dynamic(u) for u in units]), around)
+    cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("starts", {})
+    found = cache.get(key)
+    if found is None:
+        alike: dict[tuple[Any, ...], list[Hex]] = game.caches.setdefault("steps", {})  # units alike step alike
+        found = cache[key] = _hex_starts(game, units, reached, alike, around)
+    return (stamp, frozenset(u.id for u in units), turns, found)
 
 
 def _entry_moves(game: GameState, unit: Unit) -> list[Action]:

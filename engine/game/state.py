@@ -131,6 +131,11 @@ class GameState:
     _kept: dict[Any, Any] = field(default_factory=dict, repr=False)
     # the four dicts kept with the index of `at` are a copy's too (`copy`) until one of the two moves a unit
     _kept_shared: bool = field(default=False, repr=False)
+    # each hex's movement starts (movement._starts), kept with the index of `at` and dropped for a hex
+    # as a unit in it changes or a unit next to it moves; a copy's too until either drops one
+    _starts: dict[Hex, Any] = field(default_factory=dict, repr=False)
+    _starts_shared: bool = field(default=False, repr=False)
+    _starts_for: dict[str, Any] | None = field(default=None, repr=False)  # the `caches` they go with
     _board: Board | None = field(default=None, repr=False)
     _labels: dict[Hex, str] | None = field(default=None, repr=False)
     _hexes: dict[str, Hex] | None = field(default=None, repr=False)
@@ -178,6 +183,42 @@ class GameState:
             found = self._kept[key] = work()
         return found
 
+    def hex_starts(self) -> dict[Hex, Any]:
+        """Each hex's movement starts by its stamp (movement._starts; `keep_starts` adds one), kept
+        with the index of `at`: `changing` drops a unit's hex, `relocate` the hexes a move left and
+        entered and those next to them (whose `around` changes); they go with the phase's `caches`
+        (emptied by hand, as tests do after changing units in place: gone too). A copy shares them
+        until one of the two changes a unit or drops an entry (what either adds while their units
+        are the same holds for both)."""
+        self._index()
+        if self._starts_for is not self.caches:
+            self._starts, self._starts_shared, self._starts_for = {}, False, self.caches
+        return self._starts
+
+    def keep_starts(self, h: Hex, entry: Any) -> None:
+        """Keeps a hex's starts (`hex_starts`); one it replaces (of another stamp) is dropped first,
+        as a copy may hold it."""
+        if h in self._starts:
+            self._drop_starts((h,))
+        self._starts[h] = entry
+
+    def _drop_starts(self, hexes: Iterable[Hex | None]) -> None:
+        kept = self._starts
+        for h in hexes:
+            if h in kept:
+                if self._starts_shared:
+                    self._starts = kept = dict(kept)
+                    self._starts_shared = False
+                del kept[h]
+
+    def _starts_change(self, h: Hex | None) -> None:
+        """A unit in h changes: its hex's starts go, and a copy's are shared no more (what this
+        state adds from here holds for its units only)."""
+        if self._starts_shared:
+            self._starts, self._starts_shared = dict(self._starts), False
+        if h is not None:
+            self._starts.pop(h, None)
+
     def occupied(self) -> dict[Hex, list[Unit]]:
         """Every hex with units on the map in it (the index of `at`; not to be changed)."""
         return self._index()
@@ -190,7 +231,7 @@ class GameState:
                     index.setdefault(u.hex, []).append(u)
             self._at, self._wrecks_seen = index, frozenset(self.wrecks)
             self._totals, self._signatures, self._around, self._kept = {}, {}, {}, {}
-            self._kept_shared = False
+            self._starts, self._kept_shared, self._starts_shared = {}, False, False
         return self._at
 
     def totals(self, side: str, h: Hex) -> tuple[int, int, int]:
@@ -285,8 +326,10 @@ class GameState:
                 self._signatures.pop(changed, None)
                 for side in SIDES:
                     self._totals.pop((side, changed), None)
-                for n in self.neighbours(changed):
+                neighbours = self.neighbours(changed)
+                for n in neighbours:
                     self._around.pop(n, None)
+                self._drop_starts((changed, *neighbours))
 
     def _ranks(self) -> dict[str, int]:
         """Each unit's place in `units` (kept: no unit joins or leaves a game)."""
@@ -301,8 +344,12 @@ class GameState:
         (copy-on-write: docs/engine.md "Speed"); a reference to the unit kept from before reads
         the unit as it was, so a caller goes on with the unit this returns."""
         if type(unit) is Unit and self.units[unit.id] is unit:
+            if self._starts_shared or unit.hex in self._starts:
+                self._starts_change(unit.hex)
             return unit
         current = self.units[unit if isinstance(unit, str) else unit.id]
+        if self._starts_shared or current.hex in self._starts:
+            self._starts_change(current.hex)
         if type(current) is Unit:
             return current
         twin = self._own(current)
@@ -326,6 +373,8 @@ class GameState:
         shared = []
         for unit in units:
             current = self.units[unit.id]
+            if self._starts_shared or current.hex in self._starts:
+                self._starts_change(current.hex)
             if type(current) is not Unit:
                 shared.append(current)
                 replaced[id(current)] = twin = self._own(current)
@@ -472,6 +521,7 @@ class GameState:
         # while no unit of either state moves (what either adds holds for both: they stand alike)
         # and `relocate` takes the state's own copies before it drops an entry
         self._kept_shared = twin._kept_shared = True
+        self._starts_shared = twin._starts_shared = True
         return twin
 
     # -- what a side may know (24.2, 19.11) --------------------------------------------------------
