@@ -8,12 +8,11 @@ those choices.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.hexgrid import DIRECTIONS, Hex
+from engine.hexgrid import Hex
 from engine.model.board import Board
 from engine.model.counters import SIDES, Counters
 from engine.model.scenario import Scenario
@@ -22,7 +21,8 @@ from engine.validate.placements import zone_hexes
 
 from .actions import Action
 from .dice import Dice
-from .units import ON_MAP, WHILE_SHARED, Extra, SharedExtra, SharedUnit, SharedUnitError, Unit, while_shared
+from .state_text import state_digest, state_view
+from .units import WHILE_SHARED, Extra, SharedExtra, SharedUnit, SharedUnitError, Unit
 
 SETUP, ENTRY_CHOICE = "setup", "entry_choice"
 MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, FREE_STATE = (
@@ -527,92 +527,13 @@ class GameState:
     # -- what a side may know (24.2, 19.11) --------------------------------------------------------
     def view(self, side: str | None = None, *, with_units: bool = True) -> dict[str, Any]:
         """The state as `side` may see it (None: everything, for a replay or a referee): the other
-        side's hidden units and mines are left out."""
-        units = [
-            self._unit_json(u)
-            for u in self.units.values()
-            if with_units and (side is None or u.side == side or not (u.hidden or u.where != ON_MAP))
-        ]
-        secrets = {
-            s: {
-                "mines": {self.label_of(h): dict(m) for h, m in sorted(v.mines.items())},
-                "hidden_hexes": sorted(self.label_of(h) for h in v.hidden_hexes),
-                **({"mg_modes": dict(sorted(v.modes.items()))} if v.modes else {}),  # 21.0: only when chosen
-            }
-            for s, v in self.secrets.items()
-            if side is None or s == side
-        }
-        ammo = {} if not self.ammo else {"ammo": self._ammo_json(side)}  # the basic game's view unchanged
-        return {
-            **ammo,
-            "turn": self.turn,
-            "phase": self.phase,
-            "phasing": self.phasing or None,
-            "to_act": self.to_act or None,
-            "units": units,
-            "improved_positions": {self.label_of(h): p for h, p in sorted(self.improved_positions.items())},
-            "wrecks": sorted(self.label_of(h) for h in self.wrecks),
-            "grenades_used": dict(sorted(self.grenades_used.items())),
-            "infiltration": dict(self.infiltration) or None,  # 24.32: announced; the units placed in sight
-            "revealed_mines": {self.label_of(h): dict(m) for h, m in sorted(self.revealed_mines.items())},
-            "assault_markers": [
-                {"hex": self.label_of(h), "side": s, "toward": self.label_of(t)}
-                for h, (s, t) in sorted(self.assault_markers.items())
-            ],
-            "assault": _public_assault(self.assault),
-            "secrets": secrets,
-            "result": self.result,
-        }
-
-    def _ammo_json(self, side: str | None) -> dict[str, int]:
-        """22.3: each unit's remaining ammo points, the owner's roster: the other side's not (R346)."""
-        return {
-            u.id: self.ammo[u.extra["ammo_pool"]]
-            for u in self.units.values()
-            if "ammo_pool" in u.extra and (side is None or u.side == side)
-        }
-
-    def _unit_json(self, u: Unit) -> dict[str, Any]:
-        return {
-            "id": u.id,
-            "side": u.side,
-            "kind": u.kind,
-            "type": u.type,
-            "hex": self.label(u.hex) if u.on_map else None,
-            "where": u.where,
-            "state": str(u.state),
-            "morale": str(u.morale),
-            "facing": self.label(u.hex + DIRECTIONS[u.facing]) if u.on_map and u.facing is not None and u.hex else None,
-            "men": u.men,
-            "hidden": u.hidden,
-            "immobilized": u.immobilized,
-        }
+        side's hidden units and mines are left out (`state_text.state_view`)."""
+        return state_view(self, side, with_units=with_units)
 
     def digest(self) -> str:
-        """A short hash of the whole state, recorded in the log so that a replay can check it."""
-        # The text hashed is the repr of (units, flags, the view[, the path]) with every unit, compactly:
-        # [id, where, (q, r), state, morale, facing, men] and [hidden, immobilized, fired, moved]. A
-        # digest is taken at every phase's end: each unit's two parts are written once for all it
-        # holds (kept for the game), the lists' reprs joined from them.
-        parts: dict[tuple[Any, ...], tuple[str, str]] = self.caches.setdefault("digest_parts", {})
-
-        def written(u: Unit) -> tuple[str, str]:
-            key = (u.id, u.where, u.hex, u.state, u.morale, u.facing, u.men, u.hidden, u.immobilized, u.fired, u.moved)
-            found = parts.get(key)
-            if found is None:
-                place = [u.id, u.where, u.hex and (u.hex.q, u.hex.r), str(u.state), str(u.morale), u.facing, u.men]
-                found = parts[key] = (repr(place), repr([u.hidden, u.immobilized, u.fired, u.moved]))
-            return found
-
-        units, flags = [], []
-        for u in self.units.values():  # a shared unit keeps its parts (most units, at a phase's end)
-            found = while_shared(u, "_digest", written) if type(u) is SharedUnit else written(u)
-            units.append(found[0])
-            flags.append(found[1])
-        pending = "" if self.path is None else f", {self.path!r}"  # R190: a path still to go (never at a phase end)
-        view = repr(self.view(None, with_units=False))  # plain values: the same on every run
-        text = f"([{', '.join(units)}], [{', '.join(flags)}], {view}{pending})"
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        """A short hash of the whole state, recorded in the log so that a replay can check it
+        (`state_text.state_digest`)."""
+        return state_digest(self)
 
 
 _FIXED = frozenset(
@@ -652,14 +573,6 @@ def _fresh(value: Any) -> Any:
     elif isinstance(value, set):
         value = set(value)
     return value
-
-
-def _public_assault(assault: dict[str, Any]) -> dict[str, Any] | None:
-    """The assault under way as both sides see it (17.0; hidden defenders are not named: 24.23)."""
-    fight = assault.get("fight")
-    if not fight:
-        return None
-    return {k: fight[k] for k in ("side", "hex", "round", "hits")}
 
 
 def _names(key: dict[str, Any], unit: Unit) -> bool:

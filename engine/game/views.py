@@ -17,6 +17,7 @@ from typing import Any
 
 from .actions import DONE, MOVE
 from .state import SETUP, GameState, Secrets, other
+from .state_text import unit_json
 from .units import ELIMINATED, ON_MAP, WAITING, Unit
 
 # The state's fields both sides see (turn and phase, markers, the moving stack, the fire or assault
@@ -204,7 +205,7 @@ def _seen(game: GameState, unit: Unit, last: dict[str, Seen]) -> Seen:
         tuple(unit.values.items()),
         tuple((k, tuple(v), True) if type(v) is list else (k, v, False) for k, v in unit.extra.items() if k[0] != "_"),
     )
-    last[unit.id] = (fields, frozen, {**game._unit_json(unit), "moved": unit.moved, "fired": unit.fired})
+    last[unit.id] = (fields, frozen, {**unit_json(game, unit), "moved": unit.moved, "fired": unit.fired})
     return last[unit.id]
 
 

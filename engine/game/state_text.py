@@ -1,0 +1,116 @@
+"""The state written out: a side's view of it (what a player, the log and the editor read) and the
+digest the log records at every phase's end so that a replay can check it."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING, Any
+
+from engine.hexgrid import DIRECTIONS
+
+from .units import ON_MAP, SharedUnit, Unit, while_shared
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+def state_view(game: GameState, side: str | None = None, *, with_units: bool = True) -> dict[str, Any]:
+    """The state as `side` may see it (None: everything, for a replay or a referee): the other
+    side's hidden units and mines are left out."""
+    units = [
+        unit_json(game, u)
+        for u in game.units.values()
+        if with_units and (side is None or u.side == side or not (u.hidden or u.where != ON_MAP))
+    ]
+    secrets = {
+        s: {
+            "mines": {game.label_of(h): dict(m) for h, m in sorted(v.mines.items())},
+            "hidden_hexes": sorted(game.label_of(h) for h in v.hidden_hexes),
+            **({"mg_modes": dict(sorted(v.modes.items()))} if v.modes else {}),  # 21.0: only when chosen
+        }
+        for s, v in game.secrets.items()
+        if side is None or s == side
+    }
+    ammo = {} if not game.ammo else {"ammo": _ammo_json(game, side)}  # the basic game's view unchanged
+    return {
+        **ammo,
+        "turn": game.turn,
+        "phase": game.phase,
+        "phasing": game.phasing or None,
+        "to_act": game.to_act or None,
+        "units": units,
+        "improved_positions": {game.label_of(h): p for h, p in sorted(game.improved_positions.items())},
+        "wrecks": sorted(game.label_of(h) for h in game.wrecks),
+        "grenades_used": dict(sorted(game.grenades_used.items())),
+        "infiltration": dict(game.infiltration) or None,  # 24.32: announced; the units placed in sight
+        "revealed_mines": {game.label_of(h): dict(m) for h, m in sorted(game.revealed_mines.items())},
+        "assault_markers": [
+            {"hex": game.label_of(h), "side": s, "toward": game.label_of(t)}
+            for h, (s, t) in sorted(game.assault_markers.items())
+        ],
+        "assault": _public_assault(game.assault),
+        "secrets": secrets,
+        "result": game.result,
+    }
+
+
+def _ammo_json(game: GameState, side: str | None) -> dict[str, int]:
+    """22.3: each unit's remaining ammo points, the owner's roster: the other side's not (R346)."""
+    return {
+        u.id: game.ammo[u.extra["ammo_pool"]]
+        for u in game.units.values()
+        if "ammo_pool" in u.extra and (side is None or u.side == side)
+    }
+
+
+def unit_json(game: GameState, u: Unit) -> dict[str, Any]:
+    """A unit as a view lists it (what its side, or anyone for a unit in sight, may see)."""
+    return {
+        "id": u.id,
+        "side": u.side,
+        "kind": u.kind,
+        "type": u.type,
+        "hex": game.label(u.hex) if u.on_map else None,
+        "where": u.where,
+        "state": str(u.state),
+        "morale": str(u.morale),
+        "facing": game.label(u.hex + DIRECTIONS[u.facing]) if u.on_map and u.facing is not None and u.hex else None,
+        "men": u.men,
+        "hidden": u.hidden,
+        "immobilized": u.immobilized,
+    }
+
+
+def state_digest(game: GameState) -> str:
+    """A short hash of the whole state, recorded in the log so that a replay can check it."""
+    # The text hashed is the repr of (units, flags, the view[, the path]) with every unit, compactly:
+    # [id, where, (q, r), state, morale, facing, men] and [hidden, immobilized, fired, moved]. A
+    # digest is taken at every phase's end: each unit's two parts are written once for all it
+    # holds (kept for the game), the lists' reprs joined from them.
+    parts: dict[tuple[Any, ...], tuple[str, str]] = game.caches.setdefault("digest_parts", {})
+
+    def written(u: Unit) -> tuple[str, str]:
+        key = (u.id, u.where, u.hex, u.state, u.morale, u.facing, u.men, u.hidden, u.immobilized, u.fired, u.moved)
+        found = parts.get(key)
+        if found is None:
+            place = [u.id, u.where, u.hex and (u.hex.q, u.hex.r), str(u.state), str(u.morale), u.facing, u.men]
+            found = parts[key] = (repr(place), repr([u.hidden, u.immobilized, u.fired, u.moved]))
+        return found
+
+    units, flags = [], []
+    for u in game.units.values():  # a shared unit keeps its parts (most units, at a phase's end)
+        found = while_shared(u, "_digest", written) if type(u) is SharedUnit else written(u)
+        units.append(found[0])
+        flags.append(found[1])
+    pending = "" if game.path is None else f", {game.path!r}"  # R190: a path still to go (never at a phase end)
+    view = repr(state_view(game, None, with_units=False))  # plain values: the same on every run
+    text = f"([{', '.join(units)}], [{', '.join(flags)}], {view}{pending})"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _public_assault(assault: dict[str, Any]) -> dict[str, Any] | None:
+    """The assault under way as both sides see it (17.0; hidden defenders are not named: 24.23)."""
+    fight = assault.get("fight")
+    if not fight:
+        return None
+    return {k: fight[k] for k in ("side", "hex", "round", "hits")}
