@@ -208,9 +208,7 @@ class AssertionsBox(QGroupBox):
         return Edit(f"Assertion {i + 1}: {kind}").set(("assertions", i), kind, value)
 
     def _push(self, edit: Edit) -> bool:
-        self.message.clear()
-        if self.shared.push(edit):
+        if self.shared.push_told(edit, self.message):
             return True
-        self.message.setText(self.shared.window.statusBar().currentMessage())
         self.refresh()
         return False

@@ -186,7 +186,5 @@ class MarksBox(QGroupBox):
         self._push(Edit(f"{what}: {compound}").set(self.path, compound, block(value.items())))
 
     def _push(self, edit: Edit) -> None:
-        self.message.clear()
-        if not self.shared.push(edit):
-            self.message.setText(self.shared.window.statusBar().currentMessage())
+        if not self.shared.push_told(edit, self.message):
             self.refresh()

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeyEvent
-from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QScrollArea, QTabWidget, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QLabel, QScrollArea, QTabWidget, QWidget
 
 from engine.hexgrid import Hex, LabelError
 from engine.model.scenario import Scenario
@@ -149,6 +149,15 @@ class ScenarioPanels(QObject):
 
         self.window.undo_stack.push(DataCommand(edit.label, redo, lambda: self._run(edit.revert)))
         return True
+
+    def push_told(self, edit: Edit, message: QLabel) -> bool:
+        """`push`, with a refusal said in a panel's own message line as in the status bar (the line
+        cleared first: a message stays only as long as what it is about)."""
+        message.clear()
+        if self.push(edit):
+            return True
+        message.setText(self.window.statusBar().currentMessage())
+        return False
 
     def _schema_errors(self) -> list[Problem]:
         scenario = self.window.document.scenario

@@ -151,7 +151,7 @@ class UnitList(QWidget):
             return False
         path = (*self.path, "units")
         edit = Edit(f"{'/'.join(map(str, self.path))}: add {describe(key)}")
-        return self._push(edit.insert(path, None, like_siblings(key, units)))
+        return self.shared.push_told(edit.insert(path, None, like_siblings(key, units)), self.message)
 
     def remove(self) -> bool:
         units, i = self.listed(), self.units.currentRow()
@@ -162,7 +162,7 @@ class UnitList(QWidget):
             self.message.setText("The instruction names one unit at least (24.1): remove its row instead")
             return False
         edit = Edit(f"{'/'.join(map(str, self.path))}: remove {describe(node(units, (i,)))}")
-        return self._push(edit.remove((*self.path, "units"), i))
+        return self.shared.push_told(edit.remove((*self.path, "units"), i), self.message)
 
     def name_units(self) -> bool:
         """`group: main` becomes `units: [...]`, every unit of the group, where the group was named."""
@@ -175,14 +175,16 @@ class UnitList(QWidget):
             self.message.setText(f"The {self.side} side has no group {owner['group']!r} to take the units of")
             return False
         units = sequence([flow(**placement_key(u)) for u in group["units"]], flow_style=True)
-        return self._push(self._swap(owner, "group", "units", units, f"the units of {owner['group']}"))
+        return self.shared.push_told(
+            self._swap(owner, "group", "units", units, f"the units of {owner['group']}"), self.message
+        )
 
     def name_group(self, name: str | None) -> bool:
         """`units: [...]` becomes `group: NAME` where the units were (the group's units, all of them)."""
         owner = self.owner()
         if name is None or owner is None or self.path is None or "units" not in owner:
             return False
-        return self._push(self._swap(owner, "units", "group", name, f"the group {name}"))
+        return self.shared.push_told(self._swap(owner, "units", "group", name, f"the group {name}"), self.message)
 
     def _swap(self, owner: Any, old: str, new: str, value: Any, label: str) -> Edit:
         """The edit that writes `new: value` in place of `old:`, at its place among the keys."""
@@ -191,10 +193,3 @@ class UnitList(QWidget):
         after = keys[keys.index(old) + 1] if keys[-1] != old else None
         edit = Edit(f"{'/'.join(map(str, self.path))}: {label}")
         return edit.remove(self.path, old).set(self.path, new, value, before=after)
-
-    def _push(self, edit: Edit) -> bool:
-        self.message.clear()
-        if self.shared.push(edit):
-            return True
-        self.message.setText(self.shared.window.statusBar().currentMessage())
-        return False

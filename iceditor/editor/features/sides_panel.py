@@ -404,10 +404,8 @@ class SidesPanel(QWidget):
         QTimer.singleShot(0, lambda: self._push(edit))
 
     def _push(self, edit: Edit) -> bool:
-        self.message.clear()
-        if self.shared.push(edit):
+        if self.shared.push_told(edit, self.message):
             return True
-        self.message.setText(self.window.statusBar().currentMessage())
         self.refresh()
         return False
 

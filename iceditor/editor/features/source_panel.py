@@ -232,10 +232,8 @@ class SourcePanel(QWidget):
         return self._push(Edit(f"{marks[i]} not assumed").remove(("assumed",), marks[i]))
 
     def _push(self, edit: Edit) -> bool:
-        self.message.clear()
-        if self.shared.push(edit):
+        if self.shared.push_told(edit, self.message):
             return True
-        self.message.setText(self.window.statusBar().currentMessage())
         self.refresh()
         return False
 
