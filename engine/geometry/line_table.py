@@ -14,15 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
-from numpy.typing import NDArray
 
 from engine.hexgrid import DIRECTIONS, Hex
 
-from .lattice import Contact, canonical, half_band, local_to_lattice, touches
+from .building_symbols import symbol_parts
+from .lattice import Contact, canonical, touches
+from .ragged import Array, Segments, anys, base_at, bases, gather, indices, segments, spread, sums
 from .sight import FirerState, SightTerrain
 
 FOOTPRINT_BIT = 6
@@ -39,13 +40,7 @@ class Region:
 
 
 REGIONS = Region.HEXSIDE + len(DIRECTIONS)
-ELEMENTS_A_SPAN = 128  # elements in a run of rows, on average, for slices of the table to beat a gather by index
-FEW_BLOCKS = 64  # runs of lines from one cell, at most, gathered a run at a time
-LINES_A_BLOCK = 16  # and as many lines a run, at least
 FEW_TWO_LEVELS = 8  # at most one line in so many between two levels: worked as on one level too, not split off
-FEW_OF_A_LANE = 64  # at most one element in so many looked up one by one, else the lane's column is taken whole
-Array = NDArray[Any]  # numpy arrays: int64 cells and offsets, bool flags, float heights
-Polygon = Sequence[tuple[float, float]]
 
 
 # The narrowest types that hold each column (a level, Trees + AFVs + Wrecks in a hex, flags, the
@@ -134,7 +129,7 @@ class DeltaTable:
         offsets, rows = self._through
         wanted = (cells[None, :] - self.positions[sources][:, None]).ravel()
         lo, hi = np.searchsorted(offsets, wanted, "left"), np.searchsorted(offsets, wanted, "right")
-        met = _segments(lo, hi - lo)
+        met = segments(lo, hi - lo)
         source = np.repeat(np.repeat(sources, len(cells)), met.length)
         target = self._hex_at[self.positions[source] + self.deltas[met.take(rows)]]
         on_board = target >= 0
@@ -147,9 +142,9 @@ class DeltaTable:
         """Whether the line from each source to its target meets a flagged cell."""
         rows, steps = self._lines(sources, targets)
         sides = self._sides(rows)
-        base, base_b = (_bases(self.positions[sources] - self.reach, lane) for lane in (steps, sides))
-        a = _gather(np.tile(flags, REGIONS), base, steps.take(self.steps["off_a"]))
-        return _any(a == 1, steps) | _any(_gather(flags, base_b, sides.take(self.sides["off_b"])) == 1, sides)
+        base, base_b = (bases(self.positions[sources] - self.reach, lane) for lane in (steps, sides))
+        a = gather(np.tile(flags, REGIONS), base, steps.take(self.steps["off_a"]))
+        return anys(a == 1, steps) | anys(gather(flags, base_b, sides.take(self.sides["off_b"])) == 1, sides)
 
     def blocked(
         self, sources: Array, targets: Array, firer: FirerState, hexes: HexArrays, terrain: SightTerrain
@@ -172,11 +167,11 @@ class DeltaTable:
     def _lines(self, sources: Array, targets: Array) -> tuple[Array, Segments]:
         """The lines' rows, and the elements of their lane a."""
         rows = self.rows(sources, targets)
-        return rows, _segments(self.step_start[rows], self.step_len[rows], rows)
+        return rows, segments(self.step_start[rows], self.step_len[rows], rows)
 
     def _sides(self, rows: Array) -> Segments:
         """The elements of the lines' lane b."""
-        return _segments(self.side_start[rows], self.side_len[rows], rows)
+        return segments(self.side_start[rows], self.side_len[rows], rows)
 
     def _buildings(self, hexes: HexArrays) -> Buildings:
         """The board's building hexes, numbered (worked out once for the arrays)."""
@@ -276,12 +271,12 @@ class DeltaTable:
         over, stride = terrain.max_trees_along + 1, REGIONS * self.size
         symbols, counts = buildings.symbol, np.minimum(buildings.counts, over)
         here = self.positions[sources] + hexes.elev[self.positions[sources]].astype(np.int64) * stride
-        base = _bases(here - self.reach, steps)
+        base = bases(here - self.reach, steps)
         off = steps.take(self.steps["off_a"])
         if not self._worth_a_table(hexes, ("weights", firer, terrain), steps.total):
-            w = self.weights_at(_indices(base, off), hexes, firer, terrain)
+            w = self.weights_at(indices(base, off), hexes, firer, terrain)
         else:
-            w = _gather(self.same_level_weights(hexes, firer, terrain), base, off)
+            w = gather(self.same_level_weights(hexes, firer, terrain), base, off)
         marked = np.flatnonzero(w < 0)
         if len(marked):
             hexside = w[marked] == hexside_code(w.dtype)
@@ -292,7 +287,7 @@ class DeltaTable:
                 # a hexside with a building hex on either side: each hex's weight, its symbol touched or not
                 at = marked[hexside]
                 region = off[at] // self.size
-                first = off[at] - region * self.size + _base_at(base, at)  # in the step region
+                first = off[at] - region * self.size + base_at(base, at)  # in the step region
                 second = first + self._neighbour[region]
                 pair = []
                 for cell, line_parts in ((first, "symbol_a"), (second, "symbol_pair")):
@@ -302,7 +297,7 @@ class DeltaTable:
                     value[building] = _building_weights(value[building], parts, symbols, counts, over)
                     pair.append(value)
                 w[at] = np.maximum(*pair)
-        return np.asarray(_sum(w, steps) > terrain.max_trees_along)
+        return np.asarray(sums(w, steps) > terrain.max_trees_along)
 
     @cached_property
     def _neighbour(self) -> Array:
@@ -383,20 +378,20 @@ class DeltaTable:
         whole = self._worth_a_table(hexes, ("heights", terrain), steps.total + sides.total)
         symbols = self._buildings(hexes).symbol
         here = self.positions[sources] + low.astype(np.int64) * REGIONS * self.size - self.reach
-        bases = _bases(here, steps), _bases(here, sides)
+        both = bases(here, steps), bases(here, sides)
         blocked = np.zeros(len(sources), dtype=bool)
-        for base, table, lane, elements in zip(bases, (self.steps, self.sides), "ab", (steps, sides), strict=True):
+        for base, table, lane, elements in zip(both, (self.steps, self.sides), "ab", (steps, sides), strict=True):
             if elements.total:
                 off = elements.take(table[f"off_{lane}"])
                 if whole:
-                    height = _gather(self.obstacle_heights(hexes, terrain), base, off)
+                    height = gather(self.obstacle_heights(hexes, terrain), base, off)
                 else:
-                    height = self.heights_at(_indices(base, off), hexes, terrain)
+                    height = self.heights_at(indices(base, off), hexes, terrain)
                 building, number, hit = _symbols_touched(height, elements, table[f"symbol_{lane}"], symbols)
                 missed, touched = self._building_heights(hexes, terrain, number)
                 height[building] = np.where(hit, touched, missed)
-                line = _spread(rise, elements.length) * elements.take(self._fractions[f"{end}_{lane}"])
-                blocked |= _any(height >= line, elements)
+                line = spread(rise, elements.length) * elements.take(self._fractions[f"{end}_{lane}"])
+                blocked |= anys(height >= line, elements)
         return blocked
 
 
@@ -443,108 +438,6 @@ class Buildings(NamedTuple):
     counts: Array
 
 
-class Segments:
-    """The elements of one lane of many lines, concatenated: where each line's segment begins
-    (`seg`) and its length, and which elements of the lane's arrays they are: `spans` [lo, hi),
-    one a run of lines whose rows follow one another (their elements lie together), else `idx`,
-    one index an element."""
-
-    def __init__(self, seg: Array, length: Array, idx: Array | None, lo: Array | None = None, hi: Array | None = None):
-        self.seg, self.length, self.idx, self.total = seg, length, idx, int(seg[-1] + length[-1]) if len(seg) else 0
-        if lo is not None and hi is not None:
-            self.spans = list(zip(lo.tolist(), hi.tolist(), strict=True))
-            self._lo, self._at = lo, np.cumsum(hi - lo) - (hi - lo)  # where each span begins in the lane
-
-    def take(self, column: Array) -> Array:
-        """The lane's `column` at these elements: slices of it, copied, or gathered by index."""
-        if self.idx is not None:
-            return np.asarray(column[self.idx])
-        return np.concatenate([column[lo:hi] for lo, hi in self.spans])
-
-    def pick(self, column: Array, positions: Array) -> Array:
-        """The lane's `column` at the elements at `positions`: looked up one by one when they are
-        few, else taken whole and picked."""
-        if self.idx is not None:
-            return np.asarray(column[self.idx[positions]])
-        if len(positions) * FEW_OF_A_LANE > self.total:
-            return self.take(column)[positions]
-        span = np.searchsorted(self._at, positions, "right") - 1
-        return np.asarray(column[self._lo[span] + positions - self._at[span]])
-
-
-def _segments(start: Array, length: Array, rows: Array | None = None) -> Segments:
-    """The concatenated segments [start, start + length), and where each begins; by spans when the
-    lines' `rows` run on in runs of enough elements, else by each element's index."""
-    seg = np.cumsum(length) - length
-    total = int(seg[-1] + length[-1]) if len(seg) else 0
-    if not total:
-        return Segments(seg, length, np.zeros(0, dtype=np.int64))
-    if rows is not None and total >= ELEMENTS_A_SPAN:
-        breaks = np.flatnonzero(rows[1:] - rows[:-1] != 1) + 1
-        if (len(breaks) + 1) * ELEMENTS_A_SPAN <= total:
-            first, last = np.concatenate(([0], breaks)), np.concatenate((breaks - 1, [len(rows) - 1]))
-            return Segments(seg, length, None, start[first], start[last] + length[last])
-    return Segments(seg, length, np.repeat(start - seg, length) + np.arange(total))
-
-
-Bases = list[tuple[int, int, int]] | Array
-
-
-def _bases(values: Array, lane: Segments) -> Bases:
-    """One value a line, for each of its elements: as (value, first element, end) blocks when it
-    changes seldom from line to line (a fan: one block; a batch of the all-pairs matrix: one a
-    source), else repeated for each element."""
-    if not len(values):
-        return np.zeros(0, dtype=np.int64)
-    change = np.flatnonzero(values[1:] != values[:-1]) + 1
-    if len(change) >= FEW_BLOCKS or len(change) * LINES_A_BLOCK >= len(values):
-        return np.repeat(values, lane.length)
-    first = lane.seg[change].tolist()
-    return list(zip(values[np.concatenate(([0], change))].tolist(), [0, *first], [*first, lane.total], strict=True))
-
-
-def _base_at(base: Bases, positions: Array) -> Array:
-    """The bases of the elements at `positions`."""
-    if isinstance(base, list):
-        first = np.array([lo for _, lo, _ in base], dtype=np.int64)
-        return np.array([b for b, _, _ in base], dtype=np.int64)[np.searchsorted(first, positions, "right") - 1]
-    return np.asarray(base[positions])
-
-
-def _indices(base: Bases, off: Array) -> Array:
-    """base + off for each element."""
-    if isinstance(base, list):
-        return np.concatenate([off[lo:hi] + b for b, lo, hi in base]) if base else off
-    return np.asarray(base + off)
-
-
-def _gather(values: Array, base: Bases, off: Array) -> Array:
-    """values[base + off]: a block's elements taken through a view of `values` from its base (no
-    addition), else one base an element added."""
-    if isinstance(base, list):
-        parts = [values[b:].take(off[lo:hi]) for b, lo, hi in base]
-        return parts[0] if len(parts) == 1 else np.concatenate(parts)
-    return np.asarray(values[base + off])
-
-
-def _spread(values: Array, length: Array) -> Array | Any:
-    """One value a line, for each of its `length` elements: the value itself when every line has the
-    same one (a fan's source, its level), which numpy broadcasts without repeating it."""
-    if len(values) and (values == values[0]).all():
-        return values[0]
-    return np.repeat(values, length)
-
-
-def _sum(values: Array, lines: Segments) -> Array:
-    padded = np.append(values, np.zeros(1, dtype=values.dtype))
-    return np.where(lines.length > 0, np.add.reduceat(padded, lines.seg, dtype=np.int32), 0)
-
-
-def _any(values: Array, lines: Segments) -> Array:
-    padded = np.append(values, False)
-    return (lines.length > 0) & np.logical_or.reduceat(padded, lines.seg)
-
-
 def delta_table(order: Sequence[Hex], terrain: SightTerrain) -> DeltaTable:
     """Build the table for the lines between the hexes `order` (sorted board hexes)."""
     coords = np.array([[h.q, h.r] for h in order], dtype=np.int64)
@@ -588,7 +481,7 @@ def delta_table(order: Sequence[Hex], terrain: SightTerrain) -> DeltaTable:
         """The rows' elements: canonical elements turned into place; row length, delta."""
         length = np.array(lengths, dtype=np.int64)
         starts = np.cumsum(length) - length
-        elements = _segments(starts[klasses], length[klasses])
+        elements = segments(starts[klasses], length[klasses])
         k = np.repeat(turns, elements.length)
         return _turn(elements.take(canon), k), elements.length, np.repeat(delta_arr, elements.length, axis=0)
 
@@ -661,46 +554,6 @@ def _distance(d: Array) -> Array:
     """Hex distance from Hex(0, 0) for rows of (q, r)."""
     q, r = d[:, 0], d[:, 1]
     return np.asarray((np.abs(q) + np.abs(r) + np.abs(q + r)) // 2)
-
-
-def symbol_parts(delta: Array, offset: Array, terrain: SightTerrain) -> tuple[Array, Array]:
-    """For lines from Hex(0, 0) to `delta` and hexes at `offset` on them (rows of (q, r)):
-    whether each line touches that hex's footprint, and the bands it touches (bit i: towards
-    neighbour i). The same test as `segment_meets`, on arrays."""
-    scale = terrain.scale
-    cx, cy = 3 * offset[:, 0], 2 * offset[:, 1] + offset[:, 0]
-    vx, vy = 3 * delta[:, 0], 2 * delta[:, 1] + delta[:, 0]
-    ax, ay = -cx * scale, -cy * scale
-    bx, by = (vx - cx) * scale, (vy - cy) * scale
-    footprint, joins = _symbol_polygons(terrain.footprint, terrain.join_width, scale)
-    core = _meets(ax, ay, bx, by, footprint)
-    bands = np.zeros(len(offset), dtype=np.int64)
-    for i, band in enumerate(joins):
-        bands |= _meets(ax, ay, bx, by, band).astype(np.int64) << i
-    return core.astype(np.int64), bands
-
-
-@cache
-def _symbol_polygons(
-    footprint: tuple[tuple[float, float], ...], join_width: float, scale: int
-) -> tuple[Polygon, tuple[Polygon, ...]]:
-    """The Building symbol's footprint and its six half bands in scaled lattice units, worked out
-    in exact fractions once (a single line's LOS asks for them too)."""
-    return [local_to_lattice(x, y, scale) for x, y in footprint], tuple(
-        half_band(i, join_width, scale) for i in range(6)
-    )
-
-
-def _meets(ax: Array, ay: Array, bx: Array, by: Array, poly: Polygon) -> Array:
-    dx, dy = bx - ax, by - ay
-    sides = np.array([dx * (py - ay) - dy * (px - ax) for px, py in poly])
-    apart = (sides > 0).all(axis=0) | (sides < 0).all(axis=0)
-    area = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(poly, [*poly[1:], poly[0]], strict=True))
-    sign = 1.0 if area > 0 else -1.0
-    for (x0, y0), (x1, y1) in zip(poly, [*poly[1:], poly[0]], strict=True):
-        ex, ey = x1 - x0, y1 - y0
-        apart |= (sign * (ex * (ay - y0) - ey * (ax - x0)) < 0) & (sign * (ex * (by - y0) - ey * (bx - x0)) < 0)
-    return np.asarray(~apart)
 
 
 def line_lanes(delta: Hex) -> tuple[list[list[Hex]], list[Hex]]:

@@ -16,8 +16,10 @@ import numpy as np
 from engine.hexgrid import DIRECTIONS, Hex
 from engine.model.board import Board
 
+from .building_symbols import symbol_parts
 from .lattice import Contact, Touch, centre, touches
-from .line_table import COLUMN_TYPES, FOOTPRINT_BIT, Array, DeltaTable, HexArrays, delta_table, symbol_parts
+from .line_table import COLUMN_TYPES, FOOTPRINT_BIT, DeltaTable, HexArrays, delta_table
+from .ragged import Array
 from .sight import FirerState, Sight, SightTerrain, judge
 from .table_cache import kept_table
 

@@ -4,7 +4,7 @@ build the table, or the all-pairs matrix, of a board seen before).
 
 A table depends only on the board's hexes, the LOS values of the rule tables (SightTerrain) and
 the code that builds it, so that is its key: a changed map layout, rule table or the code of
-line_table.py, lattice.py or sight.py is a new key, never a stale table. A matrix adds the terrain
+line_table.py, ragged.py, building_symbols.py, lattice.py or sight.py is a new key, never a stale table. A matrix adds the terrain
 arrays it is worked from, the firer's state and los_kernel.py. Files are plain numpy arrays
 (`np.load(allow_pickle=False)`: data, never code), written atomically, one file a key, in
 engine/cache_folder.py's folder. A file that cannot be read or written is ignored: the table or
@@ -28,7 +28,7 @@ from engine.cache_folder import cache_folder
 from engine.file_writing import atomic_write
 from engine.hexgrid import Hex
 
-from . import lattice, line_table, sight
+from . import building_symbols, lattice, line_table, ragged, sight
 from .line_table import DeltaTable
 from .sight import FirerState, SightTerrain
 
@@ -40,10 +40,11 @@ _SCALARS = ("grid_shape",)  # a tuple of ints; every other field is an array or 
 
 @cache
 def _code_version() -> str:
-    """The code that builds a table: the lines (line_table), the lattice they are walked on, and
-    the LOS values' derived scale (sight); a change to any of them is a new key."""
+    """The code that builds a table: the lines (line_table, its ragged arrays and the Building
+    symbol's parts), the lattice they are walked on, and the LOS values' derived scale (sight); a
+    change to any of them is a new key."""
     digest = hashlib.sha256()
-    for module in (line_table, lattice, sight):
+    for module in (line_table, ragged, building_symbols, lattice, sight):
         digest.update(Path(str(module.__file__)).read_bytes())  # modules of files: never None
     return digest.hexdigest()[:16]
 

@@ -10,8 +10,9 @@ import numpy as np
 from engine.hexgrid import Hex, neighbours
 from engine.model.board import Board
 
-from .line_table import Array, HexArrays, unique_pairs
+from .line_table import HexArrays, unique_pairs
 from .los_kernel import SightKernel
+from .ragged import Array
 from .sight import FirerState
 
 # An edit of more than this share of the board's hexes works the cached fans again whole:
