@@ -577,9 +577,15 @@ def test_zones_panel_edits_a_deployment_cap(open_window, qtbot) -> None:  # type
     qtbot.waitUntil(lambda: dict(german["deployment"][0]["limit"]["members"]) == {"LMG": 1, "R": 1})
     row = zones.start_paths.index(("sides", "german", "deployment", 0))
     zones.starts.item(row, 5).setText("members: {LMG: 1")  # an unclosed brace: the loader's words, no edit
-    qtbot.waitUntil(lambda: zones.status.text().startswith("Cap: not YAML"))
+    # said on the Deployments and entries page, where the cap is typed (not on the Zones page)
+    qtbot.waitUntil(lambda: zones.start_message.text().startswith("Cap: not YAML"))
     assert dict(german["deployment"][0]["limit"]["members"]) == {"LMG": 1, "R": 1}
     row = zones.start_paths.index(("sides", "german", "deployment", 0))
+    zones.starts.item(row, 5).setText("squads: lots")  # YAML, but not a cap the schema allows: refused, said here
+    qtbot.waitUntil(lambda: "not done" in zones.start_message.text() and not zones.start_message.isHidden())
+    assert dict(german["deployment"][0]["limit"]) == {"members": {"LMG": 1, "R": 1}}
+    row = zones.start_paths.index(("sides", "german", "deployment", 0))
+    assert zones.starts.item(row, 5).text() == "members: {LMG: 1, R: 1}"  # the cell shows the cap as it is
     zones.starts.item(row, 5).setText("")
     qtbot.waitUntil(lambda: "limit" not in data(window)["sides"]["german"]["deployment"][0])
     assert not zones.starts.item(row, 0).flags() & Qt.ItemFlag.ItemIsEditable  # only the cap is typed in

@@ -493,12 +493,12 @@ class ZonePanel(QWidget):
         text = item.text().strip()
         try:
             cap = typed_yaml(text, "the cap") if text else None
-        except ValueError as exc:
-            self.status.setText(f"Cap: {exc}")
+        except ValueError as exc:  # said on this page, where the cap is typed
+            self.start_message.setText(f"Cap: {exc}")
             QTimer.singleShot(0, self.refresh_starts)
             return
         if cap is not None and not isinstance(cap, dict):
-            self.status.setText("Cap: a mapping, e.g. members: {LMG: 1, R: 2} (24.1)")
+            self.start_message.setText("Cap: a mapping, e.g. members: {LMG: 1, R: 2} (24.1)")
             QTimer.singleShot(0, self.refresh_starts)
             return
         where = "/".join(str(p) for p in owner[1:])
@@ -509,7 +509,7 @@ class ZonePanel(QWidget):
             edit = Edit(f"{where}: no cap").remove(owner, "limit") if "limit" in holder else Edit("")
         else:
             edit = Edit(f"{where}: cap {text}").set(owner, "limit", cap, after="zone")
-        QTimer.singleShot(0, lambda: (edit and self.shared.push(edit)) or self.refresh_starts())
+        QTimer.singleShot(0, lambda: (edit and self._push_start(edit, path)) or self.refresh_starts())
 
     def _chosen_owner(self) -> tuple[str, dict[str, Any]] | None:
         """Whom the chosen row is about, as a deployment or entry names them: (side, {group} or {units})."""
@@ -616,9 +616,7 @@ class ZonePanel(QWidget):
             self._push_start(Edit(f"{path[1]} entry {path[3]}: chosen {value}").set(entry, "choose", value), path)
 
     def _push_start(self, edit: Edit, select: DataPath | None) -> bool:
-        self.start_message.clear()
-        if not self.shared.push(edit):
-            self.start_message.setText(self.window.statusBar().currentMessage())
+        if not self.shared.push_told(edit, self.start_message):
             return False
         self.refresh_starts()
         if select in self.start_paths:
@@ -643,7 +641,7 @@ class ZonePanel(QWidget):
         where = "/".join(str(p) for p in path[1:])
         edit = Edit(f"{where}: {key} {value}").set(path, key, value, after="turn")
         # After the cell's signal returns: the edit rebuilds the table, and with it the cell's widget.
-        QTimer.singleShot(0, lambda: self.shared.push(edit))
+        QTimer.singleShot(0, lambda: self._push_start(edit, path) or self.refresh_starts())
 
     def show_start(self) -> None:
         """The chosen row's zone on the map, its marks below, and when an entry's option is picked."""
