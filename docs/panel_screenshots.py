@@ -61,7 +61,7 @@ def main() -> None:
 
     # the deployment editor: Scenario 1's German deployment chosen, its hexes on the map, its marks open
     window = window_on("s1-demyansk-pocket.yaml")
-    zones = window.findChild(ZonePanel)
+    zones = window.findChild(ZonePanel).starts_page
     zones.show_starts()
     zones.starts.selectRow(zones.start_paths.index(("sides", "german", "deployment", 0)))
     zones.marks.open()
@@ -79,7 +79,7 @@ def main() -> None:
     window.hide()  # not closed: it would ask whether to save the edit
     # a deployment of units rather than a group: its units under its row, in view at 1366x768
     window = window_on("s1-demyansk-pocket.yaml")
-    zones = window.findChild(ZonePanel)
+    zones = window.findChild(ZonePanel).starts_page
     zones.show_starts()
     zones.starts.selectRow(zones.start_paths.index(("sides", "german", "deployment", 0)))
     zones.units.name_units()

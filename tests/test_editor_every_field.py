@@ -22,10 +22,11 @@ from iceditor.editor.features.setup_editor import SetupPanel
 from iceditor.editor.features.sides_panel import SidesPanel
 from iceditor.editor.features.source_panel import SourcePanel
 from iceditor.editor.features.victory_editor import VictoryPanel
-from iceditor.editor.features.zone_editor import PHASE, WHERE, ZonePanel
+from iceditor.editor.features.zone_editor import ZonePanel
 from iceditor.editor.marks import MarksBox
 from iceditor.editor.new_scenario import NewScenario
 from iceditor.editor.scenario_panels import show_dock
+from iceditor.editor.zone_starts import PHASE, WHERE
 
 from .test_editor_files import Dialogs, autosave_here, dialogs, files, scenario, window_on  # noqa: F401
 from .test_editor_new_to_valid import (
@@ -234,45 +235,49 @@ def test_every_field_of_format_2_from_new_scenario_to_no_errors(  # type: ignore
 
     # Where they start: a deployment with a cap, one of units, an entry of two options
     settle(window, qtbot)
-    zones.show_starts()
-    row = zones.start_paths.index(("sides", "german", "groups", 0))
-    zones.starts.cellWidget(row, WHERE).setCurrentText("german-deployment")
+    zones.starts_page.show_starts()
+    row = zones.starts_page.start_paths.index(("sides", "german", "groups", 0))
+    zones.starts_page.starts.cellWidget(row, WHERE).setCurrentText("german-deployment")
     settle(window, qtbot)
-    row = zones.start_paths.index(("sides", "german", "groups", 1))
-    zones.starts.cellWidget(row, WHERE).setCurrentText("german-reserve")
+    row = zones.starts_page.start_paths.index(("sides", "german", "groups", 1))
+    zones.starts_page.starts.cellWidget(row, WHERE).setCurrentText("german-reserve")
     settle(window, qtbot)
     reserve = ("sides", "german", "deployment", 1)
-    zones.starts.selectRow(zones.start_paths.index(reserve))
-    assert zones.units.name_units()  # units: [{squad: D}]
+    zones.starts_page.starts.selectRow(zones.starts_page.start_paths.index(reserve))
+    assert zones.starts_page.units.name_units()  # units: [{squad: D}]
     # "no more than one LMG of the group may deploy in the reserve" (R83): a capped deployment more
-    zones.starts.selectRow(zones.start_paths.index(("sides", "german", "deployment", 0)))
-    assert zones.add_start("deployment")
-    capped = zones.start_paths.index(("sides", "german", "deployment", 2))
-    zones.starts.cellWidget(capped, WHERE).setCurrentText("german-reserve")
+    zones.starts_page.starts.selectRow(zones.starts_page.start_paths.index(("sides", "german", "deployment", 0)))
+    assert zones.starts_page.add_start("deployment")
+    capped = zones.starts_page.start_paths.index(("sides", "german", "deployment", 2))
+    zones.starts_page.starts.cellWidget(capped, WHERE).setCurrentText("german-reserve")
     settle(window, qtbot)
-    capped = zones.start_paths.index(("sides", "german", "deployment", 2))
-    zones.starts.item(capped, 5).setText("members: {LMG: 1}")  # the cap, double-clicked and typed
+    capped = zones.starts_page.start_paths.index(("sides", "german", "deployment", 2))
+    zones.starts_page.starts.item(capped, 5).setText("members: {LMG: 1}")  # the cap, double-clicked and typed
     qtbot.waitUntil(lambda: "limit" in data["sides"]["german"]["deployment"][2])
-    zones.starts.selectRow(zones.start_paths.index(("sides", "german", "deployment", 0)))
-    correction(zones.marks, "any building", "any building or tree hex", "the printed line is cut")
-    zones.starts.selectRow(zones.start_paths.index(("sides", "russian", "groups", 0)))
+    zones.starts_page.starts.selectRow(zones.starts_page.start_paths.index(("sides", "german", "deployment", 0)))
+    correction(zones.starts_page.marks, "any building", "any building or tree hex", "the printed line is cut")
+    zones.starts_page.starts.selectRow(zones.starts_page.start_paths.index(("sides", "russian", "groups", 0)))
     QTest.mouseClick(window.findChild(type(zones.apply_button), "starts-add-entry"), Qt.MouseButton.LeftButton)
     option = ("sides", "russian", "entries", 0, "options", 0)
-    zones.starts.cellWidget(zones.start_paths.index(option), WHERE).setCurrentText("russian-entry")
+    zones.starts_page.starts.cellWidget(zones.starts_page.start_paths.index(option), WHERE).setCurrentText(
+        "russian-entry"
+    )
     settle(window, qtbot)
-    zones.starts.selectRow(zones.start_paths.index(option))
-    assert zones.add_option()
+    zones.starts_page.starts.selectRow(zones.starts_page.start_paths.index(option))
+    assert zones.starts_page.add_option()
     second = ("sides", "russian", "entries", 0, "options", 1)
-    zones.starts.cellWidget(zones.start_paths.index(second), PHASE).setCurrentText("reaction_movement")
+    zones.starts_page.starts.cellWidget(zones.starts_page.start_paths.index(second), PHASE).setCurrentText(
+        "reaction_movement"
+    )
     settle(window, qtbot)
-    zones.starts.selectRow(zones.start_paths.index(second))
-    zones.choose.setCurrentText("before_play")
-    zones.choose.textActivated.emit("before_play")
-    marks(zones.marks, assumed="a later wave, untested")
-    zones.marks.of.setCurrentIndex(1)
-    zones.marks.of.activated.emit(1)  # the entry's own marks
+    zones.starts_page.starts.selectRow(zones.starts_page.start_paths.index(second))
+    zones.starts_page.choose.setCurrentText("before_play")
+    zones.starts_page.choose.textActivated.emit("before_play")
+    marks(zones.starts_page.marks, assumed="a later wave, untested")
+    zones.starts_page.marks.of.setCurrentIndex(1)
+    zones.starts_page.marks.of.activated.emit(1)  # the entry's own marks
     marks(
-        zones.marks,
+        zones.starts_page.marks,
         printed="Enter on the north map edge in the Movement Phase of turn 1 or the Reaction Movement Phase of turn 2.",
     )
     errors = settle(window, qtbot)

@@ -19,11 +19,13 @@ from iceditor.editor.features.oob_editor import AMMO, OobPanel
 from iceditor.editor.features.sides_panel import SidesPanel
 from iceditor.editor.features.source_panel import SourcePanel
 from iceditor.editor.features.victory_editor import VictoryPanel
-from iceditor.editor.features.zone_editor import WHERE, ZonePanel, toggled_edge
+from iceditor.editor.features.zone_editor import ZonePanel
+from iceditor.editor.map_edge_tool import toggled_edge
 from iceditor.editor.mapview import centre
 from iceditor.editor.scenario_data import flow
 from iceditor.editor.scenario_panels import show_dock
 from iceditor.editor.window import MainWindow
+from iceditor.editor.zone_starts import WHERE
 
 S1 = "s1-demyansk-pocket.yaml"
 S5 = "s5-through-the-marshes.yaml"
@@ -121,35 +123,39 @@ def test_deployments_and_entries_are_added_edited_and_removed(open_window, qtbot
     window = open_window(S1)
     zones = shown(window, ZonePanel)
     german = data(window)["sides"]["german"]
-    zones.starts.selectRow(zones.start_paths.index(("sides", "german", "deployment", 0)))
-    assert zones.add_start("deployment")
+    zones.starts_page.starts.selectRow(zones.starts_page.start_paths.index(("sides", "german", "deployment", 0)))
+    assert zones.starts_page.add_start("deployment")
     assert [dict(d) for d in german["deployment"]][-1] == {"group": "main", "zone": "german-deployment"}
     undo_redo(window, lambda: len(german["deployment"]) == 1, lambda: len(german["deployment"]) == 2)
-    row = zones.start_paths.index(("sides", "german", "deployment", 1))
-    combo = zones.starts.cellWidget(row, WHERE)
+    row = zones.starts_page.start_paths.index(("sides", "german", "deployment", 1))
+    combo = zones.starts_page.starts.cellWidget(row, WHERE)
     assert isinstance(combo, QComboBox)
     combo.setCurrentText("objectives")
     qtbot.waitUntil(lambda: german["deployment"][1]["zone"] == "objectives")
-    zones.starts.selectRow(zones.start_paths.index(("sides", "german", "deployment", 1)))
-    assert zones.remove_start()
+    zones.starts_page.starts.selectRow(zones.starts_page.start_paths.index(("sides", "german", "deployment", 1)))
+    assert zones.starts_page.remove_start()
     assert len(german["deployment"]) == 1
     # an entry for the Germans, another option, when the option is picked
-    zones.starts.selectRow(zones.start_paths.index(("sides", "german", "deployment", 0)))
-    assert zones.add_start("entries")
+    zones.starts_page.starts.selectRow(zones.starts_page.start_paths.index(("sides", "german", "deployment", 0)))
+    assert zones.starts_page.add_start("entries")
     entry = german["entries"][0]
     first = {"zone": "german-deployment", "turn": 1, "phase": "movement"}  # the first zone: its row chooses another
     assert entry["group"] == "main" and dict(entry["options"][0]) == first
-    assert zones.add_option()
+    assert zones.starts_page.add_option()
     assert [int(o["turn"]) for o in entry["options"]] == [1, 2]
-    zones.choose.setCurrentText("before_play")
-    zones.choose.textActivated.emit("before_play")
+    zones.starts_page.choose.setCurrentText("before_play")
+    zones.starts_page.choose.textActivated.emit("before_play")
     assert entry["choose"] == "before_play"
     undo_redo(window, lambda: entry["choose"] == "at_entry", lambda: entry["choose"] == "before_play")
-    zones.starts.selectRow(zones.start_paths.index(("sides", "german", "entries", 0, "options", 1)))
-    assert zones.remove_start() and len(entry["options"]) == 1
-    zones.starts.selectRow(zones.start_paths.index(("sides", "german", "entries", 0, "options", 0)))
-    zones.starts.setFocus()
-    QTest.keyClick(zones.starts, Qt.Key.Key_Delete)  # Del removes the row, not the map's hexes
+    zones.starts_page.starts.selectRow(
+        zones.starts_page.start_paths.index(("sides", "german", "entries", 0, "options", 1))
+    )
+    assert zones.starts_page.remove_start() and len(entry["options"]) == 1
+    zones.starts_page.starts.selectRow(
+        zones.starts_page.start_paths.index(("sides", "german", "entries", 0, "options", 0))
+    )
+    zones.starts_page.starts.setFocus()
+    QTest.keyClick(zones.starts_page.starts, Qt.Key.Key_Delete)  # Del removes the row, not the map's hexes
     assert len(german["entries"]) == 0
 
 
@@ -159,16 +165,16 @@ def test_a_unit_not_placed_is_fixed_in_the_zones_panel_the_problem_leads_to(open
     leads to the group's row, where choosing its zone deploys it: no text editor needed."""
     window = open_window(S1)
     zones = shown(window, ZonePanel)
-    zones.starts.selectRow(zones.start_paths.index(("sides", "german", "deployment", 0)))
-    assert zones.remove_start()
+    zones.starts_page.starts.selectRow(zones.starts_page.start_paths.index(("sides", "german", "deployment", 0)))
+    assert zones.starts_page.remove_start()
     assert "unit-not-placed" in settle(window, qtbot)
     problem = next(p for p in window.problems if p.code == "unit-not-placed")
     window.problem_chosen.emit(problem)  # as a click on it in the Problems panel
     QApplication.processEvents()
-    row = zones.starts.currentRow()
-    assert zones.start_paths[row] == ("sides", "german", "groups", 0)
-    assert zones.starts.item(row, 1).text() == "main"
-    combo = zones.starts.cellWidget(row, WHERE)
+    row = zones.starts_page.starts.currentRow()
+    assert zones.starts_page.start_paths[row] == ("sides", "german", "groups", 0)
+    assert zones.starts_page.starts.item(row, 1).text() == "main"
+    combo = zones.starts_page.starts.cellWidget(row, WHERE)
     combo.setCurrentText("german-deployment")
     qtbot.waitUntil(lambda: "unit-not-placed" not in settle(window, qtbot))
     assert [dict(d) for d in data(window)["sides"]["german"]["deployment"]] == [
@@ -283,8 +289,8 @@ def test_marks_assumed_and_correction_of_a_deployment(open_window, qtbot) -> Non
     is refused with the fields it lacks, and the typed fields stay."""
     window = open_window(S1)
     zones = shown(window, ZonePanel)
-    zones.starts.selectRow(zones.start_paths.index(("sides", "german", "deployment", 0)))
-    marks = zones.marks
+    zones.starts_page.starts.selectRow(zones.starts_page.start_paths.index(("sides", "german", "deployment", 0)))
+    marks = zones.starts_page.marks
     marks.open()
     assert marks.path == ("sides", "german", "deployment", 0)
     deployment = data(window)["sides"]["german"]["deployment"][0]
@@ -306,7 +312,7 @@ def test_marks_assumed_and_correction_of_a_deployment(open_window, qtbot) -> Non
     assert "ruling" not in deployment and "R and its number" in marks.message.text()
     # an entry option takes `assumed` but no correction: the box offers only what the schema takes
     option = ("sides", "russian", "entries", 0, "options", 0)
-    zones.starts.selectRow(zones.start_paths.index(option))
+    zones.starts_page.starts.selectRow(zones.starts_page.start_paths.index(option))
     assert marks.path == option and marks.of.isVisibleTo(marks)
     assert marks.fields["assumed"].isVisibleTo(marks) and not marks.correction["printed"].isVisibleTo(marks)
     marks.of.setCurrentIndex(1)
@@ -385,15 +391,15 @@ def test_a_zone_written_in_place_is_edited_in_its_row(open_window, workspace: Pa
     (workspace / "scenarios" / "s1-inline.yaml").write_text(inline, encoding="utf-8")
     window = open_window("s1-inline.yaml")
     zones = shown(window, ZonePanel)
-    row = zones.start_paths.index(("sides", "german", "deployment", 0))
-    cell = zones.starts.item(row, WHERE)
+    row = zones.starts_page.start_paths.index(("sides", "german", "deployment", 0))
+    cell = zones.starts_page.starts.item(row, WHERE)
     assert cell.text() == "{hill: K}" and cell.flags() & Qt.ItemFlag.ItemIsEditable
     cell.setText("{hexes: ['4307', '4308']}")
     deployment = data(window)["sides"]["german"]["deployment"][0]
     qtbot.waitUntil(lambda: dict(deployment["zone"]) == {"hexes": ["4307", "4308"]})
-    row = zones.start_paths.index(("sides", "german", "deployment", 0))
-    zones.starts.item(row, WHERE).setText("[4307]")  # a list, not an expression: refused, with why
-    qtbot.waitUntil(lambda: "a mapping with one key" in zones.start_message.text())
+    row = zones.starts_page.start_paths.index(("sides", "german", "deployment", 0))
+    zones.starts_page.starts.item(row, WHERE).setText("[4307]")  # a list, not an expression: refused, with why
+    qtbot.waitUntil(lambda: "a mapping with one key" in zones.starts_page.start_message.text())
     assert dict(deployment["zone"]) == {"hexes": ["4307", "4308"]}
     window.undo_stack.undo()
     assert dict(data(window)["sides"]["german"]["deployment"][0]["zone"]) == {"hill": "K"}

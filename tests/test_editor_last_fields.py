@@ -16,9 +16,10 @@ from iceditor.editor.features.file_menu import FileMenu
 from iceditor.editor.features.oob_editor import COUNT, STATE, OobPanel
 from iceditor.editor.features.sides_panel import SidesPanel
 from iceditor.editor.features.source_panel import SourcePanel
-from iceditor.editor.features.zone_editor import GROUP, ZonePanel
+from iceditor.editor.features.zone_editor import ZonePanel
 from iceditor.editor.scenario_panels import show_dock
 from iceditor.editor.window import MainWindow
+from iceditor.editor.zone_starts import GROUP
 
 S1 = "s1-demyansk-pocket.yaml"
 GERMAN_UNITS = ("sides", "german", "groups", 0, "units")
@@ -154,23 +155,23 @@ def test_24_1_a_deployments_units_are_named_removed_and_added_in_the_zones_panel
     """24.1: every unit deploys or enters. The German deployment names its group's units instead;
     the MMG taken out of the list is not placed (unit-not-placed), and is put back."""
     zones = shown(window, ZonePanel)
-    zones.show_starts()
+    zones.starts_page.show_starts()
     deployment = data(window)["sides"]["german"]["deployment"][0]
-    zones.starts.selectRow(zones.start_paths.index(("sides", "german", "deployment", 0)))
-    assert zones.units.split.isVisibleTo(zones) and not zones.units.units.isVisibleTo(zones)
-    assert zones.units.name_units()
+    zones.starts_page.starts.selectRow(zones.starts_page.start_paths.index(("sides", "german", "deployment", 0)))
+    assert zones.starts_page.units.split.isVisibleTo(zones) and not zones.starts_page.units.units.isVisibleTo(zones)
+    assert zones.starts_page.units.name_units()
     assert "group" not in deployment and list(deployment)[:2] == ["units", "zone"]
     assert [dict(u) for u in deployment["units"]] == [
         {"squad": "C"},
         {"crew_weapon": "MMG", "number": 1},
         {"commander": "PL"},
     ]
-    assert zones.starts.item(0, GROUP).toolTip().startswith("Squad C, MMG #1, PL:")
-    zones.units.units.setCurrentRow(1)
-    assert zones.units.remove()
+    assert zones.starts_page.starts.item(0, GROUP).toolTip().startswith("Squad C, MMG #1, PL:")
+    zones.starts_page.units.units.setCurrentRow(1)
+    assert zones.starts_page.units.remove()
     qtbot.waitUntil(lambda: "unit-not-placed" in {p.code for p in window.problems})
-    assert zones.units.choice.itemText(1) == "MMG #1 (main)"  # the side's units not in the list
-    assert zones.units.add(zones.units.choice.itemData(1))
+    assert zones.starts_page.units.choice.itemText(1) == "MMG #1 (main)"  # the side's units not in the list
+    assert zones.starts_page.units.add(zones.starts_page.units.choice.itemData(1))
     assert len(saved(window)["sides"]["german"]["deployment"][0]["units"]) == 3
     window.undo_stack.undo()
     assert len(deployment["units"]) == 2
@@ -179,10 +180,10 @@ def test_24_1_a_deployments_units_are_named_removed_and_added_in_the_zones_panel
     assert deployment["group"] == "main" and "units" not in deployment
     window.undo_stack.redo()
     for _ in range(2):
-        zones.units.units.setCurrentRow(0)
-        assert zones.units.remove()
-    zones.units.units.setCurrentRow(0)
-    assert not zones.units.remove() and "one unit at least (24.1)" in zones.units.message.text()
+        zones.starts_page.units.units.setCurrentRow(0)
+        assert zones.starts_page.units.remove()
+    zones.starts_page.units.units.setCurrentRow(0)
+    assert not zones.starts_page.units.remove() and "one unit at least (24.1)" in zones.starts_page.units.message.text()
 
 
 @pytest.mark.gui
@@ -206,18 +207,18 @@ def test_24_1_a_units_list_names_a_group_again_in_zones_and_in_sides(window) -> 
     """Scenario 1's Russian entry names its group; named as units, it can name the group again,
     in its place among the keys, one undo step (the Sides panel's restrictions alike)."""
     zones = shown(window, ZonePanel)
-    zones.show_starts()
+    zones.starts_page.show_starts()
     path = ("sides", "russian", "entries", 0)
     entry = data(window)["sides"]["russian"]["entries"][0]
     keys = list(entry)
-    zones.starts.selectRow(zones.start_paths.index((*path, "options", 0)))
-    assert zones.units.name_units() and "group" not in entry
-    zones.starts.selectRow(zones.start_paths.index((*path, "options", 0)))
-    group = zones.units.group
+    zones.starts_page.starts.selectRow(zones.starts_page.start_paths.index((*path, "options", 0)))
+    assert zones.starts_page.units.name_units() and "group" not in entry
+    zones.starts_page.starts.selectRow(zones.starts_page.start_paths.index((*path, "options", 0)))
+    group = zones.starts_page.units.group
     assert group.isVisibleTo(zones) and group.itemText(1) == "the group main"
     group.activated.emit(1)  # "the group main" chosen
     assert entry["group"] == "main" and "units" not in entry and list(entry) == keys
-    assert zones.units.split.isVisibleTo(zones) and not group.isVisibleTo(zones)
+    assert zones.starts_page.units.split.isVisibleTo(zones) and not group.isVisibleTo(zones)
     window.undo_stack.undo()
     assert "group" not in entry and len(entry["units"]) == 7
     sides = shown(window, SidesPanel)
@@ -237,16 +238,23 @@ def test_the_units_of_a_chosen_row_show_whole_in_a_1366x768_window(qtbot, worksp
     window = open_window(qtbot, workspace / "scenarios" / S1, monkeypatch)
     window.fit_screen(QRect(0, 0, 1366, 768))
     zones = shown(window, ZonePanel)
-    zones.show_starts()
-    zones.starts.selectRow(zones.start_paths.index(("sides", "german", "deployment", 0)))
-    assert zones.units.name_units()
-    zones.starts.selectRow(zones.start_paths.index(("sides", "german", "deployment", 0)))
+    zones.starts_page.show_starts()
+    zones.starts_page.starts.selectRow(zones.starts_page.start_paths.index(("sides", "german", "deployment", 0)))
+    assert zones.starts_page.units.name_units()
+    zones.starts_page.starts.selectRow(zones.starts_page.start_paths.index(("sides", "german", "deployment", 0)))
     qtbot.wait(20)  # the dock scrolls, if it must, once the list is laid out
-    for widget in (zones.starts, zones.units.units, zones.units.choice, zones.units.group):
+    for widget in (
+        zones.starts_page.starts,
+        zones.starts_page.units.units,
+        zones.starts_page.units.choice,
+        zones.starts_page.units.group,
+    ):
         seen = widget.visibleRegion().boundingRect()
         assert seen.size() == widget.size(), (widget.objectName(), seen, widget.size())
-    selected = zones.starts.visualRect(zones.starts.model().index(zones.starts.currentRow(), 0))
-    assert zones.starts.viewport().rect().contains(selected)
+    selected = zones.starts_page.starts.visualRect(
+        zones.starts_page.starts.model().index(zones.starts_page.starts.currentRow(), 0)
+    )
+    assert zones.starts_page.starts.viewport().rect().contains(selected)
     sides = shown(window, SidesPanel)  # a restriction's units, far down the Sides page: scrolled to
     assert sides.add_restriction()
     sides.restrictions.selectRow(0)

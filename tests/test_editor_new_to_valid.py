@@ -21,11 +21,12 @@ from iceditor.editor.features.oob_editor import AMMO, CLAUSE, UNIT, OobPanel
 from iceditor.editor.features.sides_panel import SidesPanel
 from iceditor.editor.features.source_panel import SourcePanel
 from iceditor.editor.features.victory_editor import VictoryPanel
-from iceditor.editor.features.zone_editor import WHERE, ZonePanel
+from iceditor.editor.features.zone_editor import ZonePanel
 from iceditor.editor.mapview import centre
 from iceditor.editor.new_scenario import MapChoice, NewScenario
 from iceditor.editor.scenario_panels import show_dock
 from iceditor.editor.window import MainWindow
+from iceditor.editor.zone_starts import WHERE
 
 from .test_editor_files import Dialogs, autosave_here, dialogs, files, scenario, window_on  # noqa: F401
 
@@ -194,16 +195,16 @@ def test_a_scenario_like_scenario_1_from_new_to_valid_through_the_panels(  # typ
 
     # Where they start: the rows of the groups no deployment or entry names (unit-not-placed)
     settle(window, qtbot)
-    zones.show_starts()  # the Deployments and entries page
-    german_row = zones.start_paths.index(("sides", "german", "groups", 0))
-    combo = zones.starts.cellWidget(german_row, WHERE)
+    zones.starts_page.show_starts()  # the Deployments and entries page
+    german_row = zones.starts_page.start_paths.index(("sides", "german", "groups", 0))
+    combo = zones.starts_page.starts.cellWidget(german_row, WHERE)
     assert isinstance(combo, QComboBox)
     combo.setCurrentText("german-deployment")  # "Deploy in any building or tree hex ... or on Hill K"
     settle(window, qtbot)
-    zones.starts.selectRow(zones.start_paths.index(("sides", "russian", "groups", 0)))
+    zones.starts_page.starts.selectRow(zones.starts_page.start_paths.index(("sides", "russian", "groups", 0)))
     QTest.mouseClick(window.findChild(type(zones.apply_button), "starts-add-entry"), Qt.MouseButton.LeftButton)
-    entry_row = zones.start_paths.index(("sides", "russian", "entries", 0, "options", 0))
-    combo = zones.starts.cellWidget(entry_row, WHERE)
+    entry_row = zones.starts_page.start_paths.index(("sides", "russian", "entries", 0, "options", 0))
+    combo = zones.starts_page.starts.cellWidget(entry_row, WHERE)
     combo.setCurrentText("russian-entry")  # "enter on turn 1 on the north mapedge"
     errors = settle(window, qtbot)
     assert not any("unit-not-placed" in e for e in errors)

@@ -286,12 +286,12 @@ def test_entries_are_edited_and_their_hexes_shown_on_the_map_edge(open_window, q
     window = open_window(S1)
     zones = panel(window, ZonePanel)
     board = window.document.board
-    row = zones.start_paths.index(("sides", "russian", "entries", 0, "options", 0))
-    zones.starts.selectRow(row)
-    shown = zones.start_hexes.hexes.keys()
+    row = zones.starts_page.start_paths.index(("sides", "russian", "entries", 0, "options", 0))
+    zones.starts_page.starts.selectRow(row)
+    shown = zones.starts_page.start_hexes.hexes.keys()
     assert board.hex("3027") in shown and board.hex("4027") in shown  # the north edge (row 27, R1)
     assert board.hex("3020") in shown and board.hex("3010") not in shown  # the east edge north of 3014 (higher rows)
-    turn = zones.starts.cellWidget(row, 3)
+    turn = zones.starts_page.starts.cellWidget(row, 3)
     assert isinstance(turn, QSpinBox)
     turn.setValue(2)
     qtbot.waitUntil(lambda: data(window)["sides"]["russian"]["entries"][0]["options"][0]["turn"] == 2)
@@ -569,26 +569,30 @@ def test_victory_panel_edits_control_and_adds_a_controls_result(open_window, qtb
 def test_zones_panel_edits_a_deployment_cap(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = open_window(EXAMPLE)
     zones = panel(window, ZonePanel)
-    row = zones.start_paths.index(("sides", "german", "deployment", 0))
-    cap = zones.starts.item(row, 5)
+    row = zones.starts_page.start_paths.index(("sides", "german", "deployment", 0))
+    cap = zones.starts_page.starts.item(row, 5)
     assert cap.text() == "members: {LMG: 1, R: 2}"
     cap.setText("members: {LMG: 1, R: 1}")
     german = data(window)["sides"]["german"]
     qtbot.waitUntil(lambda: dict(german["deployment"][0]["limit"]["members"]) == {"LMG": 1, "R": 1})
-    row = zones.start_paths.index(("sides", "german", "deployment", 0))
-    zones.starts.item(row, 5).setText("members: {LMG: 1")  # an unclosed brace: the loader's words, no edit
+    row = zones.starts_page.start_paths.index(("sides", "german", "deployment", 0))
+    zones.starts_page.starts.item(row, 5).setText("members: {LMG: 1")  # an unclosed brace: the loader's words, no edit
     # said on the Deployments and entries page, where the cap is typed (not on the Zones page)
-    qtbot.waitUntil(lambda: zones.start_message.text().startswith("Cap: not YAML"))
+    qtbot.waitUntil(lambda: zones.starts_page.start_message.text().startswith("Cap: not YAML"))
     assert dict(german["deployment"][0]["limit"]["members"]) == {"LMG": 1, "R": 1}
-    row = zones.start_paths.index(("sides", "german", "deployment", 0))
-    zones.starts.item(row, 5).setText("squads: lots")  # YAML, but not a cap the schema allows: refused, said here
-    qtbot.waitUntil(lambda: "not done" in zones.start_message.text() and not zones.start_message.isHidden())
+    row = zones.starts_page.start_paths.index(("sides", "german", "deployment", 0))
+    zones.starts_page.starts.item(row, 5).setText(
+        "squads: lots"
+    )  # YAML, but not a cap the schema allows: refused, said here
+    qtbot.waitUntil(
+        lambda: "not done" in zones.starts_page.start_message.text() and not zones.starts_page.start_message.isHidden()
+    )
     assert dict(german["deployment"][0]["limit"]) == {"members": {"LMG": 1, "R": 1}}
-    row = zones.start_paths.index(("sides", "german", "deployment", 0))
-    assert zones.starts.item(row, 5).text() == "members: {LMG: 1, R: 1}"  # the cell shows the cap as it is
-    zones.starts.item(row, 5).setText("")
+    row = zones.starts_page.start_paths.index(("sides", "german", "deployment", 0))
+    assert zones.starts_page.starts.item(row, 5).text() == "members: {LMG: 1, R: 1}"  # the cell shows the cap as it is
+    zones.starts_page.starts.item(row, 5).setText("")
     qtbot.waitUntil(lambda: "limit" not in data(window)["sides"]["german"]["deployment"][0])
-    assert not zones.starts.item(row, 0).flags() & Qt.ItemFlag.ItemIsEditable  # only the cap is typed in
+    assert not zones.starts_page.starts.item(row, 0).flags() & Qt.ItemFlag.ItemIsEditable  # only the cap is typed in
 
 
 def test_oob_ammo_says_pool_or_each(open_window, qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -9,6 +9,7 @@ the siblings are flow mappings, hex labels and squad members double-quoted.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -215,6 +216,15 @@ def like_siblings(value: Mapping[str, Any], siblings: Iterable[Any]) -> Commente
     if first is None or (isinstance(first, CommentedMap) and first.fa.flow_style()):
         out.fa.set_flow_style()
     return out
+
+
+def yaml_text(value: Any) -> str:
+    """Round-trip data (a zone expression, a condition) as the file writes it, comments and flow style kept."""
+    from .document import _yaml  # the document's writer: one YAML configuration for the editor
+
+    out = io.StringIO()
+    _yaml().dump(value, out)
+    return out.getvalue()
 
 
 def typed_yaml(text: str, what: str) -> Any:

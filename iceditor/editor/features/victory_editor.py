@@ -34,10 +34,21 @@ from ..marks import MarksBox
 from ..panel_widgets import fit_rows as _fit_rows
 from ..panel_widgets import row as _row
 from ..panel_widgets import table as _table
-from ..scenario_data import DataPath, Edit, block, find, flow, like_siblings, node, quoted, sequence, typed_yaml
+from ..scenario_data import (
+    DataPath,
+    Edit,
+    block,
+    find,
+    flow,
+    like_siblings,
+    node,
+    quoted,
+    sequence,
+    typed_yaml,
+    yaml_text,
+)
 from ..scenario_panels import ScenarioPanels, panels, show_dock
 from ..window import MainWindow
-from .zone_editor import yaml_text
 
 ORDER = 44
 RESULTS = ("german", "russian", "draw")
