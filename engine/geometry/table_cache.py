@@ -4,8 +4,9 @@ build the table, or the all-pairs matrix, of a board seen before).
 
 A table depends only on the board's hexes, the LOS values of the rule tables (SightTerrain) and
 the code that builds it, so that is its key: a changed map layout, rule table or the code of
-line_table.py, ragged.py, building_symbols.py, lattice.py or sight.py is a new key, never a stale table. A matrix adds the terrain
-arrays it is worked from, the firer's state and los_kernel.py. Files are plain numpy arrays
+line_table.py, ragged.py, building_symbols.py, lattice.py or sight.py is a new key, never a
+stale table. A matrix adds the terrain arrays it is worked from, the firer's state and
+los_kernel.py. Files are plain numpy arrays
 (`np.load(allow_pickle=False)`: data, never code), written atomically, one file a key, in
 engine/cache_folder.py's folder. A file that cannot be read or written is ignored: the table or
 matrix is built as if there were none."""
