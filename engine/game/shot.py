@@ -21,7 +21,7 @@ from engine.odds import ap_levels
 from .firing import ap_dice, is_stug, may_fire
 from .mortars import is_mortar
 from .observation import counts_as_moved
-from .sightlines import along, line_open, open_lines
+from .sightlines import along, bare_index, bare_lines, blockers, line_open, open_lines
 from .state import DEFENSIVE_FIRE, REACTION, SUPPORT_FIRE, GameState
 from .units import SharedUnit, Unit, while_shared
 
@@ -282,8 +282,10 @@ def _openings(
     game: GameState, side: str, hexes: list[Hex], units: Sequence[Unit] | None = None
 ) -> list[tuple[Unit, Hex, bool, bool]]:
     """may_aim and may_antitank for every unit and hex: may_fire now, then each unit's openings but
-    for the line, kept from phase to phase by all they depend on (`_unit_openings`); the lines as
-    one array. `units`: those units on the map, which may fire now (the caller asked)."""
+    for the line at the targets the bare terrain leaves in its sight (`bare_index`: most lines
+    are blocked by the terrain alone), kept from phase to phase by all they depend on
+    (`_unit_openings`); the lines as one array. `units`: those units on the map, which may fire
+    now (the caller asked)."""
     targets = [
         (h, enemies, any(u.is_afv for u in enemies)) for h in hexes if (enemies := visible_enemies(game, side, h))
     ]
@@ -291,12 +293,22 @@ def _openings(
         return []
     kept: dict[tuple[Any, ...], list[tuple[Hex, bool, bool]]] = game.caches.setdefault("unit_openings", {})
     fire = _fire_now(game)
+    index = bare_index(game)
+    if index is not None:
+        columns = [index[h] for h, _, _ in targets]
+        bare = cache(lambda state: bare_lines(game, FirerState(state))[1])  # by the firer's state, once a listing
     wanted = []
     for unit in _may_open(game, side) if units is None else units:
         if not unit.on_map or unit.hex is None:
             continue
         reach = _reach(game, unit)  # most units at an interrupt reach no target: asked first
-        near = [t for t in targets if hex_distance(unit.hex, t[0]) <= reach]
+        if index is None:
+            near = [t for t in targets if hex_distance(unit.hex, t[0]) <= reach]
+        else:  # the terrain's line first: it blocks most
+            row = bare(unit.state)[index[unit.hex]]
+            near = [
+                t for t, i in zip(targets, columns, strict=True) if not row[i] and hex_distance(unit.hex, t[0]) <= reach
+            ]
         if not near or (units is None and not may_fire(game, unit)):
             continue
         key = (unit.id, unit.hex, unit.facing, fire, tuple((h, afv) for h, _, afv in near))
@@ -304,6 +316,8 @@ def _openings(
         if its is None:
             its = kept[key] = _unit_openings(game, unit, near)
         wanted += [(unit, h, aim, antitank) for h, aim, antitank in its]
+    if index is not None and not blockers(game):  # no AFV or Wreck: the terrain's lines are the lines
+        return sorted(wanted, key=lambda w: (w[0].id, w[1]))
     found = []
     for state in (FirerState.UP, FirerState.DOWN):
         some = [w for w in wanted if w[0].state == state]

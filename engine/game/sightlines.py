@@ -61,6 +61,13 @@ def bare_lines(game: GameState, firer: FirerState) -> tuple[dict[Hex, int], np.n
     return _kernel(game).index, _static(game, firer)
 
 
+def bare_index(game: GameState) -> dict[Hex, int] | None:
+    """Each hex's index in the bare terrain's matrices (`bare_lines`) once the game has them, to
+    sieve many lines at once: a line the terrain blocks stays blocked, as an AFV or a Wreck only
+    adds blocks (10.31 b). None before: an editor's one shot does not build them (`open_lines`, FEW)."""
+    return _kernel(game).index if "sight_matrix" in game.board.caches else None
+
+
 def blockers(game: GameState) -> dict[Hex, int]:
     """AFVs and Wrecks by hex (10.31 b), kept until units move."""
     found: dict[Hex, int] = game.kept(("sight_blockers",), lambda: _blockers(game))
