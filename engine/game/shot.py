@@ -21,7 +21,7 @@ from engine.odds import ap_levels
 from .firing import ap_dice, is_stug, may_fire
 from .mortars import is_mortar
 from .observation import counts_as_moved
-from .sightlines import along, bare_index, bare_lines, blockers, line_open, open_lines
+from .sightlines import along, bare_index, bare_lines, blockers, blockers_key, line_open, open_lines
 from .state import DEFENSIVE_FIRE, REACTION, SUPPORT_FIRE, GameState
 from .units import SharedUnit, Unit, while_shared
 
@@ -228,10 +228,15 @@ def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, H
 
 def _lined_openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
     """`_openings` of a fire phase: each unit's openings with their lines, worked out once it may
-    fire, kept until units move by its id, hex, facing and state (all they depend on then, the
-    targets and the lines being the same), and may_fire asked at each listing: a fire phase lists
-    them again after every shot, when little but who has fired has changed."""
-    lined: dict[tuple[Any, ...], list[tuple[Hex, bool, bool]]] = game.kept(("lined_openings", side, tuple(hexes)), dict)
+    fire, kept for the phase by the target hexes with their AFVs and where the AFVs and Wrecks
+    stand (what the lines and targets depend on), and then by the unit's id, hex, facing and
+    state; may_fire asked at each listing: a fire phase lists them again after every shot, when
+    little but who has fired has changed, and after men are lost, when no line has."""
+    every: dict[tuple[Any, ...], dict[tuple[Any, ...], list[tuple[Hex, bool, bool]]]]
+    every = game.caches.setdefault("lined_openings", {})
+    lined = every.get(key := game.kept(("lined_key", side, tuple(hexes)), lambda: _lined_key(game, side, hexes)))
+    if lined is None:
+        lined = every[key] = {}
     units = [u for u in _may_open(game, side) if u.on_map and u.hex is not None]
     missing = [u for u in units if (u.id, u.hex, u.facing, u.state) not in lined and may_fire(game, u)]
     if missing:
@@ -245,6 +250,13 @@ def _lined_openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[
         if its and may_fire(game, unit):
             found += [(unit, h, aim, antitank) for h, aim, antitank in its]
     return sorted(found, key=lambda w: (w[0].id, w[1]))
+
+
+def _lined_key(game: GameState, side: str, hexes: list[Hex]) -> tuple[Any, ...]:
+    """What a unit's lined openings depend on besides the unit: the target hexes with whether an
+    AFV is among the enemies seen there (12.12), and where the AFVs and Wrecks stand (10.31 b)."""
+    targets = tuple([(h, any(u.is_afv for u in visible_enemies(game, side, h))) for h in hexes])
+    return side, targets, blockers_key(game)
 
 
 def _openings_key(game: GameState, side: str, hexes: list[Hex]) -> tuple[Any, ...]:
