@@ -99,7 +99,7 @@ def test_what_is_kept_from_phase_to_phase_offers_what_a_listing_without_caches_o
 def test_what_is_kept_until_units_move_offers_what_a_listing_with_nothing_kept_offers(
     scenario: str, seed: int, decisions: int
 ) -> None:
-    """What a state keeps with its index of who stands where (`GameState.kept`: each unit's lined
+    """What a state keeps with its index of who stands where (`GameState.kept`: the phase's
     openings, every hex's Assault marks, the closing's and the set-up's choices) and the caches
     are dropped at every decision: the same state, with nothing kept, is offered the same choices
     (Scenario 1's first two Game Turns; Scenario 6's set-up, its mines and placements)."""
