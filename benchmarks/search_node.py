@@ -95,7 +95,7 @@ def _sizes(caches: dict[str, Any]) -> list[tuple[dict[Any, Any], int]]:
 
 def _kept_sizes(game: GameState) -> list[tuple[dict[Any, Any], int]]:
     """What the state keeps with its index of `at`, with their sizes and those of the dicts kept in
-    them (each unit's lined openings), and each hex's movement starts: a copy shares these dicts
+    them (whether a throw reaches a target from a hex), and each hex's movement starts: a copy shares these dicts
     until it moves a unit (and adds to them until then), so a node's additions come off them too."""
     kept_with_index = (game._kept, game._totals, game._signatures, game._around, game._starts)
     return [found for kept in kept_with_index for found in _sizes(kept)]

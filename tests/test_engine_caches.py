@@ -99,7 +99,7 @@ def test_what_is_kept_from_phase_to_phase_offers_what_a_listing_without_caches_o
 def test_what_is_kept_until_units_move_offers_what_a_listing_with_nothing_kept_offers(
     scenario: str, seed: int, decisions: int
 ) -> None:
-    """What a state keeps with its index of who stands where (`GameState.kept`: each unit's lined
+    """What a state keeps with its index of who stands where (`GameState.kept`: the phase's
     openings, every hex's Assault marks, the closing's and the set-up's choices) and the caches
     are dropped at every decision: the same state, with nothing kept, is offered the same choices
     (Scenario 1's first two Game Turns; Scenario 6's set-up, its mines and placements)."""
@@ -135,3 +135,56 @@ def test_a_copy_that_changes_a_unit_in_place_does_not_give_the_original_its_hexs
             checked += 1
         play(game, rng.choice(choices))
     assert checked == 5
+
+
+def test_a_copy_that_changes_units_in_place_does_not_give_the_original_its_lined_openings() -> None:
+    """Each unit's openings with their lines are kept for the fire phase across a loss of men
+    (`shot._lined_openings`, in the caches a copy shares), by the targets with their AFVs, where
+    the AFVs and Wrecks stand, and each unit's hex, facing and state: a copy whose target loses a
+    man, and a copy whose target hex is emptied, list their own openings first; the original is
+    offered what it is with nothing kept, and so are they."""
+    from engine.game.fire import AIM
+    from engine.game.units import ELIMINATED
+
+    rng, game = random.Random(3), new_game(S1, 3)
+    checked = 0
+    while not game.is_over and checked < 5:
+        choices = legal_actions(game)
+        aims = [a for a in choices if a.verb == AIM]
+        if game.interrupt is None and game.attack is None and aims:
+            game.caches, game._at = {}, None  # nothing kept: the copies list first
+            hit, emptied = game.copy(), game.copy()
+            target = next(u for u in hit.at(hit.hex(aims[0].arg)) if u.side != hit.to_act)
+            hit.changing(target).men -= 1  # results.lose_crew's way: the index is built again
+            hit.units_changed()
+            for unit in emptied.at(emptied.hex(aims[0].arg)):
+                emptied.relocate(unit, ELIMINATED, None)
+            states = (hit, emptied, game)
+            offered = [_choices(state) for state in states]
+            for state, choices_then in zip(states, offered, strict=True):
+                state.caches, state._at = {}, None
+                assert choices_then == _choices(state), f"decision {len(game.log)}: {aims[0].text()}"
+            assert aims[0].text() in offered[2] and aims[0].text() not in offered[1]
+            checked += 1
+        play(game, rng.choice(choices))
+    assert checked == 5
+
+
+def test_a_copy_that_turns_a_firer_down_does_not_give_the_original_its_lined_openings() -> None:
+    """10.31 c: a DOWN unit's line through a Marsh hex is blocked (1620, on the line from 1622 to
+    1618), an UP unit's is not: a copy that turns the rifle DOWN where it stands lists its openings
+    first (none at 1618), and the original, UP, is still offered its aim."""
+    from engine.game import Action
+    from engine.game.state import SUPPORT_FIRE
+    from tests.test_engine_fire import away, game_at, put
+
+    game = game_at("german", SUPPORT_FIRE)
+    away(game, "russian/A/R-PR9-1", "german/D/R-PR9-1")
+    put(game, "russian/A/R-PR9-1", "1618")
+    put(game, "german/D/R-PR9-1", "1622")
+    aim = Action("aim", ("german/D/R-PR9-1",), "1618")
+    game.caches, game._at = {}, None
+    twin = game.copy()
+    twin.changing("german/D/R-PR9-1").state = "down"
+    assert aim not in legal_actions(twin)
+    assert aim in legal_actions(game)

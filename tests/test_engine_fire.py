@@ -847,3 +847,40 @@ def test_11_13_the_odds_of_the_firers_picked_are_the_attack_they_make() -> None:
     assert {u["unit"]: u["picked"] for u in picked["units"]} == {rifle.id: False, mg.id: True}
     assert "not picked to fire" in fire_odds.describe_odds(picked)
     assert fire_odds.fire_odds(game, sources, target, picked=[])["ap"] is None
+
+
+@pytest.mark.parametrize(
+    ("scenario", "seed", "decisions"),
+    [("s1-demyansk-pocket", 1, 1500), pytest.param("s6-spartakovka", 1, 2500, marks=pytest.mark.slow)],
+)
+def test_10_21_a_listing_offers_every_opening_with_an_unblocked_line_and_no_other(
+    scenario: str, seed: int, decisions: int
+) -> None:
+    """10.21: 'A unit may fire at any enemy-occupied hex to which it has an unblocked LOS (10.3)'.
+    A fire listing sieves the lines with the bare terrain's matrix before the rules' checks (an AFV
+    or a Wreck only adds blocks, 10.31 b); it offers exactly the `aim` and `antitank` that each unit
+    of the firing side may make at each hex, checked one by one (`may_aim`, `may_antitank`), in
+    random play with AFVs and Wrecks on the lines (Scenario 6) and without (Scenario 1)."""
+    from engine.game.fire import AIM, ANTITANK, _legal
+    from engine.game.firing import firing_side
+    from engine.game.shot import opening_hexes
+    from engine.players import make_player
+
+    game = new_game(load_scenario(REPO / "scenarios" / f"{scenario}.yaml"), seed)
+    players = {"german": make_player("random", seed), "russian": make_player("random", seed + 1)}
+    checked = 0
+    fire_phases = (SUPPORT_FIRE, DEFENSIVE_FIRE, MOVING_FIRE)
+    for _ in range(decisions):
+        if game.is_over:
+            break
+        actions = legal_actions(game)
+        side = firing_side(game)
+        if game.to_act == side and game.attack is None and (game.phase in fire_phases or game.interrupt is not None):
+            hexes = [game.label_of(h) for h in opening_hexes(game, side)]
+            units = [u.id for u in game.side_units(side) if u.on_map]
+            each = [Action(verb, (u,), h) for u in units for h in hexes for verb in (AIM, ANTITANK)]
+            offered = [a for a in actions if a.verb in (AIM, ANTITANK)]
+            assert sorted(offered) == sorted(a for a in each if _legal(game, a))
+            checked += bool(offered)
+        play(game, players[game.to_act].choose(None, actions))
+    assert checked > 50

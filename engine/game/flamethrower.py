@@ -52,11 +52,11 @@ def flame_actions(game: GameState) -> list[Action]:
     if game.phase not in FIRE_PHASES:
         return []
     side = firing_side(game)
-    units = sorted((u for u in game.side_units(side) if may_flame(game, u)), key=lambda u: u.id)
+    units = sorted((u for u in game.side_units(side) if u.kind == "ft" and may_flame(game, u)), key=lambda u: u.id)
     if not units:
         return []
     most = int(_table()["max_range"])
-    hexes = sorted(h for h in game.occupied() if any(not u.hidden for u in flame_targets(game, h, other(side))))
+    hexes = game.kept(("flame_targets", side), lambda: _target_hexes(game, other(side)))  # until units move
     actions = []
     for unit in units:
         assert unit.hex is not None
@@ -64,6 +64,11 @@ def flame_actions(game: GameState) -> list[Action]:
             if 1 <= hex_distance(unit.hex, h) <= most and line_open(game, unit.hex, h, FirerState.UP):
                 actions.append(Action(FLAME, (unit.id,), game.label_of(h)))
     return actions
+
+
+def _target_hexes(game: GameState, attacked: str) -> list[Hex]:
+    """The hexes where the attacker sees a unit a flamethrower attacks (16.1, R93), sorted."""
+    return sorted(h for h in game.occupied() if any(not u.hidden for u in flame_targets(game, h, attacked)))
 
 
 def flame_legal(game: GameState, action: Action) -> bool:

@@ -70,13 +70,21 @@ def in_range(game: GameState, source: Hex, target: Hex) -> bool:
 
 def targets_in(game: GameState, h: Hex, attacked: str) -> list[Unit]:
     """15.6: the units of `attacked` in h a grenade affects: not AFVs; hidden ones too (R93)."""
+    return _affected(game.at(h), attacked)
+
+
+def _affected(units: list[Unit], attacked: str) -> list[Unit]:
     affects_afvs = bool(_table()["afvs_affected"])
-    return [u for u in game.at(h) if u.side == attacked and (affects_afvs or not u.is_afv)]
+    return [u for u in units if u.side == attacked and (affects_afvs or not u.is_afv)]
 
 
 def is_target(game: GameState, h: Hex, attacked: str) -> bool:
     """15.1 'an occupied hex': one where the thrower's side sees a unit the grenade affects (R93)."""
-    return any(not u.hidden for u in targets_in(game, h, attacked))
+    return _seen(targets_in(game, h, attacked))
+
+
+def _seen(units: list[Unit]) -> bool:
+    return any(not u.hidden for u in units)
 
 
 def _thrown_from(game: GameState, h: Hex) -> bool:
@@ -86,23 +94,37 @@ def _thrown_from(game: GameState, h: Hex) -> bool:
 
 def may_throw(game: GameState, unit: Unit) -> bool:
     """15.1-15.3, 15.9: whether the unit may throw a grenade now."""
-    if game.phase not in FIRE_PHASES or unit.kind not in THROWERS or unit.hex is None:
+    if game.phase not in FIRE_PHASES or grenades_left(game, unit.side) <= 0:
         return False
-    if grenades_left(game, unit.side) <= 0:
-        return False
-    return may_fire(game, unit) and not _thrown_from(game, unit.hex)
+    return _may_throw_now(game, unit)
+
+
+def _may_throw_now(game: GameState, unit: Unit) -> bool:
+    """`may_throw` in a fire phase with grenades left: an infantry unit (15.1, 15.2) on the map
+    that may fire (10.1), from a hex none threw from this Player Turn (15.3)."""
+    return unit.kind in THROWERS and unit.hex is not None and may_fire(game, unit) and not _thrown_from(game, unit.hex)
 
 
 def grenade_actions(game: GameState) -> list[Action]:
-    """Every grenade the firing side may throw now: `grenade UNIT HEX`, by unit, then hex."""
+    """Every grenade the firing side may throw now: `grenade UNIT HEX`, by unit, then hex. Only
+    the units with a target hex in a throw's reach are asked whether they may throw (a fire phase
+    lists its choices after every shot; most units stand further off)."""
     side = firing_side(game)
     if game.phase not in FIRE_PHASES or grenades_left(game, side) <= 0:
         return []
-    throwers = sorted([u for u in game.side_units(side) if may_throw(game, u)], key=lambda u: u.id)
-    if not throwers:
-        return []
+    near: dict[Hex, bool] = game.kept(("grenade_near", side), dict)  # by hex, until units move
+    throwers = []
+    for unit in game.side_units(side):
+        h = unit.hex
+        if unit.kind not in THROWERS or h is None:
+            continue
+        reaches = near.get(h)
+        if reaches is None:
+            reaches = near[h] = not _targets_of(game, side).isdisjoint(_within(game, h, _reach()))
+        if reaches and _may_throw_now(game, unit):
+            throwers.append(unit)
     actions = []
-    for unit in throwers:  # kept until units move (`GameState.kept`): targets and lines do not change
+    for unit in sorted(throwers, key=lambda u: u.id):  # kept until units move: targets and lines do not change
         actions += game.kept(("grenades", unit.id, unit.hex, unit.state), partial(_throws, game, unit))
     return actions
 
@@ -110,18 +132,29 @@ def grenade_actions(game: GameState) -> list[Action]:
 def _throws(game: GameState, unit: Unit) -> list[Action]:
     """`grenade UNIT HEX` for every target hex the unit's throw reaches (15.4) with an open line."""
     assert unit.hex is not None
-    targets = game.kept(("grenade_targets", unit.side), lambda: _targets(game, other(unit.side)))
-    reach = max(int(_table()[line]["max_range"]) for line in ("building", "non_building"))
+    targets = _targets_of(game, unit.side)
     state = FirerState(str(unit.state))
     return [
         Action(GRENADE, (unit.id,), game.label_of(h))
-        for h in _within(game, unit.hex, reach)  # 15.4: no throw reaches further
+        for h in _within(game, unit.hex, _reach())  # 15.4: no throw reaches further
         if h in targets and in_range(game, unit.hex, h) and line_open(game, unit.hex, h, state)
     ]
 
 
+@cache
+def _reach() -> int:
+    """15.4: the farthest a grenade is thrown, whatever the hexes."""
+    return max(int(_table()[line]["max_range"]) for line in ("building", "non_building"))
+
+
+def _targets_of(game: GameState, side: str) -> frozenset[Hex]:
+    """The hexes `side`'s grenades may be thrown at (`is_target`), kept until units move."""
+    found: frozenset[Hex] = game.kept(("grenade_targets", side), lambda: _targets(game, other(side)))
+    return found
+
+
 def _targets(game: GameState, attacked: str) -> frozenset[Hex]:
-    return frozenset(h for h in game.occupied() if is_target(game, h, attacked))
+    return frozenset(h for h, units in game.occupied().items() if _seen(_affected(units, attacked)))  # is_target
 
 
 def _within(game: GameState, h: Hex, reach: int) -> list[Hex]:

@@ -133,7 +133,7 @@ def mortar_actions(game: GameState) -> list[Action]:
     hex (label), direct fire before each spotter's indirect fire, then rounds."""
     actions: list[Action] = []
     side = firing_side(game)
-    for mortar in sorted((u for u in game.units.values() if u.side == side and is_mortar(u)), key=lambda u: u.id):
+    for mortar in sorted((u for u in game.side_units(side) if is_mortar(u)), key=lambda u: u.id):
         if not may_declare(game, mortar):
             continue
         assert mortar.hex is not None

@@ -21,7 +21,7 @@ from engine.odds import ap_levels
 from .firing import ap_dice, is_stug, may_fire
 from .mortars import is_mortar
 from .observation import counts_as_moved
-from .sightlines import along, line_open, open_lines
+from .sightlines import along, bare_index, bare_lines, blockers, blockers_key, line_open, open_lines
 from .state import DEFENSIVE_FIRE, REACTION, SUPPORT_FIRE, GameState
 from .units import SharedUnit, Unit, while_shared
 
@@ -228,10 +228,15 @@ def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, H
 
 def _lined_openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
     """`_openings` of a fire phase: each unit's openings with their lines, worked out once it may
-    fire, kept until units move by its id, hex, facing and state (all they depend on then, the
-    targets and the lines being the same), and may_fire asked at each listing: a fire phase lists
-    them again after every shot, when little but who has fired has changed."""
-    lined: dict[tuple[Any, ...], list[tuple[Hex, bool, bool]]] = game.kept(("lined_openings", side, tuple(hexes)), dict)
+    fire, kept for the phase by the target hexes with their AFVs and where the AFVs and Wrecks
+    stand (what the lines and targets depend on), and then by the unit's id, hex, facing and
+    state; may_fire asked at each listing: a fire phase lists them again after every shot, when
+    little but who has fired has changed, and after men are lost, when no line has."""
+    every: dict[tuple[Any, ...], dict[tuple[Any, ...], list[tuple[Hex, bool, bool]]]]
+    every = game.caches.setdefault("lined_openings", {})
+    lined = every.get(key := game.kept(("lined_key", side, tuple(hexes)), lambda: _lined_key(game, side, hexes)))
+    if lined is None:
+        lined = every[key] = {}
     units = [u for u in _may_open(game, side) if u.on_map and u.hex is not None]
     missing = [u for u in units if (u.id, u.hex, u.facing, u.state) not in lined and may_fire(game, u)]
     if missing:
@@ -245,6 +250,13 @@ def _lined_openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[
         if its and may_fire(game, unit):
             found += [(unit, h, aim, antitank) for h, aim, antitank in its]
     return sorted(found, key=lambda w: (w[0].id, w[1]))
+
+
+def _lined_key(game: GameState, side: str, hexes: list[Hex]) -> tuple[Any, ...]:
+    """What a unit's lined openings depend on besides the unit: the target hexes with whether an
+    AFV is among the enemies seen there (12.12), and where the AFVs and Wrecks stand (10.31 b)."""
+    targets = tuple([(h, any(u.is_afv for u in visible_enemies(game, side, h))) for h in hexes])
+    return side, targets, blockers_key(game)
 
 
 def _openings_key(game: GameState, side: str, hexes: list[Hex]) -> tuple[Any, ...]:
@@ -282,8 +294,10 @@ def _openings(
     game: GameState, side: str, hexes: list[Hex], units: Sequence[Unit] | None = None
 ) -> list[tuple[Unit, Hex, bool, bool]]:
     """may_aim and may_antitank for every unit and hex: may_fire now, then each unit's openings but
-    for the line, kept from phase to phase by all they depend on (`_unit_openings`); the lines as
-    one array. `units`: those units on the map, which may fire now (the caller asked)."""
+    for the line at the targets the bare terrain leaves in its sight (`bare_index`: most lines
+    are blocked by the terrain alone), kept from phase to phase by all they depend on
+    (`_unit_openings`); the lines as one array. `units`: those units on the map, which may fire
+    now (the caller asked)."""
     targets = [
         (h, enemies, any(u.is_afv for u in enemies)) for h in hexes if (enemies := visible_enemies(game, side, h))
     ]
@@ -291,12 +305,22 @@ def _openings(
         return []
     kept: dict[tuple[Any, ...], list[tuple[Hex, bool, bool]]] = game.caches.setdefault("unit_openings", {})
     fire = _fire_now(game)
+    index = bare_index(game)
+    if index is not None:
+        columns = [index[h] for h, _, _ in targets]
+        bare = cache(lambda state: bare_lines(game, FirerState(state))[1])  # by the firer's state, once a listing
     wanted = []
     for unit in _may_open(game, side) if units is None else units:
         if not unit.on_map or unit.hex is None:
             continue
         reach = _reach(game, unit)  # most units at an interrupt reach no target: asked first
-        near = [t for t in targets if hex_distance(unit.hex, t[0]) <= reach]
+        if index is None:
+            near = [t for t in targets if hex_distance(unit.hex, t[0]) <= reach]
+        else:  # the terrain's line first: it blocks most
+            row = bare(unit.state)[index[unit.hex]]
+            near = [
+                t for t, i in zip(targets, columns, strict=True) if not row[i] and hex_distance(unit.hex, t[0]) <= reach
+            ]
         if not near or (units is None and not may_fire(game, unit)):
             continue
         key = (unit.id, unit.hex, unit.facing, fire, tuple((h, afv) for h, _, afv in near))
@@ -304,6 +328,8 @@ def _openings(
         if its is None:
             its = kept[key] = _unit_openings(game, unit, near)
         wanted += [(unit, h, aim, antitank) for h, aim, antitank in its]
+    if index is not None and not blockers(game):  # no AFV or Wreck: the terrain's lines are the lines
+        return sorted(wanted, key=lambda w: (w[0].id, w[1]))
     found = []
     for state in (FirerState.UP, FirerState.DOWN):
         some = [w for w in wanted if w[0].state == state]

@@ -61,13 +61,20 @@ def bare_lines(game: GameState, firer: FirerState) -> tuple[dict[Hex, int], np.n
     return _kernel(game).index, _static(game, firer)
 
 
+def bare_index(game: GameState) -> dict[Hex, int] | None:
+    """Each hex's index in the bare terrain's matrices (`bare_lines`) once the game has them, to
+    sieve many lines at once: a line the terrain blocks stays blocked, as an AFV or a Wreck only
+    adds blocks (10.31 b). None before: an editor's one shot does not build them (`open_lines`, FEW)."""
+    return _kernel(game).index if "sight_matrix" in game.board.caches else None
+
+
 def blockers(game: GameState) -> dict[Hex, int]:
     """AFVs and Wrecks by hex (10.31 b), kept until units move."""
     found: dict[Hex, int] = game.kept(("sight_blockers",), lambda: _blockers(game))
     return found
 
 
-def _blockers_key(game: GameState) -> tuple[tuple[Hex, int], ...]:
+def blockers_key(game: GameState) -> tuple[tuple[Hex, int], ...]:
     """`blockers` as a key of what is kept by where the AFVs and Wrecks stand, until units move."""
     found: tuple[tuple[Hex, int], ...] = game.kept(
         ("sight_blockers_key",), lambda: tuple(sorted(blockers(game).items()))
@@ -94,7 +101,7 @@ def open_lines(game: GameState, pairs: list[tuple[Hex, Hex]], firer: FirerState)
     if "sight_matrix" not in game.board.caches and len(pairs) <= FEW:  # an editor's one shot: no matrix yet
         return [not sight(game, a, b, firer).blocked for a, b in pairs]
     lines: dict[tuple[Hex, Hex], bool] = game.caches.setdefault("open_lines", {}).setdefault(
-        (firer, _blockers_key(game)), {}
+        (firer, blockers_key(game)), {}
     )
     missing = [p for p in pairs if p not in lines]
     if missing:
@@ -142,7 +149,7 @@ def along(game: GameState, source: Hex, target: Hex, firer: FirerState) -> Sight
     (11.16 b) and the levels (11.16 c, 12.31), without testing it against Building symbols (10.31 a
     only blocks, and the line is open)."""
     found = blockers(game)
-    key = (source, target, firer, _blockers_key(game))
+    key = (source, target, firer, blockers_key(game))
     kept: dict[Any, Sight] = game.caches.setdefault("lines_along", {})  # for the phase: AFVs move
     if key not in kept:
         kernel = _kernel(game)
@@ -155,7 +162,7 @@ def sight(game: GameState, source: Hex, target: Hex, firer: FirerState) -> Sight
     """The whole answer for one line (the Trees/AFVs/Wrecks along it for 11.16 b, the levels for
     11.16 c and 12.31), with the AFVs and Wrecks now on the map."""
     found = blockers(game)
-    key = (source, target, firer, _blockers_key(game))
+    key = (source, target, firer, blockers_key(game))
     kept: dict[Any, Sight] = game.caches.setdefault("sights", {})  # for the phase: AFVs move
     if key not in kept:
         kept[key] = _kernel(game).sight(source, target, firer, found)
