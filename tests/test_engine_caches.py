@@ -13,6 +13,7 @@ import pytest
 
 from engine.game import apply, legal_actions, new_game, play
 from engine.game.state import LASTING_CACHES, GameState
+from engine.game.units import ON_MAP, WAITING
 from engine.model.scenario import load_scenario
 
 REPO = Path(__file__).resolve().parent.parent
@@ -135,3 +136,27 @@ def test_a_copy_that_changes_a_unit_in_place_does_not_give_the_original_its_hexs
             checked += 1
         play(game, rng.choice(choices))
     assert checked == 5
+
+
+def test_a_unit_put_back_to_wait_off_the_map_is_offered_its_entries_again() -> None:
+    """24.1: a waiting unit enters the map by its entries. The movement listing is kept and patched
+    with the hexes a move touches (`GameState.starts_listing`); a unit that joins the units off the
+    map (a player's drawn state puts an unseen one back to wait: determinize.py) is offered its
+    entries at once, as with nothing kept."""
+    rng, game = random.Random(1), new_game(S1, 1)
+    while not game.is_over:
+        choices = legal_actions(game)
+        entering = [a for a in choices if a.verb == "move" and game.unit(a.units[0]).where == WAITING]
+        if entering and game.interrupt is None and not game.active:
+            break
+        play(game, rng.choice(choices))
+    assert entering, "no entry offered"
+    unit = game.unit(entering[0].units[0])
+    game.relocate(unit, ON_MAP, game.hex(entering[0].arg))
+    game.caches = {}  # the listing made anew and kept with the unit on the map
+    assert entering[0] not in legal_actions(game)
+    game.relocate(unit, WAITING, None)
+    offered = _choices(game)
+    assert entering[0].text() in offered
+    game.caches, game._at = {}, None
+    assert offered == _choices(game)
