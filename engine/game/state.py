@@ -22,7 +22,7 @@ from engine.validate.placements import zone_hexes
 from .actions import Action
 from .dice import Dice
 from .state_text import state_digest, state_view
-from .units import WHILE_SHARED, Extra, SharedExtra, SharedUnit, SharedUnitError, Unit
+from .units import WAITING, WHILE_SHARED, Extra, SharedExtra, SharedUnit, SharedUnitError, Unit
 
 SETUP, ENTRY_CHOICE = "setup", "entry_choice"
 MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, FREE_STATE = (
@@ -199,8 +199,8 @@ class GameState:
 
     def starts_listing(self, keep: Any = None) -> tuple[Any, frozenset[Hex]] | None:
         """The last whole movement listing that movement._starts kept (`keep`) and the hexes whose
-        starts went since; it goes with them (`hex_starts`) and when units join or leave those off
-        the map (`relocate`). Never changed in place: a copy shares it."""
+        starts went since; it goes with them (`hex_starts`) and when a unit is put to wait off the
+        map (`relocate`). Never changed in place: a copy shares it."""
         self.hex_starts()
         if keep is not None:
             self._listing = (keep, frozenset())
@@ -314,7 +314,7 @@ class GameState:
         before = unit.hex if unit.on_map else None
         unit.where, unit.hex = where, h
         after = unit.hex if unit.on_map else None
-        self._listing = None if before is None or after is None else self._listing  # who waits may change
+        self._listing = None if where == WAITING else self._listing  # its units waiting to enter: one more
         if before is not None and after is not None and before != after and self.options.get("advanced"):
             unit.extra["moved_at"] = self.phase_count()  # 23.2 g, observer c (observation.py)
         self._kept = {}
