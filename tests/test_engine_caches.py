@@ -160,3 +160,26 @@ def test_a_unit_put_back_to_wait_off_the_map_is_offered_its_entries_again() -> N
     assert entering[0].text() in offered
     game.caches, game._at = {}, None
     assert offered == _choices(game)
+
+
+def test_8_0_once_the_rest_moves_an_afv_alone_is_no_longer_offered_by_the_kept_listing() -> None:
+    """8.0: 'AFVs alone, then AFV/infantry stacks, then the rest'. A hex's kept movement starts
+    hold at any order reached unless an AFV may start there (`movement._hex_entry`): once a unit of
+    the rest moves, the kept listing drops the AFV's moves, as a listing with nothing kept does."""
+    rng, game = random.Random(4), new_game(SCENARIOS["s6-spartakovka"], 4)
+    while not game.is_over:
+        choices = legal_actions(game)
+        afv = [a for a in choices if a.verb == "move" and game.unit(a.units[0]).is_afv and len(a.units) == 1]
+        rest = [a for a in choices if a.verb == "move" and not any(game.unit(i).is_afv for i in a.units)]
+        if afv and rest and not game.active and game.interrupt is None:
+            break
+        play(game, rng.choice(choices))
+    assert afv and rest, "no AFV and infantry offered a move together"
+    side = game.to_act
+    play(game, rest[0])
+    while game.to_act != side or game.interrupt is not None:  # the enemy's answer (13.0)
+        play(game, legal_actions(game)[0])
+    offered = _choices(game)
+    assert afv[0].text() not in offered
+    game.caches, game._at = {}, None
+    assert offered == _choices(game)

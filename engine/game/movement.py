@@ -153,8 +153,10 @@ class _Listing(NamedTuple):
 
     side: str
     stamp: tuple[Any, ...]
-    # each hex's: the place of its first unit that may start (None: none may), its choices, its CWs' turns by place
-    hexes: dict[Hex, tuple[int | None, list[Action], list[tuple[int, list[Action]]]]]
+    reached: int  # 8.0's order reached when it was put together
+    # each hex's: the place of its first unit that may start (None: none may), its choices, its CWs'
+    # turns by place, whether its choices depend on the order reached (`_hex_entry`)
+    hexes: dict[Hex, tuple[int | None, list[Action], list[tuple[int, list[Action]]], bool]]
     waiting: tuple[str, ...]  # the side's units waiting to enter (relocate drops the listing if any joins)
     turns: list[Action]  # the CWs' turns (R91), in the order of `side_units`
     onmap: list[Action]  # the hexes' choices, each hex at its first unit that may start
@@ -165,15 +167,16 @@ class _Listing(NamedTuple):
 def _starts(game: GameState, side: str, about: Action | None = None) -> list[Action]:
     """The units' starts, in the order of `side_units`: a CW's turns where it stands (R91), then
     each hex's choices from its first unit that may start, the waiting units' entries (24.1) at the
-    first of them that may. A hex's are kept (`GameState.hex_starts`, by the phase, the order reached
-    and the first shot) until a unit in it changes or one next to it moves, and so is the listing
-    put together from them (`_Listing`): a listing asks only the hexes a move or a change touched,
+    first of them that may. A hex's are kept (`GameState.hex_starts`, by the phase and the first
+    shot, and the order reached where an AFV may start: `_hex_entry`) until a unit in it changes or
+    one next to it moves, and so is the listing put together from them (`_Listing`): a listing asks
+    only the hexes a move or a change touched, or those with an AFV when the order moves on (8.0),
     not every unit of the side. With `about`, the choices of its units' hex only."""
     reached = game.stage.get(side, AFV_ALONE)
-    stamp = (game.phase, game.phasing, game.turn, reached, game.first_shot)
+    stamp = (game.phase, game.phasing, game.turn, game.first_shot)
     first = game.units.get(about.units[0]) if about is not None and about.units else None
     if first is not None and first.on_map and first.hex is not None:
-        entry = _entry(game, side, first.hex, stamp, keep=False)  # kept from whole listings only
+        entry = _entry(game, side, first.hex, stamp, reached, keep=False)  # kept from whole listings only
         return [*(a for turns in entry[2].values() for a in turns), *(entry[3] if entry[1] else ())]
     if first is not None:  # off the map: only a waiting unit may start (24.1)
         waiting = [u.id for u in game.side_units(side) if u.where == WAITING] if first.where == WAITING else []
@@ -182,21 +185,25 @@ def _starts(game: GameState, side: str, about: Action | None = None) -> list[Act
     if kept is None or kept[0].side != side or kept[0].stamp != stamp:
         units = game.side_units(side)
         hexes = dict.fromkeys(u.hex for u in units if u.on_map and u.hex is not None)
-        listing = _listing(game, side, stamp, {}, hexes, tuple(u.id for u in units if u.where == WAITING))
+        listing = _listing(game, side, stamp, reached, {}, hexes, tuple(u.id for u in units if u.where == WAITING))
         game.starts_listing(keep=listing)
-    elif kept[1]:
-        listing = _listing(game, side, stamp, dict(kept[0].hexes), kept[1], kept[0].waiting)
+    elif kept[1] or kept[0].reached != reached:
+        changed = kept[1] if kept[0].reached == reached else kept[1].union(h for h, v in kept[0].hexes.items() if v[3])
+        listing = _listing(game, side, stamp, reached, dict(kept[0].hexes), changed, kept[0].waiting)
         game.starts_listing(keep=listing)
     else:
         listing = kept[0]
     return _assembled(game, listing, reached)
 
 
-def _entry(game: GameState, side: str, h: Hex, stamp: tuple[Any, ...], keep: bool = True) -> tuple[Any, ...]:
-    """A hex's starts (`_hex_entry`), kept in `hex_starts` by its stamp."""
+def _entry(
+    game: GameState, side: str, h: Hex, stamp: tuple[Any, ...], reached: int, keep: bool = True
+) -> tuple[Any, ...]:
+    """A hex's starts (`_hex_entry`), kept in `hex_starts` by its stamp and, if they depend on it,
+    the order reached."""
     entry: tuple[Any, ...] | None = game.hex_starts().get(h)
-    if entry is None or entry[0] != stamp:
-        entry = _hex_entry(game, side, h, stamp)
+    if entry is None or entry[0] != stamp or entry[4] not in (None, reached):
+        entry = _hex_entry(game, side, h, stamp, reached)
         if keep:
             game.keep_starts(h, entry)
     return entry
@@ -206,7 +213,8 @@ def _listing(
     game: GameState,
     side: str,
     stamp: tuple[Any, ...],
-    hexes: dict[Hex, tuple[int | None, list[Action], list[tuple[int, list[Action]]]]],
+    reached: int,
+    hexes: dict[Hex, tuple[int | None, list[Action], list[tuple[int, list[Action]]], bool]],
     changed: Iterable[Hex],
     waiting: tuple[str, ...],
 ) -> _Listing:
@@ -216,21 +224,21 @@ def _listing(
     occupied = game.occupied()
     for h in changed:
         if any(u.side == side for u in occupied.get(h, ())):
-            entry = _entry(game, side, h, stamp)
+            entry = _entry(game, side, h, stamp, reached)
             first = min([ranks[i] for i in entry[1]]) if entry[1] else None
-            hexes[h] = (first, entry[3], [(ranks[i], turns) for i, turns in entry[2].items()])
+            turns_by_place = [(ranks[i], turns) for i, turns in entry[2].items()]
+            hexes[h] = (first, entry[3], turns_by_place, entry[4] is not None)
         else:
             hexes.pop(h, None)
-    placed = sorted([(first, choices) for first, choices, _ in hexes.values() if first is not None], key=itemgetter(0))
-    turns = sorted([t for _, _, kept in hexes.values() for t in kept], key=itemgetter(0))
+    placed = sorted([(v[0], v[1]) for v in hexes.values() if v[0] is not None], key=itemgetter(0))
+    turns = [a for _, t in sorted([t for v in hexes.values() for t in v[2]], key=itemgetter(0)) for a in t]
     onmap: list[Action] = []
     offsets = []
     for _, choices in placed:
         offsets.append(len(onmap))
         onmap += choices
     offsets.append(len(onmap))
-    ranks_placed = [first for first, _ in placed]
-    return _Listing(side, stamp, hexes, waiting, [a for _, t in turns for a in t], onmap, ranks_placed, offsets)
+    return _Listing(side, stamp, reached, hexes, waiting, turns, onmap, [first for first, _ in placed], offsets)
 
 
 def _assembled(game: GameState, listing: _Listing, reached: int) -> list[Action]:
@@ -265,9 +273,10 @@ def _ranks(game: GameState, side: str) -> dict[str, int]:
     return found
 
 
-def _hex_entry(game: GameState, side: str, h: Hex, stamp: tuple[Any, ...]) -> tuple[Any, ...]:
+def _hex_entry(game: GameState, side: str, h: Hex, stamp: tuple[Any, ...], reached: int) -> tuple[Any, ...]:
     """A hex's starts for `_starts`: (the stamp, the units that may start, a CW's turns by unit,
-    the hex's choices)."""
+    the hex's choices, the order reached they hold for: None for any). 8.0's order bars only AFVs
+    and their stacks (`_order`): without an AFV that may start, the choices are the same at any."""
     units, turns = [], {}
     for unit in game.at(h):
         if unit.side != side:
@@ -277,16 +286,16 @@ def _hex_entry(game: GameState, side: str, h: Hex, stamp: tuple[Any, ...]) -> tu
         elif unit.kind == "cw" and turns_only(game, unit):
             turns[unit.id] = game.hex_actions(FACE, (unit.id,), _facing_hexes(game, unit))
     if not units:
-        return (stamp, frozenset(), turns, [])
+        return (stamp, frozenset(), turns, [], None)
     # A hex's choices change only with the phase, its units and what stands around it: kept by that key.
-    reached, around = stamp[3], game.around(h)
-    key = (h, game.phase, reached, game.first_shot, tuple([_dynamic(u) for u in units]), around)
+    order, around = (reached if any(u.is_afv for u in units) else None), game.around(h)
+    key = (h, game.phase, order, game.first_shot, tuple([_dynamic(u) for u in units]), around)
     cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("starts", {})
     found = cache.get(key)
     if found is None:
         alike: dict[tuple[Any, ...], list[Hex]] = game.caches.setdefault("steps", {})  # units alike step alike
         found = cache[key] = _hex_starts(game, units, reached, alike, around)
-    return (stamp, frozenset(u.id for u in units), turns, found)
+    return (stamp, frozenset(u.id for u in units), turns, found, order)
 
 
 def _entry_moves(game: GameState, unit: Unit) -> list[Action]:
