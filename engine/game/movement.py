@@ -157,7 +157,9 @@ class _Listing(NamedTuple):
     # each hex's: the place of its first unit that may start (None: none may), its choices, its CWs'
     # turns by place, whether its choices depend on the order reached (`_hex_entry`)
     hexes: dict[Hex, tuple[int | None, list[Action], list[tuple[int, list[Action]]], bool]]
-    waiting: tuple[str, ...]  # the side's units waiting to enter (relocate drops the listing if any joins)
+    # the side's units waiting to enter that might start: those that may when it is first put together
+    # (open_entry_hexes: the phase's; a waiting unit stops only as it starts), less those that entered since
+    waiting: tuple[str, ...]
     turns: list[Action]  # the CWs' turns (R91), in the order of `side_units`
     onmap: list[Action]  # the hexes' choices, each hex at its first unit that may start
     ranks: list[int]  # that unit's place in `side_units`, hex by hex
@@ -179,13 +181,14 @@ def _starts(game: GameState, side: str, about: Action | None = None) -> list[Act
         entry = _entry(game, side, first.hex, stamp, reached, keep=False)  # kept from whole listings only
         return [*(a for turns in entry[2].values() for a in turns), *(entry[3] if entry[1] else ())]
     if first is not None:  # off the map: only a waiting unit may start (24.1)
-        waiting = [u.id for u in game.side_units(side) if u.where == WAITING] if first.where == WAITING else []
-        return _entering(game, side, waiting, reached)[1]
+        ids = [u.id for u in game.side_units(side) if u.where == WAITING] if first.where == WAITING else []
+        return _entering(game, side, ids, reached)[1]
     kept = game.starts_listing()
     if kept is None or kept[0].side != side or kept[0].stamp != stamp:
         units = game.side_units(side)
         hexes = dict.fromkeys(u.hex for u in units if u.on_map and u.hex is not None)
-        listing = _listing(game, side, stamp, reached, {}, hexes, tuple(u.id for u in units if u.where == WAITING))
+        waiting = tuple(u.id for u in units if u.where == WAITING and may_start(game, u))
+        listing = _listing(game, side, stamp, reached, {}, hexes, waiting)
         game.starts_listing(keep=listing)
     elif kept[1] or kept[0].reached != reached:
         changed = kept[1] if kept[0].reached == reached else kept[1].union(h for h, v in kept[0].hexes.items() if v[3])
