@@ -13,6 +13,7 @@ import pytest
 
 from engine.game import apply, legal_actions, new_game, play
 from engine.game.state import LASTING_CACHES, GameState
+from engine.game.units import ON_MAP, WAITING
 from engine.model.scenario import load_scenario
 
 REPO = Path(__file__).resolve().parent.parent
@@ -188,3 +189,50 @@ def test_a_copy_that_turns_a_firer_down_does_not_give_the_original_its_lined_ope
     twin.changing("german/D/R-PR9-1").state = "down"
     assert aim not in legal_actions(twin)
     assert aim in legal_actions(game)
+
+
+def test_a_unit_put_back_to_wait_off_the_map_is_offered_its_entries_again() -> None:
+    """24.1: a waiting unit enters the map by its entries. The movement listing is kept and patched
+    with the hexes a move touches (`GameState.starts_listing`); a unit that joins the units off the
+    map (a player's drawn state puts an unseen one back to wait: determinize.py) is offered its
+    entries at once, as with nothing kept."""
+    rng, game = random.Random(1), new_game(S1, 1)
+    while not game.is_over:
+        choices = legal_actions(game)
+        entering = [a for a in choices if a.verb == "move" and game.unit(a.units[0]).where == WAITING]
+        if entering and game.interrupt is None and not game.active:
+            break
+        play(game, rng.choice(choices))
+    assert entering, "no entry offered"
+    unit = game.unit(entering[0].units[0])
+    game.relocate(unit, ON_MAP, game.hex(entering[0].arg))
+    game.caches = {}  # the listing made anew and kept with the unit on the map
+    assert entering[0] not in legal_actions(game)
+    game.relocate(unit, WAITING, None)
+    offered = _choices(game)
+    assert entering[0].text() in offered
+    game.caches, game._at = {}, None
+    assert offered == _choices(game)
+
+
+def test_8_0_once_the_rest_moves_an_afv_alone_is_no_longer_offered_by_the_kept_listing() -> None:
+    """8.0: 'AFVs alone, then AFV/infantry stacks, then the rest'. A hex's kept movement starts
+    hold at any order reached unless an AFV may start there (`movement._hex_entry`): once a unit of
+    the rest moves, the kept listing drops the AFV's moves, as a listing with nothing kept does."""
+    rng, game = random.Random(4), new_game(SCENARIOS["s6-spartakovka"], 4)
+    while not game.is_over:
+        choices = legal_actions(game)
+        afv = [a for a in choices if a.verb == "move" and game.unit(a.units[0]).is_afv and len(a.units) == 1]
+        rest = [a for a in choices if a.verb == "move" and not any(game.unit(i).is_afv for i in a.units)]
+        if afv and rest and not game.active and game.interrupt is None:
+            break
+        play(game, rng.choice(choices))
+    assert afv and rest, "no AFV and infantry offered a move together"
+    side = game.to_act
+    play(game, rest[0])
+    while game.to_act != side or game.interrupt is not None:  # the enemy's answer (13.0)
+        play(game, legal_actions(game)[0])
+    offered = _choices(game)
+    assert afv[0].text() not in offered
+    game.caches, game._at = {}, None
+    assert offered == _choices(game)

@@ -22,7 +22,7 @@ from engine.validate.placements import zone_hexes
 from .actions import Action
 from .dice import Dice
 from .state_text import state_digest, state_view
-from .units import WHILE_SHARED, Extra, SharedExtra, SharedUnit, SharedUnitError, Unit
+from .units import WAITING, WHILE_SHARED, Extra, SharedExtra, SharedUnit, SharedUnitError, Unit
 
 SETUP, ENTRY_CHOICE = "setup", "entry_choice"
 MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, FREE_STATE = (
@@ -47,7 +47,7 @@ COUNTED_PHASES = (SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE,
 LASTING_CACHES = frozenset(
     (
         *("hex_actions", "open_lines", "lines_along", "sights", "opens", "unit_openings", "starts", "steps"),
-        *("entries", "entry_bars", "digest_parts"),
+        *("entries", "entry_bars", "digest_parts", "digest_mines"),
     )
 )
 
@@ -136,6 +136,7 @@ class GameState:
     _starts: dict[Hex, Any] = field(default_factory=dict, repr=False)
     _starts_shared: bool = field(default=False, repr=False)
     _starts_for: dict[str, Any] | None = field(default=None, repr=False)  # the `caches` they go with
+    _listing: tuple[Any, frozenset[Hex]] | None = field(default=None, repr=False)  # `starts_listing`
     _board: Board | None = field(default=None, repr=False)
     _labels: dict[Hex, str] | None = field(default=None, repr=False)
     _hexes: dict[str, Hex] | None = field(default=None, repr=False)
@@ -193,7 +194,17 @@ class GameState:
         self._index()
         if self._starts_for is not self.caches:
             self._starts, self._starts_shared, self._starts_for = {}, False, self.caches
+            self._listing = None
         return self._starts
+
+    def starts_listing(self, keep: Any = None) -> tuple[Any, frozenset[Hex]] | None:
+        """The last whole movement listing that movement._starts kept (`keep`) and the hexes whose
+        starts went since; it goes with them (`hex_starts`) and when a unit is put to wait off the
+        map (`relocate`). Never changed in place: a copy shares it."""
+        self.hex_starts()
+        if keep is not None:
+            self._listing = (keep, frozenset())
+        return self._listing
 
     def keep_starts(self, h: Hex, entry: Any) -> None:
         """Keeps a hex's starts (`hex_starts`); one it replaces (of another stamp) is dropped first,
@@ -202,7 +213,9 @@ class GameState:
             self._drop_starts((h,))
         self._starts[h] = entry
 
-    def _drop_starts(self, hexes: Iterable[Hex | None]) -> None:
+    def _drop_starts(self, hexes: tuple[Hex, ...]) -> None:
+        if self._listing is not None:
+            self._listing = (self._listing[0], self._listing[1].union(hexes))
         kept = self._starts
         for h in hexes:
             if h in kept:
@@ -217,7 +230,7 @@ class GameState:
         if self._starts_shared:
             self._starts, self._starts_shared = dict(self._starts), False
         if h is not None:
-            self._starts.pop(h, None)
+            self._drop_starts((h,))
 
     def occupied(self) -> dict[Hex, list[Unit]]:
         """Every hex with units on the map in it (the index of `at`; not to be changed)."""
@@ -231,7 +244,7 @@ class GameState:
                     index.setdefault(u.hex, []).append(u)
             self._at, self._wrecks_seen = index, frozenset(self.wrecks)
             self._totals, self._signatures, self._around, self._kept = {}, {}, {}, {}
-            self._starts, self._kept_shared, self._starts_shared = {}, False, False
+            self._starts, self._kept_shared, self._starts_shared, self._listing = {}, False, False, None
         return self._at
 
     def totals(self, side: str, h: Hex) -> tuple[int, int, int]:
@@ -301,6 +314,7 @@ class GameState:
         before = unit.hex if unit.on_map else None
         unit.where, unit.hex = where, h
         after = unit.hex if unit.on_map else None
+        self._listing = None if where == WAITING else self._listing  # its units waiting to enter: one more
         if before is not None and after is not None and before != after and self.options.get("advanced"):
             unit.extra["moved_at"] = self.phase_count()  # 23.2 g, observer c (observation.py)
         self._kept = {}

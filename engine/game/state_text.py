@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from engine.hexgrid import DIRECTIONS
+from engine.hexgrid import DIRECTIONS, Hex
 
 from .units import ON_MAP, SharedUnit, Unit, while_shared
 
@@ -14,9 +14,12 @@ if TYPE_CHECKING:
     from .state import GameState
 
 
-def state_view(game: GameState, side: str | None = None, *, with_units: bool = True) -> dict[str, Any]:
+def state_view(
+    game: GameState, side: str | None = None, *, with_units: bool = True, digest: bool = False
+) -> dict[str, Any]:
     """The state as `side` may see it (None: everything, for a replay or a referee): the other
-    side's hidden units and mines are left out."""
+    side's hidden units and mines are left out. `digest`: the mines as the digest keeps them
+    written (`_kept_mines`: shared, so never in a view handed out, which its reader may change)."""
     units = [
         unit_json(game, u)
         for u in game.units.values()
@@ -24,7 +27,7 @@ def state_view(game: GameState, side: str | None = None, *, with_units: bool = T
     ]
     secrets = {
         s: {
-            "mines": {game.label_of(h): dict(m) for h, m in sorted(v.mines.items())},
+            "mines": _kept_mines(game, s, v.mines) if digest else _written_mines(game, v.mines),
             "hidden_hexes": sorted(game.label_of(h) for h in v.hidden_hexes),
             **({"mg_modes": dict(sorted(v.modes.items()))} if v.modes else {}),  # 21.0: only when chosen
         }
@@ -52,6 +55,22 @@ def state_view(game: GameState, side: str | None = None, *, with_units: bool = T
         "secrets": secrets,
         "result": game.result,
     }
+
+
+def _written_mines(game: GameState, mines: dict[Hex, dict[str, int]]) -> dict[str, dict[str, int]]:
+    return {game.label_of(h): dict(m) for h, m in sorted(mines.items())}
+
+
+def _kept_mines(game: GameState, side: str, mines: dict[Hex, dict[str, int]]) -> dict[str, dict[str, int]]:
+    """A side's mines written, kept while they are the same (set up once, 19.11: every phase's end
+    wrote them again: 73 hexes in a game of Scenario 6); compared by value, as copies share it."""
+    kept: dict[str, tuple[dict[Hex, dict[str, int]], dict[str, dict[str, int]]]] = game.caches.setdefault(
+        "digest_mines", {}
+    )
+    found = kept.get(side)
+    if found is None or found[0] != mines:
+        found = kept[side] = ({h: dict(m) for h, m in mines.items()}, _written_mines(game, mines))
+    return found[1]
 
 
 def _ammo_json(game: GameState, side: str | None) -> dict[str, int]:
@@ -103,7 +122,7 @@ def state_digest(game: GameState) -> str:
         units.append(found[0])
         flags.append(found[1])
     pending = "" if game.path is None else f", {game.path!r}"  # R190: a path still to go (never at a phase end)
-    view = repr(state_view(game, None, with_units=False))  # plain values: the same on every run
+    view = repr(state_view(game, None, with_units=False, digest=True))  # plain values: the same on every run
     text = f"([{', '.join(units)}], [{', '.join(flags)}], {view}{pending})"
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
