@@ -12,8 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QObject, QPointF, Qt, QTimer
-from PySide6.QtGui import QTransform
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QMessageBox, QSplitter, QTabWidget, QToolBar, QVBoxLayout, QWidget
 
 from engine.game import Action, GameState, IllegalAction
@@ -30,8 +29,9 @@ from .actions_panel import ActionsPanel
 from .ai_worker import AiWorker
 from .ammo_roster import AmmoRoster
 from .board_clicks import BoardClicks
-from .board_items import PLAY_ZOOM, PlayBoardLayer
+from .board_items import PlayBoardLayer
 from .collector import Collector
+from .editing_layout import EditingLayout
 from .end_screen import EndScreen
 from .faces import printed_faces
 from .handover import HandOver
@@ -43,7 +43,6 @@ from .session import PlaySession, SaveRefused, outcome, session_of_log, whole_vi
 if TYPE_CHECKING:
     from ..window import MainWindow
 
-EDITING_MENUS = ("Edit", "Tools", "Overlays", "Errata")  # no edit while playing: Back to editing first
 COVERED = ""  # `shown` while the hand-over screen covers the map: no side's view is drawn
 MOST_DESCRIBED = 120  # more decisions than this are listed by their text (describing each takes a while)
 
@@ -65,12 +64,6 @@ class PlayMode(BoardClicks, QObject):
         self.last_message = ""
         self._drag_from: Hex | None = None  # where the left button went down
         self._drag: list[Hex] = []  # the hexes dragged through from the selection's hex, in order
-        self._kept_docks: list[QDockWidget] = []
-        self._kept_fronts: list[QDockWidget] = []
-        self._kept_tool: Any = None
-        self._kept_state: QByteArray | None = None  # the window's docks and bars while editing
-        self._kept_view: tuple[QTransform, QPointF] | None = None  # the editing map's zoom and middle
-        self._play_middle: QPointF | None = None  # the map's middle in play, on leaving it
         self.collector = Collector()  # no full collection's pause in a click (collector.py)
         self._build()
 
@@ -107,6 +100,7 @@ class PlayMode(BoardClicks, QObject):
         self.dock.setMinimumWidth(330)
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         self.dock.hide()
+        self.layout = EditingLayout(window, self.dock)
         self.handover = HandOver(window.view)
         self.handover.accepted.connect(self._handed_over)
         self.end = EndScreen(window.view)
@@ -226,30 +220,8 @@ class PlayMode(BoardClicks, QObject):
         """The map gets the window: the editing docks and tool bars hide (and come back on leaving)."""
         if self.session is None or self.active:
             return
-        window = self.window
         self.active = True
-        # the editing docks' sizes and places, the map's zoom and middle: as they were on leaving
-        self._kept_state = window.saveState()
-        view = window.view
-        self._kept_view = (view.transform(), view.mapToScene(view.viewport().rect().center()))
-        view.resetTransform()
-        view.scale(PLAY_ZOOM, PLAY_ZOOM)
-        if self._play_middle is not None:  # back in play: where the map was in play
-            view.centerOn(self._play_middle)
-        self._kept_docks = [d for d in window.findChildren(QDockWidget) if d.isVisible() and d is not self.dock]
-        # of docks sharing a place as tabs, the ones in front (a tab behind others shows nothing)
-        self._kept_fronts = [d for d in self._kept_docks if not d.visibleRegion().isEmpty()]
-        for dock in self._kept_docks:
-            dock.hide()
-        for bar in (window.tool_bar, window.options_bar):
-            bar.hide()
-        self._kept_tool, window.tool = window.tool, None  # clicks go to the board in play only
-        window._tool_actions.setEnabled(False)
-        for name in EDITING_MENUS:
-            if name in window.menus:
-                window.menus[name].setEnabled(False)
-        for layer in ("units", "zones", "overlays"):  # the set-up's counters and the tools' drawings
-            window.scene.layers[layer].setVisible(False)
+        self.layout.put_away()
         self.bar.show()
         self.dock.show()
         if self.board is not None:
@@ -260,7 +232,6 @@ class PlayMode(BoardClicks, QObject):
         """Back to editing: the game is kept (Play > Playtest goes on with it)."""
         if not self.active:
             return
-        window = self.window
         self.stop_ai(pause=False)
         self.active = False
         self.bar.hide()
@@ -269,31 +240,7 @@ class PlayMode(BoardClicks, QObject):
         self.end.hide()
         if self.board is not None:
             self.board.setVisible(False)
-        for bar in (window.tool_bar, window.options_bar):
-            bar.show()
-        for dock in self._kept_docks:
-            dock.show()
-        for dock in self._kept_fronts:
-            dock.raise_()
-        if self._kept_state is not None:
-            window.restoreState(self._kept_state)
-        view = window.view
-        self._play_middle = view.mapToScene(view.viewport().rect().center())
-        if self._kept_view is not None:
-            view.setTransform(self._kept_view[0])
-            view.centerOn(self._kept_view[1])
-        window.tool = self._kept_tool
-        window._tool_actions.setEnabled(True)
-        for name in EDITING_MENUS:
-            if name in window.menus:
-                window.menus[name].setEnabled(True)
-        for layer in ("units", "zones", "overlays"):
-            checked = any(
-                window.layer_list.item(i).data(Qt.ItemDataRole.UserRole) == layer
-                and window.layer_list.item(i).checkState() == Qt.CheckState.Checked
-                for i in range(window.layer_list.count())
-            )
-            window.scene.layers[layer].setVisible(checked)
+        self.layout.bring_back()
         if self.shown is not None and self.session is not None and len(self.session.humans) == 2:
             self.shown = COVERED  # back in play, the side to act is handed the screen again
 
@@ -303,7 +250,8 @@ class PlayMode(BoardClicks, QObject):
         self.stop_ai(pause=False)
         if self.board is not None:
             self.board.detach()
-        self.session, self.board, self._play_middle = None, None, None
+        self.session, self.board = None, None
+        self.layout.forget_play_middle()
         self.collector.release()
 
     def edited_since(self) -> bool:
