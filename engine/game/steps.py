@@ -182,9 +182,16 @@ def _steps(game: GameState, group: list[Unit]) -> list[Hex]:
         return []
     afv = next((u for u in group if u.is_afv), None)
     front = None if afv is None or afv.facing is None else origin + DIRECTIONS[afv.facing]
-    movers = [
-        (u, _step_costs(game, origin, u.mover(game.phase)), budget(game, u) == ONE_HEX, left(game, u)) for u in group
-    ]
+    movers = []
+    for u in group:
+        value = budget(game, u)
+        one_hex = value == ONE_HEX
+        rest = 0.0 if one_hex else float(value) - u.mp_spent  # `left`, but for a ONE_HEX unit, not asked
+        movers.append((u, _step_costs(game, origin, u.mover(game.phase)), one_hex, rest))
+    occupied, wrecks = game.occupied(), game.wrecks
+    # `_may_enter` of a hex no unit stands in and no Wreck: whether the group alone over-fills it
+    # (8.62: then only on the way through), the same for every such hex; asked at the first
+    alone: bool | None = None
     targets = []
     for i, t in enumerate(game.neighbours(origin)):
         if afv is not None and t != front:
@@ -194,7 +201,13 @@ def _steps(game: GameState, group: list[Unit]) -> list[Hex]:
             if cost is None or (unit.extra.get("hexes_entered", 0) if one_hex else cost > rest + 1e-9):
                 break  # 8.11: a ONE_HEX unit enters one hex regardless; else the MPs it has left
         else:
-            if _may_enter(game, group, t):
+            if t in occupied or t in wrecks:
+                if _may_enter(game, group, t):
+                    targets.append(t)
+                continue
+            if alone is None:
+                alone = over_stacked(game, group[0].side, t, group)
+            if not alone or _may_enter(game, group, t):
                 targets.append(t)
     return targets
 
