@@ -30,7 +30,9 @@ def mover_side(game: GameState) -> str:
 
 def budget(game: GameState, unit: Unit) -> float | str:
     """MPs the unit may spend this phase (8.1), or ONE_HEX; 8.3 C caps a unit led off on its own."""
-    key = (unit.mover(game.phase), unit.allowance_cap, unit.men)
+    # how it moves (`Unit.mover`: its state, morale and facing in this phase), its cap and its men, read
+    # without asking for its mover: a listing asks every unit's budget a few times over
+    key = (unit.state, unit.morale, game.phase, unit.facing, unit.allowance_cap, unit.men)
     if unit.extra.get("_budget_key") != key:
         unit.extra["_budget"] = _budget(game, unit)
         unit.extra["_budget_key"] = key
@@ -131,8 +133,15 @@ def _dynamic(unit: Unit) -> tuple[Any, ...]:
     return found
 
 
+# the notes of a unit's `extra` that its movement choices depend on (`_dynamic`); commander_killed,
+# 11.43: no more state changes (Unit.may_change_state)
+_DYNAMIC_NOTES = (
+    *("moving", "pc_passed", "hexes_entered", "lead_pc", "lead_passed", "detached", "free_hexsides"),
+    *("turned", "state_changed", "must_exit", "commander_killed"),
+)
+
+
 def _dynamic_now(unit: Unit) -> tuple[Any, ...]:
-    extra = unit.extra
     return (
         unit.id,
         unit.state,
@@ -144,18 +153,8 @@ def _dynamic_now(unit: Unit) -> tuple[Any, ...]:
         unit.led_by,
         unit.moved,
         unit.men,
-        extra.get("moving"),
-        extra.get("pc_passed"),
-        extra.get("hexes_entered"),
-        extra.get("lead_pc"),
-        extra.get("lead_passed"),
-        extra.get("detached"),
-        extra.get("free_hexsides"),
-        extra.get("turned"),
-        extra.get("state_changed"),
-        extra.get("must_exit"),
         unit.immobilized,
-        extra.get("commander_killed"),  # 11.43: no more state changes (Unit.may_change_state)
+        *map(unit.extra.get, _DYNAMIC_NOTES),
     )
 
 
