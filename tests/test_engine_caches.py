@@ -260,3 +260,26 @@ def test_3_13_phase_h_offers_what_a_listing_with_nothing_kept_offers() -> None:
             checked += 1
         play(game, rng.choice(choices))
     assert checked > 20
+
+
+def test_24_1_r44_a_waiting_unit_is_offered_the_entry_hexes_its_mps_reach() -> None:
+    """24.1 and R44: a waiting unit enters on an entry hex whose own terrain its MPs pay for. Which
+    hexes those are is kept per board by how the unit moves, its MPs and the hexes open
+    (`steps._entry_reach`), for every game: a unit with fewer MPs (8.3 C's cap) is offered what a
+    listing with nothing kept offers, here no entry at all."""
+    rng, game = random.Random(1), new_game(S1, 1)
+    while not game.is_over:
+        choices = legal_actions(game)
+        entering = [a for a in choices if a.verb == "move" and game.unit(a.units[0]).where == WAITING]
+        if entering and game.interrupt is None and not game.active:
+            break
+        play(game, rng.choice(choices))
+    assert entering, "no entry offered"
+    assert game.board.caches.get("game_entry_reach")
+    game.changing(entering[0].units[0]).allowance_cap = 0.5  # less than any hex's own cost
+    game.caches = {}
+    offered = _choices(game)
+    assert not any(a.startswith(f"move {entering[0].units[0]} ") for a in offered)
+    game.board.caches.pop("game_entry_reach")
+    game.caches, game._at = {}, None
+    assert offered == _choices(game)

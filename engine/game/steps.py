@@ -279,13 +279,7 @@ def _entries(game: GameState, unit: Unit, key: tuple[Any, ...]) -> list[Action]:
     reached: dict[Any, tuple[list[Hex], frozenset[Hex], list[Action]]] = game.caches.setdefault("entries", {})
     found = reached.get((key, open_hexes))
     if found is None:
-        value = budget(game, unit)
-        hexes = [
-            h
-            for h in sorted(open_hexes)
-            if (cost := entry_cost(game.board, h, unit.mover(game.phase))) is not None
-            and (value == ONE_HEX or cost <= float(value))
-        ]
+        hexes = _entry_reach(game, unit.mover(game.phase), budget(game, unit), open_hexes)
         found = reached[(key, open_hexes)] = (hexes, frozenset(hexes), game.hex_actions(MOVE, (unit.id,), hexes))
     hexes, among, moves = found
     bars: dict[tuple[Any, ...], bool] = game.caches.setdefault("entry_bars", {})
@@ -298,6 +292,22 @@ def _entries(game: GameState, unit: Unit, key: tuple[Any, ...]) -> list[Action]:
         if bar:
             barred.add(h)
     return [move for h, move in zip(hexes, moves, strict=True) if h not in barred] if barred else moves
+
+
+def _entry_reach(game: GameState, mover: Any, value: float | str, open_hexes: frozenset[Hex]) -> list[Hex]:
+    """The open entry hexes that a unit moving as `mover` with `value` MPs may enter (R44: the hex's
+    own terrain cost), in order; kept per board (the game never edits the terrain), for every unit
+    that moves alike and every game: each waiting unit asks anew at each turn and phase."""
+    kept: dict[tuple[Any, ...], list[Hex]] = game.board.caches.setdefault("game_entry_reach", {})
+    key = (mover, value, open_hexes)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = [
+            h
+            for h in sorted(open_hexes)
+            if (cost := entry_cost(game.board, h, mover)) is not None and (value == ONE_HEX or cost <= float(value))
+        ]
+    return found
 
 
 def open_entry_hexes(game: GameState, unit: Unit) -> frozenset[Hex]:
