@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.game import apply, legal_actions, new_game, play
+from engine.game import Action, apply, legal_actions, new_game, play
 from engine.game.state import LASTING_CACHES, GameState
 from engine.game.units import ON_MAP, WAITING
 from engine.model.scenario import load_scenario
@@ -191,19 +191,25 @@ def test_a_copy_that_turns_a_firer_down_does_not_give_the_original_its_lined_ope
     assert aim in legal_actions(game)
 
 
-def test_a_unit_put_back_to_wait_off_the_map_is_offered_its_entries_again() -> None:
-    """24.1: a waiting unit enters the map by its entries. The movement listing is kept and patched
-    with the hexes a move touches (`GameState.starts_listing`); a unit that joins the units off the
-    map (a player's drawn state puts an unseen one back to wait: determinize.py) is offered its
-    entries at once, as with nothing kept."""
+def _at_an_entry() -> tuple[GameState, list[Action]]:
+    """A Scenario 1 game (seed 1) at its first movement listing that offers waiting units' entries
+    (24.1), no unit moving, and those entries."""
     rng, game = random.Random(1), new_game(S1, 1)
     while not game.is_over:
         choices = legal_actions(game)
         entering = [a for a in choices if a.verb == "move" and game.unit(a.units[0]).where == WAITING]
         if entering and game.interrupt is None and not game.active:
-            break
+            return game, entering
         play(game, rng.choice(choices))
-    assert entering, "no entry offered"
+    raise AssertionError("no entry offered")
+
+
+def test_a_unit_put_back_to_wait_off_the_map_is_offered_its_entries_again() -> None:
+    """24.1: a waiting unit enters the map by its entries. The movement listing is kept and patched
+    with the hexes a move touches (`GameState.starts_listing`); a unit that joins the units off the
+    map (a player's drawn state puts an unseen one back to wait: determinize.py) is offered its
+    entries at once, as with nothing kept."""
+    game, entering = _at_an_entry()
     unit = game.unit(entering[0].units[0])
     game.relocate(unit, ON_MAP, game.hex(entering[0].arg))
     game.caches = {}  # the listing made anew and kept with the unit on the map
@@ -234,5 +240,45 @@ def test_8_0_once_the_rest_moves_an_afv_alone_is_no_longer_offered_by_the_kept_l
         play(game, legal_actions(game)[0])
     offered = _choices(game)
     assert afv[0].text() not in offered
+    game.caches, game._at = {}, None
+    assert offered == _choices(game)
+
+
+def test_3_13_phase_h_offers_what_a_listing_with_nothing_kept_offers() -> None:
+    """3.13: 'Both players may change the combat states of any of their units once at the end of
+    any Assault Phase at no MP cost' (6.0 H). The units that may are kept for the phase by side
+    (`play._free_state_actions`): at every decision of the phase the game is offered what it is
+    with nothing kept, and a copy that changes a unit's state keeps that to itself."""
+    rng, game = random.Random(3), new_game(S1, 3)
+    checked = 0
+    while not game.is_over:
+        choices = legal_actions(game)
+        if game.phase == "free_state_change":
+            offered = _choices(game)
+            changes = [a for a in choices if a.verb == "state"]
+            if changes:
+                twin = game.copy()
+                play(twin, changes[0])
+                assert changes[0] not in legal_actions(twin)
+                assert offered == _choices(game)
+            game.caches = {}
+            assert offered == _choices(game), f"decision {len(game.log)}"
+            checked += 1
+        play(game, rng.choice(choices))
+    assert checked > 20
+
+
+def test_24_1_r44_a_waiting_unit_is_offered_the_entry_hexes_its_mps_reach() -> None:
+    """24.1 and R44: a waiting unit enters on an entry hex whose own terrain its MPs pay for. Which
+    hexes those are is kept per board by how the unit moves, its MPs and the hexes open
+    (`steps._entry_reach`), for every game: a unit with fewer MPs (8.3 C's cap) is offered what a
+    listing with nothing kept offers, here no entry at all."""
+    game, entering = _at_an_entry()
+    assert game.board.caches.get("game_entry_reach")
+    game.changing(entering[0].units[0]).allowance_cap = 0.5  # less than any hex's own cost
+    game.caches = {}
+    offered = _choices(game)
+    assert not any(a.startswith(f"move {entering[0].units[0]} ") for a in offered)
+    game.board.caches.pop("game_entry_reach")
     game.caches, game._at = {}, None
     assert offered == _choices(game)

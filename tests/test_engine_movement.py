@@ -510,6 +510,27 @@ def test_8_62_r89_a_unit_passing_through_a_full_hex_keeps_the_mps_to_leave_it() 
         play(game, parse(f"state {mg.id} down"))
 
 
+def test_8_62_r89_a_unit_over_the_limit_alone_enters_an_empty_hex_only_with_the_mps_to_leave_it() -> None:
+    """8.62: 'no more than six men plus one AFV in a hex'; R89: a unit enters a hex it over-fills
+    only with the MPs to leave it again. A unit of seven men over-fills even a hex no one stands in
+    (the listing asks that once for all such hexes)."""
+    game = guns()
+    rifle = game.changing(next(u for u in game.at(game.board.hex("1106")) if u.kind == "infantry"))
+    assert rifle.hex is not None
+    empty = [h for h in game.board.neighbours(rifle.hex) if not game.at(h) and h not in game.wrecks]
+    labels = {game.label_of(h) for h in empty}
+    assert labels and labels <= moves_of(game, rifle)  # six men or fewer: every empty hex next to it
+    rifle.men = 7
+    game.caches = {}
+    assert over_stacked(game, rifle.side, empty[0], [rifle])
+    rifle.mp_spent = float(budget(game, rifle)) - 1  # 1 MP left: enough to enter a clear hex, not to leave it
+    game.caches = {}
+    assert not labels & moves_of(game, rifle)
+    rifle.mp_spent = 0.0
+    game.caches = {}
+    assert moves_of(game, rifle) & labels
+
+
 def test_8_42_a_leader_and_those_he_leads_go_with_the_afv() -> None:
     """8.42: 'A player may use leader directed movement (8.3) but the leader and any moving infantry
     must accompany the AFV.' The AFV takes its own PC (8.41); the led infantry none (8.3 B)."""

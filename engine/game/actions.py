@@ -27,7 +27,10 @@ class Action(NamedTuple):
     arg: str = ""
 
     def text(self) -> str:
-        return " ".join(p for p in (self.verb, "+".join(self.units), self.arg) if p)
+        verb, units, arg = self.verb, "+".join(self.units), self.arg
+        if verb and units and arg:  # most actions (every play writes one in the log)
+            return f"{verb} {units} {arg}"
+        return " ".join(p for p in (verb, units, arg) if p)
 
     def to_json(self) -> dict[str, object]:
         return {"verb": self.verb, "units": list(self.units), "arg": self.arg}

@@ -226,7 +226,8 @@ def _listing(
     ranks = _ranks(game, side)
     occupied = game.occupied()
     for h in changed:
-        if any(u.side == side for u in occupied.get(h, ())):
+        there = occupied.get(h)  # most hexes a move touches stand empty
+        if there and any(u.side == side for u in there):
             entry = _entry(game, side, h, stamp, reached)
             first = min([ranks[i] for i in entry[1]]) if entry[1] else None
             turns_by_place = [(ranks[i], turns) for i, turns in entry[2].items()]

@@ -328,11 +328,18 @@ def _moving(game: GameState, action: Action) -> bool:
 
 
 def _free_state_actions(game: GameState) -> list[Action]:
-    """6.0 H / 3.13: a NORMAL unit's UP/DOWN state, free (3.27: only NORMAL units change it)."""
+    """6.0 H / 3.13: a NORMAL unit's UP/DOWN state, free (3.27: only NORMAL units change it), once.
+    The side's units on the map that may change it are kept for the phase: nothing played in it
+    changes where a unit is or its morale, only its state, which marks it (`state_changed`)."""
+    kept: dict[str, tuple[str, ...]] = game.caches.setdefault("free_state", {})
+    ids = kept.get(game.to_act)
+    if ids is None:
+        ids = kept[game.to_act] = tuple(u.id for u in game.side_units(game.to_act) if u.on_map and u.may_change_state)
+    units = game.units
     return [
-        _state_action(u.id, "down" if u.state == State.UP else "up")
-        for u in game.side_units(game.to_act)
-        if u.on_map and u.may_change_state and not u.extra.get("state_changed")
+        _state_action(i, "down" if unit.state == State.UP else "up")
+        for i in ids
+        if not (unit := units[i]).extra.get("state_changed")
     ]
 
 

@@ -444,8 +444,11 @@ class GameState:
         return self._sides[side]
 
     def next_phase_caches(self) -> None:
-        """A phase begins: what was kept for the last phase goes, what is keyed for any phase stays."""
+        """A phase begins: what was kept for the last phase goes, what is keyed for any phase stays.
+        The hexes' movement starts go with them now (`hex_starts` would let them go at its next
+        call), so that the phase's first changes of units drop nothing from them one by one."""
         self.caches = {k: v for k, v in self.caches.items() if k in LASTING_CACHES}
+        self._starts, self._starts_shared, self._starts_for, self._listing = {}, False, self.caches, None
 
     def hex_actions(self, verb: str, ids: tuple[str, ...], hexes: Iterable[Hex]) -> list[Action]:
         """`verb IDS HEX` for each hex, each made once a phase (listing the choices makes thousands)."""

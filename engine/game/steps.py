@@ -30,7 +30,9 @@ def mover_side(game: GameState) -> str:
 
 def budget(game: GameState, unit: Unit) -> float | str:
     """MPs the unit may spend this phase (8.1), or ONE_HEX; 8.3 C caps a unit led off on its own."""
-    key = (unit.mover(game.phase), unit.allowance_cap, unit.men)
+    # how it moves (`Unit.mover`: its state, morale and facing in this phase), its cap and its men, read
+    # without asking for its mover: a listing asks every unit's budget a few times over
+    key = (unit.state, unit.morale, game.phase, unit.facing, unit.allowance_cap, unit.men)
     if unit.extra.get("_budget_key") != key:
         unit.extra["_budget"] = _budget(game, unit)
         unit.extra["_budget_key"] = key
@@ -131,8 +133,15 @@ def _dynamic(unit: Unit) -> tuple[Any, ...]:
     return found
 
 
+# the notes of a unit's `extra` that its movement choices depend on (`_dynamic`); commander_killed,
+# 11.43: no more state changes (Unit.may_change_state)
+_DYNAMIC_NOTES = (
+    *("moving", "pc_passed", "hexes_entered", "lead_pc", "lead_passed", "detached", "free_hexsides"),
+    *("turned", "state_changed", "must_exit", "commander_killed"),
+)
+
+
 def _dynamic_now(unit: Unit) -> tuple[Any, ...]:
-    extra = unit.extra
     return (
         unit.id,
         unit.state,
@@ -144,18 +153,8 @@ def _dynamic_now(unit: Unit) -> tuple[Any, ...]:
         unit.led_by,
         unit.moved,
         unit.men,
-        extra.get("moving"),
-        extra.get("pc_passed"),
-        extra.get("hexes_entered"),
-        extra.get("lead_pc"),
-        extra.get("lead_passed"),
-        extra.get("detached"),
-        extra.get("free_hexsides"),
-        extra.get("turned"),
-        extra.get("state_changed"),
-        extra.get("must_exit"),
         unit.immobilized,
-        extra.get("commander_killed"),  # 11.43: no more state changes (Unit.may_change_state)
+        *map(unit.extra.get, _DYNAMIC_NOTES),
     )
 
 
@@ -182,9 +181,16 @@ def _steps(game: GameState, group: list[Unit]) -> list[Hex]:
         return []
     afv = next((u for u in group if u.is_afv), None)
     front = None if afv is None or afv.facing is None else origin + DIRECTIONS[afv.facing]
-    movers = [
-        (u, _step_costs(game, origin, u.mover(game.phase)), budget(game, u) == ONE_HEX, left(game, u)) for u in group
-    ]
+    movers = []
+    for u in group:
+        value = budget(game, u)
+        one_hex = value == ONE_HEX
+        rest = 0.0 if one_hex else float(value) - u.mp_spent  # `left`, but for a ONE_HEX unit, not asked
+        movers.append((u, _step_costs(game, origin, u.mover(game.phase)), one_hex, rest))
+    occupied, wrecks = game.occupied(), game.wrecks
+    # `_may_enter` of a hex no unit stands in and no Wreck: whether the group alone over-fills it
+    # (8.62: then only on the way through), the same for every such hex; asked at the first
+    alone: bool | None = None
     targets = []
     for i, t in enumerate(game.neighbours(origin)):
         if afv is not None and t != front:
@@ -194,7 +200,13 @@ def _steps(game: GameState, group: list[Unit]) -> list[Hex]:
             if cost is None or (unit.extra.get("hexes_entered", 0) if one_hex else cost > rest + 1e-9):
                 break  # 8.11: a ONE_HEX unit enters one hex regardless; else the MPs it has left
         else:
-            if _may_enter(game, group, t):
+            if t in occupied or t in wrecks:
+                if _may_enter(game, group, t):
+                    targets.append(t)
+                continue
+            if alone is None:
+                alone = over_stacked(game, group[0].side, t, group)
+            if not alone or _may_enter(game, group, t):
                 targets.append(t)
     return targets
 
@@ -267,13 +279,7 @@ def _entries(game: GameState, unit: Unit, key: tuple[Any, ...]) -> list[Action]:
     reached: dict[Any, tuple[list[Hex], frozenset[Hex], list[Action]]] = game.caches.setdefault("entries", {})
     found = reached.get((key, open_hexes))
     if found is None:
-        value = budget(game, unit)
-        hexes = [
-            h
-            for h in sorted(open_hexes)
-            if (cost := entry_cost(game.board, h, unit.mover(game.phase))) is not None
-            and (value == ONE_HEX or cost <= float(value))
-        ]
+        hexes = _entry_reach(game, unit.mover(game.phase), budget(game, unit), open_hexes)
         found = reached[(key, open_hexes)] = (hexes, frozenset(hexes), game.hex_actions(MOVE, (unit.id,), hexes))
     hexes, among, moves = found
     bars: dict[tuple[Any, ...], bool] = game.caches.setdefault("entry_bars", {})
@@ -286,6 +292,22 @@ def _entries(game: GameState, unit: Unit, key: tuple[Any, ...]) -> list[Action]:
         if bar:
             barred.add(h)
     return [move for h, move in zip(hexes, moves, strict=True) if h not in barred] if barred else moves
+
+
+def _entry_reach(game: GameState, mover: Any, value: float | str, open_hexes: frozenset[Hex]) -> list[Hex]:
+    """The open entry hexes that a unit moving as `mover` with `value` MPs may enter (R44: the hex's
+    own terrain cost), in order; kept per board (the game never edits the terrain), for every unit
+    that moves alike and every game: each waiting unit asks anew at each turn and phase."""
+    kept: dict[tuple[Any, ...], list[Hex]] = game.board.caches.setdefault("game_entry_reach", {})
+    key = (mover, value, open_hexes)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = [
+            h
+            for h in sorted(open_hexes)
+            if (cost := entry_cost(game.board, h, mover)) is not None and (value == ONE_HEX or cost <= float(value))
+        ]
+    return found
 
 
 def open_entry_hexes(game: GameState, unit: Unit) -> frozenset[Hex]:
