@@ -236,3 +236,18 @@ def test_8_0_once_the_rest_moves_an_afv_alone_is_no_longer_offered_by_the_kept_l
     assert afv[0].text() not in offered
     game.caches, game._at = {}, None
     assert offered == _choices(game)
+
+
+def test_a_zone_changed_between_two_games_of_one_scenario_is_resolved_anew() -> None:
+    """A scenario's named zones are resolved once for all its games on its own maps (new_game:
+    `ScenarioContext.share_zones`), by the zones, north indicator and maps as they are: a game
+    begun after the German area changed (24.1) deploys in the new area, not in the one kept."""
+    scenario = load_scenario(REPO / "tests" / "fixtures" / "game" / "duel-open.yaml")
+    first = new_game(scenario, 1)
+    south = first.zone_hexes("german-area")
+    scenario.zones["german-area"]["area"] = {"side_of": {"side": "south", "row": 8}}
+    second = new_game(scenario, 1)
+    narrower = second.zone_hexes("german-area")
+    assert narrower < south
+    assert {a.arg for a in legal_actions(second) if a.verb == "place"} == {second.label_of(h) for h in narrower}
+    assert first.zone_hexes("german-area") == south
