@@ -108,11 +108,15 @@ def _cap_excess(game: GameState, unit: Unit, d: dict[str, Any]) -> list[Any]:
 
 
 def side_area(game: GameState, side: str) -> frozenset[Hex]:
-    """24.21: 'that area of the map in which the player is permitted to deploy'."""
-    area: set[Hex] = set()
-    for d in game.scenario.data["sides"][side].get("deployment") or []:
-        area |= game.zone_hexes(d["zone"])
-    return frozenset(area)
+    """24.21: 'that area of the map in which the player is permitted to deploy'; kept for the phase
+    (the set-up lists the hidden hexes at every choice)."""
+    kept: dict[Any, frozenset[Hex]] = game.caches.setdefault("setup", {})
+    key = ("side_area", side)
+    found = kept.get(key)
+    if found is None:
+        deployments = game.scenario.data["sides"][side].get("deployment") or []
+        found = kept[key] = frozenset().union(*(game.zone_hexes(d["zone"]) for d in deployments))
+    return found
 
 
 def to_place(game: GameState, side: str) -> list[Unit]:
@@ -423,7 +427,7 @@ def _hide_actions(game: GameState, side: str) -> list[Action]:
     return [
         Action(HIDE, (), game.label_of(h))
         for h in hexes
-        if h is not None and not any(u.is_afv for u in game.at(h) if u.side == side)
+        if h is not None and not game.totals(side, h)[1]  # the side's AFVs there
     ]
 
 
