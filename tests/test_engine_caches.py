@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 
 from engine.game import Action, apply, legal_actions, new_game, play
+from engine.game.sightlines import blockers
 from engine.game.state import LASTING_CACHES, GameState
 from engine.game.units import ON_MAP, WAITING
 from engine.model.scenario import load_scenario
+from engine.players import make_player
 
 REPO = Path(__file__).resolve().parent.parent
 S1 = load_scenario(REPO / "scenarios" / "s1-demyansk-pocket.yaml")
@@ -282,3 +284,38 @@ def test_24_1_r44_a_waiting_unit_is_offered_the_entry_hexes_its_mps_reach() -> N
     game.board.caches.pop("game_entry_reach")
     game.caches, game._at = {}, None
     assert offered == _choices(game)
+
+
+def test_a_zone_changed_between_two_games_of_one_scenario_is_resolved_anew() -> None:
+    """A scenario's named zones are resolved once for all its games on its own maps (new_game:
+    `ScenarioContext.share_zones`), by the zones, north indicator and maps as they are: a game
+    begun after the German area changed (24.1) deploys in the new area, not in the one kept."""
+    scenario = load_scenario(REPO / "tests" / "fixtures" / "game" / "duel-open.yaml")
+    first = new_game(scenario, 1)
+    south = first.zone_hexes("german-area")
+    scenario.zones["german-area"]["area"] = {"side_of": {"side": "south", "row": 8}}
+    second = new_game(scenario, 1)
+    narrower = second.zone_hexes("german-area")
+    assert narrower < south
+    assert {a.arg for a in legal_actions(second) if a.verb == "place"} == {second.label_of(h) for h in narrower}
+    assert first.zone_hexes("german-area") == south
+
+
+def test_the_afvs_and_wrecks_that_block_lines_are_where_they_stand_at_every_decision() -> None:
+    """10.31 b counts 'AFV units, or Wreck markers' in the hexes a line passes: the count by hex
+    (`sightlines.blockers`, worked from the AFVs' ids kept for the phase, after every step of a move)
+    is at every decision of a Scenario 6 random game (seed 1) the AFVs on the map in each hex plus
+    its Wreck, as AFVs enter and move, until one is destroyed."""
+    game, seen = new_game(SCENARIOS["s6-spartakovka"], 1), set()
+    players = {"german": make_player("random", 1), "russian": make_player("random", 2)}
+    while not game.is_over and not (game.wrecks and len(seen) >= 6):
+        expected: dict[object, int] = {}
+        for h, units in game.occupied().items():
+            if any(u.is_afv for u in units):
+                expected[h] = sum(1 for u in units if u.is_afv)
+        for h in game.wrecks:
+            expected[h] = expected.get(h, 0) + 1
+        assert blockers(game) == expected, f"decision {len(game.log)}"
+        seen.add(tuple(sorted(expected.items())))
+        play(game, players[game.to_act].choose(None, legal_actions(game)))
+    assert len(seen) >= 6 and game.wrecks

@@ -53,6 +53,23 @@ def test_24_1_units_are_placed_only_in_their_deployment_area() -> None:
     assert Action("done") not in legal_actions(game)  # every deploying unit is placed first
 
 
+def test_8_62_a_set_up_hex_is_offered_while_it_takes_the_unit() -> None:
+    """8.62: 'a player may have no more than six men plus one AFV in a hex' (and two CWs, 8.63),
+    in the set-up too. Scenario 6's units each placed in the first hex offered, so that hexes
+    fill: the listing, which asks the limit only of the hexes units stand in, offers exactly the
+    deployment hexes that take the unit when each is asked on its own."""
+    game, refused = new_game(S6, 1), 0
+    while (actions := legal_actions(game))[0].verb in ("place", "face"):
+        if actions[0].verb == "place":
+            unit = game.unit(actions[0].units[0])
+            standing = setup._standing(game, unit)
+            each = [game.label_of(h) for h in standing if setup._may_place(game, unit, h)]
+            assert [a.arg for a in actions if a.verb == "place"] == each
+            refused += len(each) < len(standing)
+        play(game, actions[0])
+    assert refused >= 10 and game.phase == SETUP
+
+
 def test_24_1_a_unit_that_faces_a_hexside_is_placed_with_its_facing() -> None:
     """8.7: 'Only ATG's, MG's (both MMG and LMG) and AFV's must face a hexside': placed, it faces."""
     game = new_game(OPEN, 1)

@@ -118,23 +118,13 @@ def assault_actions(game: GameState) -> list[Action]:
     if fight:
         alive = fight["attackers"] if game.to_act == fight["side"] else fight["defenders"]
         return [Action(REMOVE, (i,)) for i in sorted(alive)]
-    key = (
-        "assault actions",
-        game.to_act,
-        tuple(sorted(game.assault_markers.items())),
-        repr(game.assault.get("cleared")),
-        tuple(
-            [
-                (u.morale, u.fired, u.extra.get("assaulted"), u.extra.get("fired_phase"), u.extra.get("grenade_target"))
-                for u in game.side_units(game.to_act)
-            ]
-        ),
-    )  # kept until units move (GameState.kept), by all else the designations read
-    found: list[Action] = game.kept(key, lambda: _phase_actions(game))
-    return found
+    return _phase_actions(game)
 
 
 def _phase_actions(game: GameState) -> list[Action]:
+    """Each marker's designations, kept for the phase by what they read: the units in its hex
+    (`_assaulter`), who stands in the target hex and whether 17.32 cleared it; asked of the side's
+    few markers at each listing, not of every unit of the side."""
     actions: list[Action] = []
     kept: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("designations", {})
     for h, (side, target) in sorted(game.assault_markers.items()):

@@ -13,17 +13,8 @@ from .state import GameState
 
 def closing_actions(game: GameState) -> list[Action]:
     """Every marker and replacement open to the side that moved; `done` is added by the caller.
-    Kept until units move, by the markers placed and the side's units' morale and crews."""
-    key = (
-        "closing",
-        game.to_act,
-        game.phase,
-        game.phasing,
-        tuple(sorted(game.assault_markers.items())),
-        tuple([(u.morale, u.men, u.where) for u in game.side_units(game.to_act)]),
-    )
-    actions: list[Action] = game.kept(key, lambda: [*mark_actions(game), *replacement_actions(game)])
-    return actions
+    The marks are kept until units move (`mark_actions`), the few CWs asked at each listing."""
+    return [*mark_actions(game), *replacement_actions(game)]
 
 
 def apply_closing(game: GameState, action: Action) -> list[dict[str, Any]]:

@@ -51,9 +51,12 @@ def replacement_actions(game: GameState) -> list[Action]:
     if game.phase != MOVEMENT:
         return []
     side = game.phasing
+    kept: dict[str, tuple[str, ...]] = game.caches.setdefault("crew_weapons", {})  # ids: copies share it
+    if side not in kept:  # the side's CWs by id, for the phase (a closing lists them after every marker)
+        kept[side] = tuple(sorted(u.id for u in game.side_units(side) if u.kind == "cw"))
     actions = []
-    for cw in sorted(game.side_units(side), key=lambda u: u.id):
-        if cw.kind != "cw" or not cw.on_map or cw.hex is None:
+    for cw in [game.units[i] for i in kept[side]]:
+        if not cw.on_map or cw.hex is None:
             continue
         if cw.men >= int(cw.extra.get("full_crew", cw.men)) or original_crew(cw) <= 0:
             continue

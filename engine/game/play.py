@@ -123,14 +123,17 @@ def new_game(
     if not validated:
         _check_playable(scenario)
     counters: Counters = bundled_counters()
-    if board is None:  # the maps, their terrain costs and lines of sight: the same for every game of it
-        shared = shared_caches(scenario)
+    shared = shared_caches(scenario) if board is None else None
+    if shared is not None:  # the maps, their terrain costs, lines of sight and zones: the same for every game of it
         if "board" not in shared:
             shared["board"] = scenario.load_board()
-        board, caches = shared["board"], shared
-    else:
-        caches = {}
-    context = ScenarioContext(scenario, counters, replace(board, watchers=[], caches=caches, previous={}))
+        board = shared["board"]
+    assert board is not None
+    context = ScenarioContext(
+        scenario, counters, replace(board, watchers=[], caches={} if shared is None else shared, previous={})
+    )
+    if shared is not None:
+        context.share_zones(shared.setdefault("zones", {}))
     units = {u.id: u for u in field_units(scenario, counters)}
     game = GameState(scenario, context, counters, seed, dict(options or {}), Dice(seed), units)
     game.first_shot = bool(game.options.get("first_shot", False))

@@ -76,34 +76,64 @@ def _capped(unit: Unit) -> Capped:
 
 
 def over_cap(game: GameState, unit: Unit, h: Hex) -> str | None:
-    """Why placing the unit in h breaks a deployment's `limit:` (24.1, R83), else None: the units
-    the deployment names that stand only in its zone, counted by the validator's own function."""
+    """Why placing the unit in h breaks a deployment's `limit:` (24.1, R83), else None."""
     for d, only_here in _caps(game, unit):
         if h not in only_here:
             continue
-        standing = [
-            u
-            for u in game.side_units(unit.side)
-            if u.on_map and any(u.hex in area for cap, area in _caps(game, u) if cap is d)
-        ]
-        excess = cap_excess(d["limit"], [_capped(u) for u in [*standing, unit]])
+        excess = _cap_excess(game, unit, d)
         if excess:
             zone = d["zone"] if isinstance(d["zone"], str) else "its zone"
             return f"{excess[0].what} in {zone}: the deployment's limit allows {excess[0].most}"
     return None
 
 
+def _capped_out(game: GameState, unit: Unit) -> set[Hex]:
+    """The hexes where placing the unit breaks a deployment's `limit:` (`over_cap` of each)."""
+    out: set[Hex] = set()
+    for d, only_here in _caps(game, unit):
+        if _cap_excess(game, unit, d):
+            out |= only_here
+    return out
+
+
+def _cap_excess(game: GameState, unit: Unit, d: dict[str, Any]) -> list[Any]:
+    """What the capped deployment d would hold over its limit with the unit placed where it counts
+    (R83): the units d names that stand only in its zone, counted by the validator's own function."""
+    standing = [
+        u
+        for u in game.side_units(unit.side)
+        if u.on_map and any(u.hex in area for cap, area in _caps(game, u) if cap is d)
+    ]
+    return cap_excess(d["limit"], [_capped(u) for u in [*standing, unit]])
+
+
 def side_area(game: GameState, side: str) -> frozenset[Hex]:
-    """24.21: 'that area of the map in which the player is permitted to deploy'."""
-    area: set[Hex] = set()
-    for d in game.scenario.data["sides"][side].get("deployment") or []:
-        area |= game.zone_hexes(d["zone"])
-    return frozenset(area)
+    """24.21: 'that area of the map in which the player is permitted to deploy'; kept for the phase
+    (the set-up lists the hidden hexes at every choice)."""
+    kept: dict[Any, frozenset[Hex]] = game.caches.setdefault("setup", {})
+    key = ("side_area", side)
+    found = kept.get(key)
+    if found is None:
+        deployments = game.scenario.data["sides"][side].get("deployment") or []
+        found = kept[key] = frozenset().union(*(game.zone_hexes(d["zone"]) for d in deployments))
+    return found
 
 
 def to_place(game: GameState, side: str) -> list[Unit]:
     """The side's deploying units not yet placed nor held for an entry, in order."""
-    return [u for u in game.side_units(side) if u.where == WAITING and u.id not in game.held and deploying(game, u)]
+    units = game.units
+    return [units[i] for i in _deployers(game, side) if units[i].where == WAITING and i not in game.held]
+
+
+def _deployers(game: GameState, side: str) -> tuple[str, ...]:
+    """The ids of the side's units that deploy, in order; kept for the set-up (a unit's deployments
+    never change, and `to_place` is asked at every placement)."""
+    kept: dict[Any, tuple[str, ...]] = game.caches.setdefault("setup", {})
+    key = ("deployers", side)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = tuple(u.id for u in game.side_units(side) if deploying(game, u))
+    return found
 
 
 def apply_given_setup(game: GameState) -> list[dict[str, Any]]:
@@ -172,7 +202,7 @@ def setup_actions(game: GameState) -> list[Action]:
     units = to_place(game, side)
     if units:
         unit = units[0]
-        actions = [Action(PLACE, (unit.id,), game.label_of(h)) for h in _placeable(game, unit)]
+        actions = _placements(game, unit)
         if _may_hold(game, unit):
             actions.append(Action(HOLD, (unit.id,)))
         return actions
@@ -191,21 +221,37 @@ def _needs_facing(game: GameState, side: str) -> Unit | None:
     return next((u for u in game.side_units(side) if u.on_map and u.faces_hexside and u.facing is None), None)
 
 
-def _placeable(game: GameState, unit: Unit) -> list[Hex]:
-    return [h for h in _standing(game, unit) if _may_place(game, unit, h)]
+def _placements(game: GameState, unit: Unit) -> list[Action]:
+    """`place UNIT HEX` for each hex of `_standing` that takes the unit now (`_may_place`), each
+    action made once per board: only the hexes units stand in are asked for 8.62's limit, as an
+    empty one takes the unit unless it alone breaks the limit."""
+    area = deployment_area(game, unit)
+    key = (unit.id, area, unit.is_afv, str(unit.state))
+    kept: dict[Any, list[tuple[Hex, Action]]] = game.board.caches.setdefault("game_placements", {})
+    placements = kept.get(key)
+    if placements is None:
+        placements = kept[key] = [(h, Action(PLACE, (unit.id,), game.label_of(h))) for h in _standing(game, unit)]
+    occupied = game.occupied()
+    refused = _capped_out(game, unit)
+    refused.update(h for h in occupied if over_stacked(game, unit.side, h, [unit]))
+    empty = next((h for h, _ in placements if h not in occupied), None)
+    if empty is not None and over_stacked(game, unit.side, empty, [unit]):  # the unit alone is over it
+        refused.update(h for h, _ in placements if h not in occupied)
+    return [action for h, action in placements if h not in refused]
 
 
 def _standing(game: GameState, unit: Unit) -> list[Hex]:
     """The deployment area's hexes the unit may stand in, in order: kept per board by the area
     (most units of a side share theirs) and how the unit stands (the game never edits the terrain)."""
-    area = deployment_area(game, unit)
-    key = (area, unit.is_afv, str(unit.state))
+    return _standing_in(game, deployment_area(game, unit), unit.is_afv, str(unit.state))
+
+
+def _standing_in(game: GameState, area: frozenset[Hex], afv: bool, state: str) -> list[Hex]:
     kept: dict[Any, list[Hex]] = game.board.caches.setdefault("game_standing", {})
+    key = (area, afv, state)
     found = kept.get(key)
     if found is None:
-        found = kept[key] = [
-            h for h in sorted(area) if may_stand(game.board, h, afv=unit.is_afv, state=str(unit.state))
-        ]
+        found = kept[key] = [h for h in sorted(area) if may_stand(game.board, h, afv=afv, state=state)]
     return found
 
 
@@ -277,9 +323,7 @@ def _ip_candidates(game: GameState, side: str, marker: dict[str, Any]) -> list[t
     if marker["zone"] is not None:
         area &= game.zone_hexes(marker["zone"])
     return [
-        (h, Action(IP, (), f"{marker['points']} {game.label_of(h)}"))
-        for h in sorted(area)
-        if may_stand(game.board, h, afv=False, state="up")
+        (h, Action(IP, (), f"{marker['points']} {game.label_of(h)}")) for h in _standing_in(game, area, False, "up")
     ]
 
 
@@ -383,7 +427,7 @@ def _hide_actions(game: GameState, side: str) -> list[Action]:
     return [
         Action(HIDE, (), game.label_of(h))
         for h in hexes
-        if h is not None and not any(u.is_afv for u in game.at(h) if u.side == side)
+        if h is not None and not game.totals(side, h)[1]  # the side's AFVs there
     ]
 
 

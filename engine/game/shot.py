@@ -308,7 +308,7 @@ def _openings(
     index = bare_index(game)
     if index is not None:
         columns = [index[h] for h, _, _ in targets]
-        bare = cache(lambda state: bare_lines(game, FirerState(state))[1])  # by the firer's state, once a listing
+        bare: dict[str, Any] = {}  # by the firer's state, once a listing
     wanted = []
     for unit in _may_open(game, side) if units is None else units:
         if not unit.on_map or unit.hex is None:
@@ -317,7 +317,10 @@ def _openings(
         if index is None:
             near = [t for t in targets if hex_distance(unit.hex, t[0]) <= reach]
         else:  # the terrain's line first: it blocks most
-            row = bare(unit.state)[index[unit.hex]]
+            matrix = bare.get(unit.state)
+            if matrix is None:
+                matrix = bare[unit.state] = bare_lines(game, FirerState(unit.state))[1]
+            row = matrix[index[unit.hex]]
             near = [
                 t for t, i in zip(targets, columns, strict=True) if not row[i] and hex_distance(unit.hex, t[0]) <= reach
             ]
@@ -328,6 +331,8 @@ def _openings(
         if its is None:
             its = kept[key] = _unit_openings(game, unit, near)
         wanted += [(unit, h, aim, antitank) for h, aim, antitank in its]
+    if not wanted:  # most hexes entered at an interrupt: no line to ask
+        return []
     if index is not None and not blockers(game):  # no AFV or Wreck: the terrain's lines are the lines
         return sorted(wanted, key=lambda w: (w[0].id, w[1]))
     found = []

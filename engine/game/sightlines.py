@@ -83,11 +83,15 @@ def blockers_key(game: GameState) -> tuple[tuple[Hex, int], ...]:
 
 
 def _blockers(game: GameState) -> dict[Hex, int]:
+    """Asked after every step of a move: walks the AFVs (their ids kept for the phase), not every hex."""
+    afvs: tuple[str, ...] | None = game.caches.get("afv_ids")
+    if afvs is None:
+        afvs = game.caches["afv_ids"] = tuple(i for i, u in game.units.items() if u.is_afv)
     counts: dict[Hex, int] = {}
-    for h, units in game.occupied().items():
-        afvs = sum(1 for u in units if u.is_afv)
-        if afvs:
-            counts[h] = afvs
+    for i in afvs:
+        unit = game.units[i]
+        if unit.on_map and unit.hex is not None:
+            counts[unit.hex] = counts.get(unit.hex, 0) + 1
     for h in game.wrecks:
         counts[h] = counts.get(h, 0) + 1
     return counts

@@ -19,7 +19,7 @@ def state_view(
 ) -> dict[str, Any]:
     """The state as `side` may see it (None: everything, for a replay or a referee): the other
     side's hidden units and mines are left out. `digest`: the mines as the digest keeps them
-    written (`_kept_mines`: shared, so never in a view handed out, which its reader may change)."""
+    written, their text (`_kept_mines`: never in a view handed out)."""
     units = [
         unit_json(game, u)
         for u in game.units.values()
@@ -61,16 +61,22 @@ def _written_mines(game: GameState, mines: dict[Hex, dict[str, int]]) -> dict[st
     return {game.label_of(h): dict(m) for h, m in sorted(mines.items())}
 
 
-def _kept_mines(game: GameState, side: str, mines: dict[Hex, dict[str, int]]) -> dict[str, dict[str, int]]:
-    """A side's mines written, kept while they are the same (set up once, 19.11: every phase's end
-    wrote them again: 73 hexes in a game of Scenario 6); compared by value, as copies share it."""
-    kept: dict[str, tuple[dict[Hex, dict[str, int]], dict[str, dict[str, int]]]] = game.caches.setdefault(
-        "digest_mines", {}
-    )
+def _kept_mines(game: GameState, side: str, mines: dict[Hex, dict[str, int]]) -> _Written:
+    """A side's mines as the digest's text writes them, kept while they are the same (set up once,
+    19.11: every phase's end wrote them again, 73 hexes in a game of Scenario 6, a third of the
+    digest's time); compared by value, as copies share it."""
+    kept: dict[str, tuple[dict[Hex, dict[str, int]], _Written]] = game.caches.setdefault("digest_mines", {})
     found = kept.get(side)
     if found is None or found[0] != mines:
-        found = kept[side] = ({h: dict(m) for h, m in mines.items()}, _written_mines(game, mines))
+        found = kept[side] = ({h: dict(m) for h, m in mines.items()}, _Written(repr(_written_mines(game, mines))))
     return found[1]
+
+
+class _Written(str):
+    """A value's repr kept: written into a repr as it is."""
+
+    def __repr__(self) -> str:
+        return str.__str__(self)
 
 
 def _ammo_json(game: GameState, side: str | None) -> dict[str, int]:

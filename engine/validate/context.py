@@ -113,6 +113,12 @@ class ScenarioContext:
     def _zone_cache(self) -> dict[str, frozenset[Hex] | None]:
         return {}
 
+    def share_zones(self, kept: dict[str, dict[str, frozenset[Hex] | None]]) -> None:
+        """Resolve the named zones into `kept`'s entry for the zones, north indicator and maps as
+        they are now: the games of a scenario on one board that no one edits (new_game) share them."""
+        key = repr((self.scenario.maps, self.scenario.north, self.scenario.zones))
+        self.__dict__["_zone_cache"] = kept.setdefault(key, {})
+
     @property
     def viewsheds(self) -> Viewsheds | None:
         return self._viewsheds if self.board is not None else None
