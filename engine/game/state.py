@@ -22,7 +22,7 @@ from engine.validate.placements import zone_hexes
 from .actions import Action
 from .dice import Dice
 from .state_text import state_digest, state_view
-from .units import WAITING, WHILE_SHARED, Extra, SharedExtra, SharedUnit, SharedUnitError, Unit
+from .units import WAITING, Unit, make_stale, own_copy, share_all
 
 SETUP, ENTRY_CHOICE = "setup", "entry_choice"
 MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, FREE_STATE = (
@@ -52,7 +52,6 @@ LASTING_CACHES = frozenset(
 )
 
 _MISSING = object()
-_new = object.__new__
 _NOBODY = (0, 0, 0)
 # Tests set this (tests/test_engine_copy_on_write.py): each `play` then begins as after a copy (no
 # unit its state's own), a copy shares no unit, and the unit `changing` replaces is killed, so that
@@ -366,7 +365,7 @@ class GameState:
             self._starts_change(current.hex)
         if type(current) is Unit:
             return current
-        twin = self._own(current)
+        twin = own_copy(current)
         self.units[twin.id] = twin
         self._owned.append(twin)
         if self._at is not None and current.on_map and current.hex is not None:
@@ -377,7 +376,7 @@ class GameState:
         if kept is not None:
             self._sides = {**self._sides, twin.side: tuple([twin if u is current else u for u in kept])}
         if STRICT_UNITS:
-            object.__setattr__(current, "__class__", _Stale)
+            make_stale(current)
         return twin
 
     def changing_all(self, units: Iterable[Unit]) -> list[Unit]:
@@ -391,7 +390,7 @@ class GameState:
                 self._starts_change(current.hex)
             if type(current) is not Unit:
                 shared.append(current)
-                replaced[id(current)] = twin = self._own(current)
+                replaced[id(current)] = twin = own_copy(current)
                 self.units[twin.id] = current = twin
                 self._owned.append(twin)
             owned.append(current)
@@ -401,37 +400,14 @@ class GameState:
             self._sides = {side: tuple([replaced.get(id(u), u) for u in kept]) for side, kept in self._sides.items()}
         if STRICT_UNITS:
             for unit in shared:
-                object.__setattr__(unit, "__class__", _Stale)
+                make_stale(unit)
         return owned
 
     def strict_epoch(self) -> None:
         """With STRICT_UNITS on: no unit is the state's own any more, as after a copy."""
         if STRICT_UNITS:
-            self._share()
-
-    def _share(self) -> None:
-        """The units the state changed in place are shared from now on (by a copy): `SharedUnit`s,
-        their notes `SharedExtra`, changed by no state in place."""
-        for unit in self._owned:
-            fields = unit.__dict__
-            object.__setattr__(unit, "__class__", SharedUnit)
-            extra = fields["extra"]
-            if type(extra) is Extra:
-                extra.__class__ = SharedExtra
-            elif type(extra) is not SharedExtra:  # a plain dict set by hand (a test's)
-                fields["extra"] = SharedExtra(extra)
-        self._owned = []
-
-    @staticmethod
-    def _own(unit: Unit) -> Unit:
-        """A copy of the unit to change in place (not through __init__: its fields' dict given whole)."""
-        fields = unit.__dict__.copy()
-        fields["extra"] = extra = Extra(fields["extra"])
-        for note in WHILE_SHARED:  # a shared unit's, kept while no state changes it
-            extra.pop(note, None)
-        twin: Unit = _new(Unit)
-        twin.__dict__ = fields
-        return twin
+            share_all(self._owned)
+            self._owned = []
 
     def units_changed(self) -> None:
         """A unit moved, was hidden or revealed, or lost men: the index of `at` is built again."""
@@ -497,13 +473,14 @@ class GameState:
         twin.__dict__ = self.__dict__.copy()
         twin.dice = self.dice.copy(seed)
         if STRICT_UNITS:  # nothing shared: `changing` kills the units it replaces
-            twin.units = units = {k: self._own(u) for k, u in self.units.items()}
+            twin.units = units = {k: own_copy(u) for k, u in self.units.items()}
             twin._owned = list(units.values())
             if self._at is not None:
                 twin._at = {h: [units[u.id] for u in there] for h, there in self._at.items()}
             twin._sides = {side: tuple([units[u.id] for u in kept]) for side, kept in self._sides.items()}
         else:  # copy-on-write: the two share every unit, and neither may change one in place any more
-            self._share()
+            share_all(self._owned)
+            self._owned = []
             twin._owned = []
             twin.units, twin._sides = dict(self.units), dict(self._sides)
         # a hex's factors are never changed in place (19.12: a placement makes a new dict): shared
@@ -551,23 +528,6 @@ class GameState:
         """A short hash of the whole state, recorded in the log so that a replay can check it
         (`state_text.state_digest`)."""
         return state_digest(self)
-
-
-_FIXED = frozenset(
-    (
-        *("id", "side", "kind", "type", "squad", "number", "pr", "movement", "faces_hexside", "group", "values"),
-        *("is_afv", "unit_class", "is_leader_rank", "value", "describe", "__class__"),
-    )
-)
-
-
-class _Stale(SharedUnit):
-    """A unit `changing` replaced with STRICT_UNITS on: reading it is reading a stale reference."""
-
-    def __getattribute__(self, name: str) -> Any:
-        if name in _FIXED:  # the counter's own, never changed in play (`changing` finds a unit by id)
-            return object.__getattribute__(self, name)
-        raise SharedUnitError(f"a unit read through a reference kept across its change ({name})")
 
 
 _AS_THEY_ARE = frozenset((str, int, float, bool, type(None), tuple))  # what `_fresh` gives back as it is

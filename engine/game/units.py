@@ -181,6 +181,55 @@ class SharedUnit(Unit):
         raise SharedUnitError(f"{self.id}: {name} deleted while a copy of its state shares the unit")
 
 
+def share_all(units: list[Unit]) -> None:
+    """Units a state changed in place, shared from now on (by a copy of it): `SharedUnit`s, their
+    notes `SharedExtra`, changed by no state in place."""
+    for unit in units:
+        fields = unit.__dict__
+        object.__setattr__(unit, "__class__", SharedUnit)
+        extra = fields["extra"]
+        if type(extra) is Extra:
+            extra.__class__ = SharedExtra
+        elif type(extra) is not SharedExtra:  # a plain dict set by hand (a test's)
+            fields["extra"] = SharedExtra(extra)
+
+
+def own_copy(unit: Unit) -> Unit:
+    """A copy of the unit for a state to change in place (not through __init__: its fields' dict
+    given whole), without what a shared unit keeps while no state changes it."""
+    fields = unit.__dict__.copy()
+    fields["extra"] = extra = Extra(fields["extra"])
+    for note in WHILE_SHARED:
+        extra.pop(note, None)
+    twin: Unit = object.__new__(Unit)
+    twin.__dict__ = fields
+    return twin
+
+
+# what a stale unit still answers: the counter's own, never changed in play (`changing` finds a
+# unit by id)
+_FIXED = frozenset(
+    (
+        *("id", "side", "kind", "type", "squad", "number", "pr", "movement", "faces_hexside", "group", "values"),
+        *("is_afv", "unit_class", "is_leader_rank", "value", "describe", "__class__"),
+    )
+)
+
+
+class StaleUnit(SharedUnit):
+    """A unit `GameState.changing` replaced with the tests' STRICT_UNITS on: reading it is reading
+    a stale reference."""
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in _FIXED:
+            return object.__getattribute__(self, name)
+        raise SharedUnitError(f"a unit read through a reference kept across its change ({name})")
+
+
+def make_stale(unit: Unit) -> None:
+    object.__setattr__(unit, "__class__", StaleUnit)
+
+
 def while_shared(unit: Unit, note: str, work: Callable[[Unit], Any]) -> Any:
     """`work(unit)`, a function of the unit's fields and notes alone, kept under `note` (one of
     WHILE_SHARED) while the unit is shared: no state changes a `SharedUnit`. Its callers ask
