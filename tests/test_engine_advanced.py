@@ -11,12 +11,13 @@ from hypothesis import strategies as st
 
 from engine.game import Action, legal_actions, new_game, play
 from engine.game.ammo import ammo_left
+from engine.game.combining import may_combine
 from engine.game.fire_odds import describe_odds, fire_odds
 from engine.game.firing import may_fire
 from engine.game.mg_modes import SP
 from engine.game.mortars import scatter_modifier
 from engine.game.observation import observation
-from engine.game.shot import ap_shot, may_combine
+from engine.game.shot import ap_shot
 from engine.game.state import SUPPORT_FIRE, GameState
 from engine.game.views import side_log
 from engine.geometry.movement import Morale, State

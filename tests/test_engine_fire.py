@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from engine.game import Action, IllegalAction, legal_actions, new_game, play
+from engine.game.combining import may_combine
 from engine.game.fire import fire_actions
 from engine.game.firing import ap_dice, may_fire
-from engine.game.shot import ap_shot, at_shot, attenuated, in_frontal_area, may_aim, may_combine
+from engine.game.shot import ap_shot, at_shot, attenuated, in_frontal_area, may_aim
 from engine.game.sightlines import line_open, sight
 from engine.game.state import DEFENSIVE_FIRE, MOVEMENT, MOVING_FIRE, SUPPORT_FIRE, GameState
 from engine.game.units import ON_MAP, Unit

@@ -23,6 +23,7 @@ from engine.odds import ap_result, at_destroyed
 from .actions import DONE, PASS, Action, IllegalAction, verb
 from .advanced import advanced
 from .ammo import ap_cost, committed, may_spend, spend
+from .combining import combinable, group_fire_leader, may_combine
 from .firing import combat_rolled, firer_and_hex, firing_side, mark_fired
 from .flamethrower import FLAME, apply_flame, flame_actions
 from .grenades import GRENADE, apply_grenade, grenade_actions
@@ -35,13 +36,10 @@ from .shot import (
     Shot,
     ap_shot,
     at_shot,
-    combinable,
     fire_pc_modifier,
-    group_fire_leader,
     is_mg,
     may_aim,
     may_antitank,
-    may_combine,
     opening_hexes,
     openings,
 )

@@ -19,6 +19,7 @@ from engine.odds import FACES, ap_chances, at_chance, dice_totals
 
 from .actions import Action, IllegalAction
 from .advanced import advanced
+from .combining import group_fire_leader, may_combine
 from .firing import FIRE_PHASES, firing_side, may_fire
 from .mg_fire import LANE, SPRAY, lane_targets, mg_shot, pc_passed, ready, spray_targets
 from .mg_modes import FL, direct_fire, mode_of
@@ -41,7 +42,7 @@ from .observation import (
     observed_chance,
     observers,
 )
-from .shot import ap_shot, at_shot, fire_pc_modifier, group_fire_leader, may_aim, may_antitank, may_combine
+from .shot import ap_shot, at_shot, fire_pc_modifier, may_aim, may_antitank
 from .special_roll import special_roll
 from .state import SUPPORT_FIRE, GameState
 from .units import Unit

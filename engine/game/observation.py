@@ -221,7 +221,7 @@ def _note_attempt(game: GameState, observer: Unit, label: str, observed: bool) -
 def observers(firers: list[Unit], leader: Unit | None = None) -> list[Unit]:
     """23.12: one observer a firing hex, its commander if one fires from there (R347), else its
     first firer; in Group Fire only its `leader` (23.14: 'only the leader may be used to observe',
-    shot.group_fire_leader; R370)."""
+    combining.group_fire_leader; R370)."""
     if leader is not None:
         return [leader]
     hexes: dict[Hex | None, list[Unit]] = {}

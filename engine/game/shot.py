@@ -1,5 +1,5 @@
-"""The numbers of one attack: who may fire at a hex (10.1, 10.2, 10.23, 13.1, 13.2), who may combine
-(11.12-11.14), the firepower with every modifier and its rule (11.1, 11.15, 11.16, 11.2; 12.1,
+"""The numbers of one attack: who may fire at a hex (10.1, 10.2, 10.23, 13.1, 13.2; who may combine,
+11.12-11.14: combining.py), the firepower with every modifier and its rule (11.1, 11.15, 11.16, 11.2; 12.1,
 12.16), the dice for each target unit (11.3, 12.2) and the AT modifiers (12.31). The engine's
 fire combat and the odds calculator (`iceditor odds fire`) read the same `Shot`.
 """
@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from engine.geometry.movement import Morale
 from engine.geometry.sight import FirerState
 from engine.hexgrid import DIRECTIONS, Hex, hex_distance, hex_to_point
 from engine.model.tables import table_values
@@ -22,7 +21,7 @@ from .firing import ap_dice, is_stug, may_fire
 from .mortars import is_mortar
 from .observation import counts_as_moved
 from .sightlines import along, bare_index, bare_lines, blockers, blockers_key, line_open, open_lines
-from .state import DEFENSIVE_FIRE, REACTION, SUPPORT_FIRE, GameState
+from .state import REACTION, GameState
 from .units import SharedUnit, Unit, while_shared
 
 
@@ -144,7 +143,8 @@ def visible_enemies(game: GameState, side: str, h: Hex) -> list[Unit]:
     return [u for u in game.occupied().get(h, ()) if u.side != side and not u.hidden]
 
 
-def _opportunity(game: GameState) -> bool:
+def opportunity_fire(game: GameState) -> bool:
+    """13.0: the fire now is opportunity fire, at a stack that moved into a hex (an interrupt)."""
     return game.interrupt is not None
 
 
@@ -165,7 +165,7 @@ def _opens(game: GameState, unit: Unit, target: Hex, enemies: list[Unit]) -> tup
     distance = hex_distance(unit.hex, target)
     if not (aims or antitanks) or not enemies or distance == 0 or distance > _reach(game, unit):
         return False, False
-    opportunity = _opportunity(game)
+    opportunity = opportunity_fire(game)
     if opportunity and not _opportunity_kind(game, unit):
         return False, False
     if (frontal_only or (opportunity and unit.is_afv)) and not in_frontal_area(unit.hex, unit.facing, target):
@@ -345,7 +345,7 @@ def _openings(
 
 def _may_open(game: GameState, side: str) -> tuple[Unit, ...]:
     """The side's units whose kind may fire now: at an interrupt 13.11's and 13.12's, kept for the phase."""
-    if not _opportunity(game):
+    if not opportunity_fire(game):
         return game.side_units(side)
     kept: dict[str, tuple[str, ...]] = game.caches.setdefault("opportunity_kinds", {})  # ids: copies share it
     if side not in kept:
@@ -355,7 +355,7 @@ def _may_open(game: GameState, side: str) -> tuple[Unit, ...]:
 
 def _fire_now(game: GameState) -> tuple[bool, bool]:
     """What of the phase `_opens` depends on: opportunity fire (13.0), and in which phase (13.11, 13.12)."""
-    opportunity = _opportunity(game)
+    opportunity = opportunity_fire(game)
     return opportunity, opportunity and game.phase == REACTION
 
 
@@ -381,7 +381,7 @@ def _reach(game: GameState, unit: Unit) -> float:
     """The farthest hex the unit may open fire at now: where range attenuation (11.22) or 13.2's
     opportunity ranges leave it a factor; AT fire but an ATR's has unlimited range (12.16). Kept
     on the unit (its counter's values never change)."""
-    key = "_reach_opportunity" if _opportunity(game) else "_reach"
+    key = "_reach_opportunity" if opportunity_fire(game) else "_reach"
     if key not in unit.extra:
         unit.extra[key] = _reach_now(game, unit)
     reach: float = unit.extra[key]
@@ -396,7 +396,7 @@ def _reach_now(game: GameState, unit: Unit) -> float:
         reaches.append(int(unit.value("at_factor")) * int(unit.value("initial_range")))
     factor, increment = _ap_factor(unit), _initial_range(unit)
     reach = float(factor * increment)  # attenuated(factor, increment, d) > 0 up to here
-    if _opportunity(game):
+    if opportunity_fire(game):
         ranges = table_values("combat")["opportunity_fire_ranges"]
         if unit.is_afv:
             reach = min(reach, float(ranges["afv_ap_max_range"]))
@@ -412,7 +412,7 @@ def _factor_at(game: GameState, unit: Unit, target: Hex) -> int:
     assert unit.hex is not None
     distance = hex_distance(unit.hex, target)
     factor, increment = _ap_factor(unit), _initial_range(unit)
-    if _opportunity(game):
+    if opportunity_fire(game):
         ranges = table_values("combat")["opportunity_fire_ranges"]
         if unit.is_afv:  # 13.2: 'AP factors (4 factors maximum) up to a maximum range of ten hexes'
             if distance > int(ranges["afv_ap_max_range"]):
@@ -438,7 +438,7 @@ def fire_pc_modifier(game: GameState, unit: Unit) -> int:
     """The modifier of `unit`'s PC to fire now, for the dice and for the odds alike: 0 but in
     opportunity fire (13.17: +1 for infantry and AFVs in the Movement Phase, not MGs, ATRs, ATGs;
     +1 for every unit in the Reaction Movement Phase)."""
-    if not _opportunity(game):
+    if not opportunity_fire(game):
         return 0
     values = table_values("combat")["performance_check"]["opportunity_fire_pc"]
     if game.phase == REACTION:
@@ -446,81 +446,6 @@ def fire_pc_modifier(game: GameState, unit: Unit) -> int:
     if unit.kind in ("infantry", "commander", "afv") and not is_mg(unit):
         return int(values["movement_phase_infantry_afv"])
     return int(values["movement_phase_mg_atr_atg"])
-
-
-# -- combining AP factors (11.12-11.14) -----------------------------------------------------------
-
-
-def combinable(game: GameState, firers: list[Unit], target: Hex) -> list[Unit]:
-    """The units that may join the declared attack: each may fire at the target itself and the
-    whole may combine (11.12-11.14)."""
-    ids, side = {u.id for u in firers}, firers[0].side  # the openings the listing kept, at the target
-    able = [
-        u for u, h, aim, _ in openings(game, side, opening_hexes(game, side)) if aim and h == target and u.id not in ids
-    ]
-    return [u for u in able if may_combine(game, [*firers, u])]
-
-
-def may_combine(game: GameState, units: list[Unit]) -> bool:
-    """11.12: AFVs and ATGs never combine AP; 11.13 a-c infantry (a squad's stacked; different squads
-    stacked with a NORMAL commander; Group Fire: a squad in two adjacent hexes with a NORMAL leader
-    in one, Support and Defensive Fire only); 11.14 MMGs stacked with or adjacent to infantry or
-    MGs, Group Fire with them in one of the two hexes. In opportunity fire only 11.13 a-b (13.15, R94)."""
-    if len(units) == 1:
-        return True
-    if any(u.is_afv or is_atg(u) or is_mortar(u) or u.kind == "ft" or (u.kind == "cw" and not is_mg(u)) for u in units):
-        return False
-    hexes = sorted({u.hex for u in units if u.hex is not None})
-    if len(hexes) > 2 or (len(hexes) == 2 and hex_distance(hexes[0], hexes[1]) != 1):
-        return False
-    if len(hexes) == 2 and _opportunity(game):
-        return False  # R94: 13.15 'as per 11.13': stacked units only
-    infantry = [u for u in units if u.type != "MMG"]
-    mmgs = [u for u in units if u.type == "MMG"]
-    if not infantry:
-        return True  # 11.14: MGs with MGs
-    by_hex: dict[Hex, list[Unit]] = {}
-    for u in infantry:
-        assert u.hex is not None
-        by_hex.setdefault(u.hex, []).append(u)
-    if not all(_stacked_combine(game, h, group) for h, group in by_hex.items()):
-        return False
-    if len(by_hex) == 2:  # 11.13 c Group Fire: one squad, a NORMAL leader in one of the hexes
-        squads = {u.squad for u in infantry}
-        if game.phase not in (SUPPORT_FIRE, DEFENSIVE_FIRE) or len(squads) != 1 or None in squads:
-            return False
-        return any(_leaders(game, h) for h in by_hex)
-    return bool(mmgs) or len(hexes) == 1
-
-
-def group_fire_leader(game: GameState, units: list[Unit]) -> Unit | None:
-    """The leader of a Group Fire (11.13 c: infantry firers in two hexes; MMGs in one of them,
-    11.14), None for any other attack: 23.14, 'only the leader may be used to observe'. A commander
-    before an acting leader (5.1, 5.2), one that fires before one that does not (R370)."""
-    hexes = sorted({u.hex for u in units if u.type != "MMG" and u.hex is not None})
-    if len(hexes) != 2:
-        return None
-    firing = {u.id for u in units}
-    leaders = [u for h in hexes for u in _leaders(game, h)]
-    return min(leaders, key=lambda u: (u.kind != "commander", u.id not in firing), default=None)
-
-
-def _stacked_combine(game: GameState, h: Hex, group: list[Unit]) -> bool:
-    """11.13 a: one squad's units stacked; b: different squads stacked with a NORMAL commander."""
-    squads = {u.squad for u in group}
-    if len(squads) == 1 and None not in squads:
-        return True
-    return any(u.kind == "commander" and u.morale == Morale.NORMAL for u in game.at(h))
-
-
-def _leaders(game: GameState, h: Hex) -> list[Unit]:
-    """11.13 c: 'a NORMAL status leader' in the hex: a commander (5.1) or an acting leader (5.2)."""
-    least = int(table_values("combat")["leaders"]["acting_leader_min_pr"])
-    return [
-        u
-        for u in game.at(h)
-        if u.morale == Morale.NORMAL and (u.kind == "commander" or (u.kind == "infantry" and u.pr >= least))
-    ]
 
 
 # -- the attack's numbers ----------------------------------------------------------------------
