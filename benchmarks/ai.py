@@ -49,6 +49,7 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -286,14 +287,25 @@ def _correlation(pairs: list[tuple[float, float]]) -> float | None:
 
 def print_evaluation(folders: list[str], fmt: str) -> int:
     rows = [{"batch": f, **row} for f in folders for row in evaluation_rows(Path(f))]
+    head = ("batch", "Player Turn", "games", "r (evaluation, German result)")
+
+    def cells(r: dict[str, Any]) -> tuple[Any, ...]:
+        return r["batch"], r["player_turn"], r["games"], "-" if r["r"] is None else f"{r['r']:+.2f}"
+
+    return _print_rows(rows, fmt, head, cells)
+
+
+def _print_rows(
+    rows: list[dict[str, Any]], fmt: str, head: tuple[str, ...], cells: Callable[[dict[str, Any]], tuple[Any, ...]]
+) -> int:
+    """The rows as JSON, or as a Markdown table of `head` and each row's `cells`."""
     if fmt == "json":
         print(json.dumps(rows, indent=1))
         return 0
-    print("| batch | Player Turn | games | r (evaluation, German result) |")
-    print("|---|---|---|---|")
+    print(f"| {' | '.join(head)} |")
+    print("|" + "---|" * len(head))
     for r in rows:
-        r_text = "-" if r["r"] is None else f"{r['r']:+.2f}"
-        print(f"| {r['batch']} | {r['player_turn']} | {r['games']} | {r_text} |")
+        print(f"| {' | '.join(map(str, cells(r)))} |")
     return 0
 
 
@@ -326,18 +338,18 @@ def print_spread(folders: list[str], fmt: str) -> int:
         print(f"ai.py: --spread {missing[0]}: not a playtest folder", file=sys.stderr)
         return 2
     rows = spread_rows([Path(f) for f in folders])
-    if fmt == "json":
-        print(json.dumps(rows, indent=1))
-        return 0
-    print("| scenario | side | player | against | games (seeds) | W-D-L | result varies |")
-    print("|---|---|---|---|---|---|---|")
-    for r in rows:
-        low, high = r["seeds"]
-        print(
-            f"| {r['scenario']} | {r['side']} | {r['player']} | {r['against']} | {r['games']} ({low}-{high}) | "
-            f"{'-'.join(map(str, r['record']))} | {'yes' if r['varies'] else 'no'} |"
-        )
-    return 0
+    head = ("scenario", "side", "player", "against", "games (seeds)", "W-D-L", "result varies")
+    return _print_rows(
+        rows,
+        fmt,
+        head,
+        lambda r: (
+            *(r[k] for k in ("scenario", "side", "player", "against")),
+            f"{r['games']} ({r['seeds'][0]}-{r['seeds'][1]})",
+            "-".join(map(str, r["record"])),
+            "yes" if r["varies"] else "no",
+        ),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
