@@ -2,29 +2,30 @@
 with guns in it (9.0, 9.2 A), pushing a Wreck out of the way (8.65), and the search's rule for
 overruling the doctrine (R330) and its evaluation's weighing of losses (R372), infiltrating clear
 of where hidden hexes may be (24.35), keeping the fire of units that should move on (8.21, R360),
-hunting hidden units in a zone to clear (24.22, R361), moving the DOWN units a leader led
-(8.3 B), and the portfolio search's choice among doctrines (R373)."""
+hunting hidden units in a zone to clear (24.22, R361), and moving the DOWN units a leader led
+(8.3 B)."""
 
 from __future__ import annotations
 
 import dataclasses
+import random
 from pathlib import Path
 
 import pytest
 
 from engine.game import Action, legal_actions, new_game, play
+from engine.game.determinize import determinize
 from engine.game.infiltration import INFILTRATION
 from engine.game.state import MOVEMENT, MOVING_FIRE, SUPPORT_FIRE, GameState
 from engine.game.units import ON_MAP
-from engine.game.views import View, player_view
+from engine.game.views import player_view
 from engine.geometry.movement import Morale, State
 from engine.hexgrid import hex_distance, parse_label
 from engine.model.counters import SIDES
 from engine.model.scenario import load_scenario
 from engine.players import HeuristicPlayer, SearchPlayer, heuristic
 from engine.players.heuristic import Knobs
-from engine.players.knowledge import hiding_hexes
-from engine.players.search import DOCTRINES
+from engine.players.knowledge import FAR, hiding_hexes
 from tests.test_engine_fire import FIRE, away, game_at, put
 from tests.test_engine_overrun import OVERRUN_SCENARIO, T34, defenders, start, tank
 from tests.test_engine_rules import german_movement, with_dice
@@ -228,28 +229,13 @@ def test_8_3_b_the_heuristic_moves_the_down_units_its_leader_led() -> None:
     assert game.board.hex("1107") not in left
 
 
-def test_r373_a_doctrine_overrules_the_default_only_where_no_draw_is_against_it_by_the_margin() -> None:
-    """R373: the portfolio search keeps the default doctrine unless another is better by MARGIN on
-    average and worse in no draw; level in a draw is no bar (its knobs may bind nowhere there), as
-    it is for a single decision (R330)."""
-    default, bold, steady = DOCTRINES[:3]
-    settle = SearchPlayer._settle
-    assert settle(default, {default: [0.0, 0.0], bold: [0.0, 3.0]}, ties=True) == bold
-    assert settle(default, {default: [0.0, 0.0], bold: [0.0, 3.0]}) == default  # R330: better in every draw
-    assert settle(default, {default: [0.0, 0.0], bold: [-0.1, 5.0]}, ties=True) == default
-    assert settle(default, {default: [0.0, 0.0], bold: [0.0, 1.5], steady: [0.5, 2.0]}, ties=True) == steady
-    assert settle(default, {default: [0.0, 0.0], bold: [0.0, 0.0]}, ties=True) == default
-
-
-def test_r373_a_doctrines_knobs_are_the_players_own() -> None:
-    """R373, 8.21 (R360): 'Any of the Phasing Player's units that fired in the Support Fire Phase may
-    not move in the Movement Phase': the steady doctrine fires from where it stands, so its rifle in
-    1210, its goal far off (1225), may fire at the German in 1212 in the Support Fire Phase, where
-    the default's keeps its fire to move on; the knobs are the player's own, the module's defaults
-    untouched."""
-    steady = DOCTRINES[2]
+def test_a_heuristics_thresholds_are_its_own_knobs() -> None:
+    """8.21 (R360): 'Any of the Phasing Player's units that fired in the Support Fire Phase may not
+    move in the Movement Phase': the Russian rifle in 1210, its goal far off (1225), keeps its fire
+    to move on; a heuristic whose knobs let units at any distance fire there does not. The knobs
+    are the player's own: the module's defaults stay as they are."""
     keeps = {}
-    for knobs in (Knobs(), steady):
+    for knobs in (Knobs(), Knobs(support_from=FAR)):
         game = game_at("russian", SUPPORT_FIRE)
         away(game, "russian/A/R-PR9-1", "german/D/R-PR9-1")
         rifle = put(game, "russian/A/R-PR9-1", "1210", toward="1212")
@@ -260,43 +246,25 @@ def test_r373_a_doctrines_knobs_are_the_players_own() -> None:
         target = game.board.hex("1225")
         know.occupy = know.objectives = frozenset({target})
         know.to_objective = {h: hex_distance(h, target) for h in game.board.hexes}
-        keeps[knobs] = player._keeps_fire(game, rifle)
-    assert keeps == {Knobs(): True, steady: False}
-    assert HeuristicPlayer(1).knobs == Knobs() and heuristic.SUPPORT_FROM == Knobs().support_from == 1
+        keeps[knobs.support_from] = player._keeps_fire(game, rifle)
+    assert keeps == {1: True, FAR: False}
+    assert HeuristicPlayer(1).knobs == Knobs() and heuristic.SUPPORT_FROM == 1
 
 
-def test_r373_the_search_chooses_a_doctrine_at_its_first_decision_of_each_player_turn(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """R373: at the side's first decision of a Player Turn the portfolio search weighs its doctrines
-    (each played to the Player Turn's end in the same draws) and adopts one for that Player Turn;
-    from the same seed and views it adopts the same ones."""
+def test_r330_every_look_ahead_starts_from_a_clean_slate() -> None:
+    """R330: every choice is played out in the same draw with the same dice, so the same choice
+    played out twice is judged alike: the look-ahead's players carry no stack of one playout over
+    as moved (or judged to hold) into the next of the same phase."""
     scenario = load_scenario(REPO / "scenarios" / "s1-demyansk-pocket.yaml")
-    weighed: list[tuple[int, str] | None] = []
-    doctrine = SearchPlayer._doctrine
-
-    def counted(self: SearchPlayer, view: View) -> Knobs:
-        weighed.append(self.player_turn)
-        return doctrine(self, view)
-
-    monkeypatch.setattr(SearchPlayer, "_doctrine", counted)
-    adopted = []
-    for _ in range(2):
-        weighed.clear()
-        game = new_game(scenario, 3)
-        players = {"german": SearchPlayer(5, samples=1, horizon=2), "russian": HeuristicPlayer(6)}
-        for side, player in players.items():
-            player.begin(scenario, side)
-        searched = players["german"]
-        turns, knobs = [], []
-        while game.turn < 2 and not game.is_over:
-            actions = legal_actions(game)
-            mover = game.to_act
-            play(game, players[mover].choose(player_view(game, mover), actions))
-            if searched.player_turn not in (None, *turns):
-                turns.append(searched.player_turn)
-                knobs.append(searched.own.knobs)
-        assert len(turns) == 2 and weighed == turns
-        assert all(k in DOCTRINES for k in knobs)
-        adopted.append(knobs)
-    assert adopted[0] == adopted[1]
+    game = new_game(scenario, 2)
+    players = {side: HeuristicPlayer(i) for i, side in enumerate(SIDES)}
+    for side, player in players.items():
+        player.begin(scenario, side)
+    while not (game.phase == MOVEMENT and game.to_act == game.phasing == "russian"):
+        play(game, players[game.to_act].choose(player_view(game, game.to_act), legal_actions(game)))
+    search = SearchPlayer(3)
+    search.begin(scenario, "russian")
+    sample = determinize(player_view(game, "russian"), scenario, random.Random(4))
+    move = next(a for a in legal_actions(sample) if a.verb == "move")  # the phase goes on after it
+    values = [search._value(sample.copy(seed=5), move, "russian") for _ in range(2)]
+    assert values[0] == values[1]

@@ -64,8 +64,9 @@ SEEN_BY = 1.5  # what a hex scores less for each enemy hex that sees it (10.3), 
 
 @dataclass(frozen=True)
 class Knobs:
-    """The doctrine's thresholds, one player's own (the defaults above): a portfolio search plays the
-    heuristic with others (search.py, R373)."""
+    """The doctrine's thresholds, one player's own (the defaults above), so that a player may be made
+    bolder or steadier without touching another (docs/balance.md, Strength: a portfolio of such
+    doctrines, tried for `search` and withdrawn)."""
 
     fire_at_least: float = FIRE_AT_LEAST
     opportunity_at_least: float = OPPORTUNITY_AT_LEAST

@@ -12,14 +12,7 @@ side's units and their morale, and how near the side's units stand to what it go
 The heuristic's own choice stands unless another beats it in every draw, and by `MARGIN` on
 average (R330): with a few draws and a short horizon most of a difference is the dice of the
 horizon, and a search that overrules the doctrine on that noise plays worse, not better.
-Forced decisions and those where the doctrine sees one choice cost no search.
-
-Above the single decisions, a portfolio search (Churchill and Buro's "portfolio greedy search"):
-at the side's first decision of each Player Turn, each of a few doctrines (`DOCTRINES`: the
-heuristic with its `Knobs` set bolder, steadier or freer with its fire) plays the side to the end
-of that Player Turn in the same draws, the enemy the default heuristic, and the state is judged by
-the same evaluation; the default doctrine stands unless another beats it as R330 asks (R373). The
-doctrine chosen then plays the Player Turn, its close calls searched as above. A flat Monte Carlo
+Forced decisions and those where the doctrine sees one choice cost no search. A flat Monte Carlo
 over determinized states ("perfect information Monte Carlo"): the budget is `samples` draws a
 decision (by default: a game stays a function of its seeds), or with `time_limit` no new draw once
 that many seconds are spent.
@@ -29,8 +22,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Hashable, Sequence
-from typing import TypeVar
+from collections.abc import Sequence
 
 from engine.game.actions import Action, IllegalAction
 from engine.game.determinize import determinize
@@ -43,7 +35,7 @@ from engine.hexgrid import Hex
 from engine.model.counters import SIDES
 from engine.model.scenario import Scenario
 
-from .heuristic import HeuristicPlayer, Knobs, worth
+from .heuristic import HeuristicPlayer, worth
 from .knowledge import FAR
 
 SAMPLES = 2  # draws of the unseen a decision, each trying every choice
@@ -52,18 +44,6 @@ WIN = 20.0  # the evaluation of the result if the game ended now, in rifles (heu
 HELD = 2.0  # an objective hex held (24.9): units there and none of the enemy's (R266), or controlled
 NEAR = 20  # the farthest a unit's distance from the side's goals counts, in hexes
 MARGIN = 1.0  # R330: a choice overrules the heuristic's by this much on average, in rifles
-LONGEST = 600  # the most decisions a doctrine's look-ahead plays to reach the Player Turn's end
-DOCTRINES = (  # R373: the default first; the others each lean one way a wargamer would name
-    Knobs(),
-    # bold: close in, assault at even odds, move on rather than fire, mind the enemy's sight less
-    Knobs(assault_ratio=1.0, overrun_risk=0.3, support_from=0, stay_unless=0.0, seen_by=0.75),
-    # steady: hold unless far better, fire from where it stands, assault only at long odds
-    Knobs(assault_ratio=2.5, overrun_risk=0.03, support_from=FAR, stay_unless=3.0, seen_by=3.0),
-    # free fire: poorer shots taken, movers fired at more readily (13.0)
-    Knobs(fire_at_least=0.06, opportunity_at_least=0.15),
-)
-
-Choice = TypeVar("Choice", bound=Hashable)
 
 
 class SearchPlayer:
@@ -72,17 +52,10 @@ class SearchPlayer:
     name = "search"
 
     def __init__(
-        self,
-        seed: int,
-        samples: int = SAMPLES,
-        horizon: int = HORIZON,
-        time_limit: float | None = None,
-        doctrines: Sequence[Knobs] = DOCTRINES,
+        self, seed: int, samples: int = SAMPLES, horizon: int = HORIZON, time_limit: float | None = None
     ) -> None:
         self.random = random.Random(seed)
         self.samples, self.horizon, self.time_limit = samples, horizon, time_limit
-        self.doctrines = tuple(doctrines)  # R373: one alone, no portfolio search
-        self.player_turn: tuple[int, str] | None = None  # the Player Turn a doctrine was chosen for
         self.own = HeuristicPlayer(seed)
         self.policy: dict[str, HeuristicPlayer] = {}
         self.share: dict[str, float] = {}  # R372: what a rifle of each side weighs in `evaluate`
@@ -107,11 +80,6 @@ class SearchPlayer:
     def choose(self, view: View, actions: Sequence[Action]) -> Action:
         if len(actions) == 1:
             return actions[0]
-        if len(self.doctrines) > 1 and self.scenario is not None and view.record["turn"] > 0:
-            turn = (view.record["turn"], view.record["phasing"])
-            if turn != self.player_turn:
-                self.player_turn = turn
-                self._adopt(self._doctrine(view))
         choice = self.own.choose(view, actions)
         choices = list(dict.fromkeys([choice, *self.own.alternatives]))
         if len(choices) < 2 or self.scenario is None:
@@ -131,42 +99,16 @@ class SearchPlayer:
         self.overruled += settled != choice
         return settled
 
-    def _doctrine(self, view: View) -> Knobs:
-        """R373: each doctrine plays the side to the end of this Player Turn in the same draws (the
-        enemy the default heuristic); the default stands unless another beats it as R330 asks."""
-        assert self.scenario is not None
-        values: dict[Knobs, list[float]] = {d: [] for d in self.doctrines}
-        for _ in range(self.samples):
-            sample = determinize(view, self.scenario, random.Random(self.random.randrange(2**32)))
-            seed = self.random.randrange(2**32)
-            for d in self.doctrines:
-                self.policy[view.side].knobs = d
-                values[d].append(self._turn_value(sample.copy(seed=seed), view.side))
-        return self._settle(self.doctrines[0], values, ties=True)
-
-    def _adopt(self, knobs: Knobs) -> None:
-        """The doctrine the side plays, and its own look-ahead plays, until the next is chosen."""
-        self.own.knobs = knobs
-        assert self.own.know is not None
-        self.policy[self.own.know.side].knobs = knobs
-
-    def _turn_value(self, game: GameState, side: str) -> float:
-        """The drawn state played to the end of its Player Turn (or LONGEST decisions), judged."""
-        turn = (game.turn, game.phasing)
-        self._play_on(game, LONGEST, lambda: (game.turn, game.phasing) != turn)
-        return self.evaluate(game, side)
-
     @staticmethod
-    def _settle(choice: Choice, values: dict[Choice, list[float]], ties: bool = False) -> Choice:
+    def _settle(choice: Action, values: dict[Action, list[float]]) -> Action:
         """R330: the heuristic's choice, unless another beats it in every draw (the same draws and
-        dice for each: common random numbers) and by MARGIN on average; then the best such. With
-        `ties` (R373: a doctrine's knobs may bind nowhere in a draw), level in a draw is no bar."""
+        dice for each: common random numbers) and by MARGIN on average; then the best such."""
         own = values[choice]
         better = {
             c: sum(v) / len(v)
             for c, v in values.items()
             if c != choice
-            and all(a > b or (ties and a == b) for a, b in zip(v, own, strict=True))
+            and all(a > b for a, b in zip(v, own, strict=True))
             and sum(v) / len(v) >= sum(own) / len(own) + MARGIN
         }
         return max(better, key=lambda c: better[c]) if better else choice
@@ -177,16 +119,10 @@ class SearchPlayer:
             play(game, action)
         except IllegalAction:
             return self.evaluate(game, side) - 1.0  # what was drawn refuses it (hidden units, 24.23)
-        self._play_on(game, self.horizon, lambda: False)
-        return self.evaluate(game, side)
-
-    def _play_on(self, game: GameState, decisions: int, stop: Callable[[], bool]) -> None:
-        """Both sides play their look-ahead doctrine on the drawn state, from a clean slate (no
-        stack of another draw taken as moved this phase), for at most `decisions`."""
-        for player in self.policy.values():
+        for player in self.policy.values():  # a clean slate: no stack of another playout moved this phase
             player.forget()
-        for _ in range(decisions):
-            if game.is_over or stop():
+        for _ in range(self.horizon):
+            if game.is_over:
                 break
             actions = legal_actions(game)
             mover = game.to_act
@@ -194,6 +130,7 @@ class SearchPlayer:
                 play(game, self.policy[mover].decide(game, mover, actions))
             except IllegalAction:
                 play(game, actions[-1])  # `done` or `pass` is last where a phase may end
+        return self.evaluate(game, side)
 
     def evaluate(self, game: GameState, side: str) -> float:
         """The state for `side`, in rifles: the result if it ended now (24.9), the objective hexes
