@@ -5,6 +5,7 @@ side, with 95% Wilson intervals (docs/balance.md, Strength).
                             [--seed S] [--given-setup] [--advanced] [--format table|json]
     python benchmarks/ai.py --batches PAIRS_DIR:BASE_DIR [...]
     python benchmarks/ai.py --evaluation BATCH_DIR [...]
+    python benchmarks/ai.py --spread BATCH_DIR [...]
 
 Each scenario as `iceditor playtest` plays it: the players set up (R265; `--given-setup`: from the
 file's test `setup:`). For each scenario, each side and each pair STRONG:WEAK, N games with STRONG on that side and WEAK
@@ -32,6 +33,12 @@ of each Player Turn, scores the state for the German with `search`'s evaluation 
 prints, Player Turn by Player Turn, how well that score foretells the game's result (the
 correlation of the score with the German's result, 1 a win, 0 a draw, -1 a loss): an evaluation
 that does not foretell the result cannot guide the search, however many draws it makes.
+
+`--spread BATCH_DIR ...` plays nothing: for each scenario, side, the side's player and its
+opponent, over the batches' games, the side's record and whether its result varies from seed to
+seed. A side whose result is the same on every seed, whoever plays it, has no result a stronger
+player could change: the issue's bar ("`search` beats `heuristic` on every scenario where a side's
+result can differ") applies to the others (docs/balance.md, Strength).
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -279,15 +287,69 @@ def _correlation(pairs: list[tuple[float, float]]) -> float | None:
 
 def print_evaluation(folders: list[str], fmt: str) -> int:
     rows = [{"batch": f, **row} for f in folders for row in evaluation_rows(Path(f))]
+    head = ("batch", "Player Turn", "games", "r (evaluation, German result)")
+
+    def cells(r: dict[str, Any]) -> tuple[Any, ...]:
+        return r["batch"], r["player_turn"], r["games"], "-" if r["r"] is None else f"{r['r']:+.2f}"
+
+    return _print_rows(rows, fmt, head, cells)
+
+
+def _print_rows(
+    rows: list[dict[str, Any]], fmt: str, head: tuple[str, ...], cells: Callable[[dict[str, Any]], tuple[Any, ...]]
+) -> int:
+    """The rows as JSON, or as a Markdown table of `head` and each row's `cells`."""
     if fmt == "json":
         print(json.dumps(rows, indent=1))
         return 0
-    print("| batch | Player Turn | games | r (evaluation, German result) |")
-    print("|---|---|---|---|")
+    print(f"| {' | '.join(head)} |")
+    print("|" + "---|" * len(head))
     for r in rows:
-        r_text = "-" if r["r"] is None else f"{r['r']:+.2f}"
-        print(f"| {r['batch']} | {r['player_turn']} | {r['games']} | {r_text} |")
+        print(f"| {' | '.join(map(str, cells(r)))} |")
     return 0
+
+
+def spread_rows(folders: list[Path]) -> list[dict[str, Any]]:
+    """Each scenario, side, player and opponent over the batches' games: the side's record, its
+    seeds, and whether its result varies."""
+    results: dict[tuple[str, str, str, str], list[tuple[int, str]]] = {}
+    for folder in folders:
+        batch = json.loads((folder / "batch.json").read_text(encoding="utf-8"))
+        scenario = Path(batch.get("source", folder)).stem
+        for seed, game in _summaries(folder).items():
+            for side in SIDES:
+                enemy = next(s for s in SIDES if s != side)
+                key = (scenario, side, game["players"][side], game["players"][enemy])
+                results.setdefault(key, []).append((seed, _outcome(game, side)))
+    rows = []
+    for (scenario, side, player, against), found in sorted(results.items()):
+        outcomes = [o for _, o in found]
+        seeds = sorted(s for s, _ in found)
+        record = [outcomes.count(o) for o in ("win", "draw", "loss")]
+        rows.append({"scenario": scenario, "side": side, "player": player, "against": against,
+                     "games": len(outcomes), "seeds": [seeds[0], seeds[-1]], "record": record,
+                     "varies": sum(1 for n in record if n) > 1})  # fmt: skip
+    return rows
+
+
+def print_spread(folders: list[str], fmt: str) -> int:
+    missing = [f for f in folders if not (Path(f) / "games").is_dir()]
+    if missing:
+        print(f"ai.py: --spread {missing[0]}: not a playtest folder", file=sys.stderr)
+        return 2
+    rows = spread_rows([Path(f) for f in folders])
+    head = ("scenario", "side", "player", "against", "games (seeds)", "W-D-L", "result varies")
+    return _print_rows(
+        rows,
+        fmt,
+        head,
+        lambda r: (
+            *(r[k] for k in ("scenario", "side", "player", "against")),
+            f"{r['games']} ({r['seeds'][0]}-{r['seeds'][1]})",
+            "-".join(map(str, r["record"])),
+            "yes" if r["varies"] else "no",
+        ),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -301,11 +363,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--format", choices=("table", "json"), default="table")
     parser.add_argument("--batches", nargs="+", metavar="PAIRS_DIR:BASE_DIR", help="read logged batches instead")
     parser.add_argument("--evaluation", nargs="+", metavar="BATCH_DIR", help="how well search's evaluation foretells")
+    parser.add_argument("--spread", nargs="+", metavar="BATCH_DIR", help="whether each side's result varies")
     args = parser.parse_args(argv)
     if args.batches:
         return print_batches(args.batches, args.format)
     if args.evaluation:
         return print_evaluation(args.evaluation, args.format)
+    if args.spread:
+        return print_spread(args.spread, args.format)
     keys = args.scenarios.split(",")
     unknown = [k for k in keys if k not in SCENARIOS]
     if unknown or args.games < 1:

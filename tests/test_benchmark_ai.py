@@ -44,3 +44,31 @@ def test_the_evaluation_is_set_beside_each_games_result_player_turn_by_player_tu
 def test_a_correlation_needs_both_sides_to_vary(ai: ModuleType) -> None:
     assert ai._correlation([(1.0, 1.0), (2.0, 1.0)]) is None
     assert ai._correlation([(1.0, -1.0), (2.0, 0.0), (3.0, 1.0)]) == pytest.approx(1.0)
+
+
+def test_spread_tells_a_side_whose_result_varies_from_one_that_never_does(
+    ai: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--spread`: issue 21's bar applies where a side's result can differ. Two batches' games (the
+    summaries a batch writes): the heuristic's German loses every seed, so its Russian wins every
+    one (no result to change); against `search` the German drew one of two."""
+    for name, players, winners in (
+        ("hh", ["heuristic", "heuristic"], ["russian", "russian", "russian"]),
+        ("sh", ["search", "heuristic"], ["russian", "draw"]),
+    ):
+        folder = tmp_path / name
+        (folder / "games").mkdir(parents=True)
+        (folder / "batch.json").write_text(json.dumps({"source": "x/s5-through-the-marshes.yaml", "players": players}))
+        for i, winner in enumerate(winners):
+            sides = dict(zip(("german", "russian"), players, strict=True))
+            summary = {"seed": i + 1, "winner": winner, "players": sides}
+            (folder / "games" / f"g{i:05d}.json").write_text(json.dumps(summary))
+    assert ai.main(["--spread", str(tmp_path / "hh"), str(tmp_path / "sh"), "--format", "json"]) == 0
+    rows = {(r["side"], r["player"], r["against"]): r for r in json.loads(capsys.readouterr().out)}
+    assert rows["german", "heuristic", "heuristic"]["record"] == [0, 0, 3]
+    assert not rows["german", "heuristic", "heuristic"]["varies"]
+    assert not rows["russian", "heuristic", "heuristic"]["varies"]
+    assert rows["german", "search", "heuristic"]["record"] == [0, 1, 1]
+    assert rows["german", "search", "heuristic"]["varies"]
+    assert rows["german", "search", "heuristic"]["seeds"] == [1, 2]
+    assert ai.main(["--spread", str(tmp_path / "nothing")]) == 2

@@ -8,11 +8,13 @@ hunting hidden units in a zone to clear (24.22, R361), and moving the DOWN units
 from __future__ import annotations
 
 import dataclasses
+import random
 from pathlib import Path
 
 import pytest
 
 from engine.game import Action, legal_actions, new_game, play
+from engine.game.determinize import determinize
 from engine.game.infiltration import INFILTRATION
 from engine.game.state import MOVEMENT, MOVING_FIRE, SUPPORT_FIRE, GameState
 from engine.game.units import ON_MAP
@@ -22,7 +24,8 @@ from engine.hexgrid import hex_distance, parse_label
 from engine.model.counters import SIDES
 from engine.model.scenario import load_scenario
 from engine.players import HeuristicPlayer, SearchPlayer, heuristic
-from engine.players.knowledge import hiding_hexes
+from engine.players.heuristic import Knobs
+from engine.players.knowledge import FAR, hiding_hexes
 from tests.test_engine_fire import FIRE, away, game_at, put
 from tests.test_engine_overrun import OVERRUN_SCENARIO, T34, defenders, start, tank
 from tests.test_engine_rules import german_movement, with_dice
@@ -224,3 +227,44 @@ def test_8_3_b_the_heuristic_moves_the_down_units_its_leader_led() -> None:
     assert any(e["rule"] == "8.3 A" for line in game.log for e in line["events"] if e["event"] == "pc")
     left = {u.hex for u in stack}
     assert game.board.hex("1107") not in left
+
+
+def test_a_heuristics_thresholds_are_its_own_knobs() -> None:
+    """8.21 (R360): 'Any of the Phasing Player's units that fired in the Support Fire Phase may not
+    move in the Movement Phase': the Russian rifle in 1210, its goal far off (1225), keeps its fire
+    to move on; a heuristic whose knobs let units at any distance fire there does not. The knobs
+    are the player's own: the module's defaults stay as they are."""
+    keeps = {}
+    for knobs in (Knobs(), Knobs(support_from=FAR)):
+        game = game_at("russian", SUPPORT_FIRE)
+        away(game, "russian/A/R-PR9-1", "german/D/R-PR9-1")
+        rifle = put(game, "russian/A/R-PR9-1", "1210", toward="1212")
+        put(game, "german/D/R-PR9-1", "1212")
+        player = HeuristicPlayer(1, knobs)
+        player.begin(FIRE, "russian")
+        know = player._know()
+        target = game.board.hex("1225")
+        know.occupy = know.objectives = frozenset({target})
+        know.to_objective = {h: hex_distance(h, target) for h in game.board.hexes}
+        keeps[knobs.support_from] = player._keeps_fire(game, rifle)
+    assert keeps == {1: True, FAR: False}
+    assert HeuristicPlayer(1).knobs == Knobs() and heuristic.SUPPORT_FROM == 1
+
+
+def test_r330_every_look_ahead_starts_from_a_clean_slate() -> None:
+    """R330: every choice is played out in the same draw with the same dice, so the same choice
+    played out twice is judged alike: the look-ahead's players carry no stack of one playout over
+    as moved (or judged to hold) into the next of the same phase."""
+    scenario = load_scenario(REPO / "scenarios" / "s1-demyansk-pocket.yaml")
+    game = new_game(scenario, 2)
+    players = {side: HeuristicPlayer(i) for i, side in enumerate(SIDES)}
+    for side, player in players.items():
+        player.begin(scenario, side)
+    while not (game.phase == MOVEMENT and game.to_act == game.phasing == "russian"):
+        play(game, players[game.to_act].choose(player_view(game, game.to_act), legal_actions(game)))
+    search = SearchPlayer(3)
+    search.begin(scenario, "russian")
+    sample = determinize(player_view(game, "russian"), scenario, random.Random(4))
+    move = next(a for a in legal_actions(sample) if a.verb == "move")  # the phase goes on after it
+    values = [search._value(sample.copy(seed=5), move, "russian") for _ in range(2)]
+    assert values[0] == values[1]

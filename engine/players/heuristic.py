@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from engine.game.actions import DONE, FACE, LEAD, MOVE, PASS, PUSH, STATE, Action
@@ -57,6 +58,23 @@ AT_AT_LEAST = 0.08  # the chance to destroy an AFV worth an AT shot (12.0)
 ASSAULT_RATIO = 1.5  # attackers to defenders for an assault; 1 at an objective (17.0)
 OVERRUN_RISK = 0.1  # R331: the most chance of the overrun hex's guns destroying the AFV (9.2 A) worth taking
 SUPPORT_FROM = 1  # R360: the farthest from its goals, in hexes, a unit fires in the Support Fire Phase (8.21)
+STAY_UNLESS = 0.5  # a stack moves only to a hex that scores this much more than where it stands
+SEEN_BY = 1.5  # what a hex scores less for each enemy hex that sees it (10.3), up to three
+
+
+@dataclass(frozen=True)
+class Knobs:
+    """The doctrine's thresholds, one player's own (the defaults above), so that a player may be made
+    bolder or steadier without touching another (docs/balance.md, Strength: a portfolio of such
+    doctrines, tried for `search` and withdrawn)."""
+
+    fire_at_least: float = FIRE_AT_LEAST
+    opportunity_at_least: float = OPPORTUNITY_AT_LEAST
+    assault_ratio: float = ASSAULT_RATIO
+    overrun_risk: float = OVERRUN_RISK
+    support_from: int = SUPPORT_FROM
+    stay_unless: float = STAY_UNLESS
+    seen_by: float = SEEN_BY
 
 
 def worth(unit: Unit) -> float:
@@ -75,14 +93,19 @@ class HeuristicPlayer:
 
     name = "heuristic"
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, knobs: Knobs | None = None) -> None:
         self.random = random.Random(seed)
+        self.knobs = knobs or Knobs()
         self.know: Knowledge | None = None
         self.doctrine: AdvancedDoctrine | None = None  # 21.0-23.0: the advanced rules' choices
         self._scenario: Scenario | None = None
         self._phase: tuple[Any, ...] = ()
         self._moved: set[tuple[str, ...]] = set()  # stacks moved or judged to hold this phase
         self.alternatives: list[Action] = []  # the next best choices of the last decision (a search's)
+
+    def forget(self) -> None:
+        """A new look-ahead (search.py): no stack of another state counts as moved or held this phase."""
+        self._phase = ()
 
     def begin(self, scenario: Scenario, side: str) -> None:
         """The game about to start (match.play_out calls it): what the scenario tells every player."""
@@ -134,7 +157,7 @@ class HeuristicPlayer:
         if game.phase == FREE_STATE:
             return self._free_state(game, side, actions)
         if AIM in verbs or "mortar" in verbs or ANTITANK in verbs or "grenade" in verbs or "flame" in verbs:
-            return self._fire(game, side, actions, FIRE_AT_LEAST)
+            return self._fire(game, side, actions, self.knobs.fire_at_least)
         return _done_or_first(actions)
 
     # -- the set-up (24.1, 24.2, 18.1, 19.1) ----------------------------------------------------
@@ -313,7 +336,7 @@ class HeuristicPlayer:
             ),
             reverse=True,
         )
-        if ranked[0][0] <= stay + 0.5:
+        if ranked[0][0] <= stay + self.knobs.stay_unless:
             return None
         chosen = [a for _, _, h in ranked[:ALTERNATIVES] if (a := _route_action(routes[h], stack, legal)) is not None]
         self.alternatives = chosen[1:]
@@ -333,7 +356,8 @@ class HeuristicPlayer:
         know = self._know()
         d = goals.get(h, FAR)
         friends = sum(1 for u in game.at(h) if u.side == side) - (len(units) if leaving else 0)
-        score = -3.0 * d + know.cover.get(h, 1) - 1.5 * min(know.seen_at(exposure, h), 3) - 1.0 * max(friends, 0)
+        seen = self.knobs.seen_by * min(know.seen_at(exposure, h), 3)
+        score = -3.0 * d + know.cover.get(h, 1) - seen - 1.0 * max(friends, 0)
         if d == 0 and friends <= 0:
             score += 4.0  # an objective no friend holds yet
         if h in game.revealed_mines:
@@ -358,7 +382,7 @@ class HeuristicPlayer:
                 afv.is_afv
                 and afv.hex is not None
                 and toward in game.neighbours(afv.hex)
-                and _overrunnable(game, afv, at.get(toward, []))
+                and _overrunnable(game, afv, at.get(toward, []), self.knobs.overrun_risk)
             ):
                 self._moved.add(("face", *a.units))  # once a phase: the overrun follows, or not
                 return a
@@ -390,11 +414,12 @@ class HeuristicPlayer:
         """9.0: an overrun of a hex whose guns would hardly stop the AFV (9.2 A: the NORMAL ATRs and
         ATGs there fire at its front first; an MG does not), with the infantry riding along if
         there is any (9.3)."""
-        at = dict(enemies)
+        at, risk = dict(enemies), self.knobs.overrun_risk
         runs = [
             a
             for a in actions
-            if a.verb == "overrun" and _overrunnable(game, game.unit(a.units[0]), at.get(_hex_at(game, a.arg), []))
+            if a.verb == "overrun"
+            and _overrunnable(game, game.unit(a.units[0]), at.get(_hex_at(game, a.arg), []), risk)
         ]
         if not runs:
             return None
@@ -441,7 +466,7 @@ class HeuristicPlayer:
         move: not SUPPRESSED, 8.15) keeps its fire; a mortar's work is fire from afar (14.0)."""
         if game.phase != SUPPORT_FIRE or unit.hex is None or is_mortar(unit) or unit.morale == "suppressed":
             return False
-        return SUPPORT_FROM < self._know().goals(game).get(unit.hex, FAR) < FAR
+        return self.knobs.support_from < self._know().goals(game).get(unit.hex, FAR) < FAR
 
     def _attack_value(self, game: GameState, target: Hex, aimers: list[Unit]) -> float:
         """The worth of an AP attack's expected results (fire_odds: exact, PCs included)."""
@@ -488,7 +513,7 @@ class HeuristicPlayer:
         if not any(a.verb != PASS for a in actions):
             return actions[0]
         return (
-            self._fire(game, side, actions, OPPORTUNITY_AT_LEAST)
+            self._fire(game, side, actions, self.knobs.opportunity_at_least)
             if game.interrupt
             else self._fire(game, side, actions, 0.0)
         )
@@ -526,7 +551,7 @@ class HeuristicPlayer:
         return sum(worth(u) for u in attackers) / sum(worth(u) for u in defenders)
 
     def _favours(self, game: GameState, side: str, action: Action) -> bool:
-        need = 1.0 if self._know().to_objective.get(_hex_at(game, action.arg), FAR) == 0 else ASSAULT_RATIO
+        need = 1.0 if self._know().to_objective.get(_hex_at(game, action.arg), FAR) == 0 else self.knobs.assault_ratio
         return self._ratio(game, side, action) >= need
 
     def _free_state(self, game: GameState, side: str, actions: list[Action]) -> Action:
@@ -559,9 +584,9 @@ class HeuristicPlayer:
         ]
 
 
-def _overrunnable(game: GameState, afv: Unit, units: list[Unit]) -> bool:
+def _overrunnable(game: GameState, afv: Unit, units: list[Unit], risk: float) -> bool:
     """9.0: enemy units with no AFV among them (9.13) whose NORMAL ATRs and ATGs would destroy the
-    AFV, firing at its front before it enters (9.2 A), with a chance of OVERRUN_RISK at most."""
+    AFV, firing at its front before it enters (9.2 A), with a chance of `risk` at most."""
     if not units or any(u.is_afv for u in units):
         return False
     spared = 1.0
@@ -570,7 +595,7 @@ def _overrunnable(game: GameState, afv: Unit, units: list[Unit]) -> bool:
             shot = frontal_shot(game, gun, afv)
             hit = at_chance(shot.firepower, shot.armor, shot.dice[0].count, shot.higher)
             spared *= 1.0 - float(fire_pc_chance(game, gun) * hit)
-    return 1.0 - spared <= OVERRUN_RISK
+    return 1.0 - spared <= risk
 
 
 def _infiltrators(game: GameState, action: Action) -> list[Unit]:

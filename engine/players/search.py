@@ -119,6 +119,8 @@ class SearchPlayer:
             play(game, action)
         except IllegalAction:
             return self.evaluate(game, side) - 1.0  # what was drawn refuses it (hidden units, 24.23)
+        for player in self.policy.values():  # a clean slate: no stack of another playout moved this phase
+            player.forget()
         for _ in range(self.horizon):
             if game.is_over:
                 break
