@@ -33,27 +33,28 @@ from engine.game.actions import DONE, FACE, LEAD, MOVE, PASS, PUSH, STATE, Actio
 from engine.game.advanced import advanced
 from engine.game.fire import AIM, ANTITANK, INTENSIVE, JOIN, SHOOT
 from engine.game.fire_odds import fire_odds, fire_pc_chance
-from engine.game.infiltration import INFILTRATION, modifiers
+from engine.game.infiltration import INFILTRATION
 from engine.game.mortars import is_mortar
 from engine.game.overrun import frontal_shot
 from engine.game.paths import Route, paths
 from engine.game.shot import is_atg
-from engine.game.state import ASSAULT, FREE_STATE, MOVEMENT, REACTION, SETUP, SUPPORT_FIRE, GameState, other
+from engine.game.state import ASSAULT, FREE_STATE, MOVEMENT, REACTION, SETUP, SUPPORT_FIRE, GameState
 from engine.game.units import Unit
 from engine.game.views import View
-from engine.hexgrid import Hex, hex_distance, parse_label
+from engine.hexgrid import Hex
 from engine.model.scenario import Scenario
 from engine.odds import at_chance
 
 from .advanced_doctrine import AdvancedDoctrine
 from .knowledge import FAR, Knowledge
+from .picks import ALTERNATIVES, done_or_first, first_of, hex_at
+from .setup_doctrine import SetupDoctrine
 
 # How much a result on a target is worth, as a share of the unit (11.4: E eliminates; S and P
 # silence it for a while).
 RESULT_WORTH = {"E": 1.0, "S": 0.5, "P": 0.25}
 FIRE_AT_LEAST = 0.12  # an attack worth less than this share of a unit is not worth a unit's fire
 OPPORTUNITY_AT_LEAST = 0.3  # 13.0: firing at a mover spends the unit's Defensive Fire
-ALTERNATIVES = 3  # the choices a search (search.py) weighs beside this player's own
 AT_AT_LEAST = 0.08  # the chance to destroy an AFV worth an AT shot (12.0)
 ASSAULT_RATIO = 1.5  # attackers to defenders for an assault; 1 at an objective (17.0)
 OVERRUN_RISK = 0.1  # R331: the most chance of the overrun hex's guns destroying the AFV (9.2 A) worth taking
@@ -88,7 +89,7 @@ def worth(unit: Unit) -> float:
     return 1.0
 
 
-class HeuristicPlayer:
+class HeuristicPlayer(SetupDoctrine):
     """The doctrine above, one decision at a time; its own generator only breaks ties."""
 
     name = "heuristic"
@@ -158,99 +159,7 @@ class HeuristicPlayer:
             return self._free_state(game, side, actions)
         if AIM in verbs or "mortar" in verbs or ANTITANK in verbs or "grenade" in verbs or "flame" in verbs:
             return self._fire(game, side, actions, self.knobs.fire_at_least)
-        return _done_or_first(actions)
-
-    # -- the set-up (24.1, 24.2, 18.1, 19.1) ----------------------------------------------------
-
-    def _setup(self, game: GameState, side: str, actions: list[Action]) -> Action:
-        know = self._know()
-        own = [u.hex for u in game.side_units(side) if u.on_map and u.hex is not None]
-        by_verb: dict[str, list[Action]] = {}
-        for a in actions:
-            by_verb.setdefault(a.verb, []).append(a)
-        if "place" in by_verb:  # the first unit listed, on its best hex
-            first = by_verb["place"][0].units
-            choices = [a for a in by_verb["place"] if a.units == first]
-            return max(choices, key=lambda a: self._place_score(game, a, own))
-        if FACE in by_verb:
-            return self._face(game, side, by_verb[FACE])
-        if "ip" in by_verb:  # 18.1: under the units nearest the objectives
-            held = [a for a in by_verb["ip"] if _hex_at(game, a.arg.split()[1]) in own]
-            if held:
-                return min(held, key=lambda a: (-int(a.arg.split()[0]), know.to_objective.get(_hex(game, a), FAR)))
-        if "hide" in by_verb:  # 24.21: the hexes of the units nearest the objectives
-            hides = [a for a in by_verb["hide"] if _hex_at(game, a.arg) in own]
-            if hides:
-                return min(hides, key=lambda a: know.to_objective.get(_hex_at(game, a.arg), FAR))
-        if "mine" in by_verb:  # 19.11: on the approaches, a hex or two out from the objectives
-            return min(by_verb["mine"], key=lambda a: self._mine_score(game, a, own))
-        if STATE in by_verb:
-            wanted = [a for a in by_verb[STATE] if a.arg == "down" and self._holds(game, game.unit(a.units[0]))]
-            if wanted:
-                return wanted[0]
-        return _done_or_first(actions)
-
-    def _place_score(self, game: GameState, action: Action, own: list[Hex]) -> tuple[float, float]:
-        know = self._know()
-        label = action.arg.split()[0]
-        h = _hex_at(game, label)
-        crowd = own.count(h)
-        score = -2.0 * know.to_objective.get(h, FAR) + know.cover.get(h, 1) - 1.5 * crowd
-        if action.arg.endswith("down"):
-            score += 0.5  # 3.12: DOWN to start (11.31: one more die)
-        return score, self.random.random()
-
-    def _mine_score(self, game: GameState, action: Action, own: list[Hex]) -> tuple[float, float]:
-        know = self._know()
-        kind, label = action.arg.split()
-        h = _hex_at(game, label)
-        d = know.to_objective.get(h, FAR)
-        road = 0.0 if (kind == "at") == game.board.terrain(h).road else 1.0  # AT mines where AFVs drive
-        return abs(d - 2) + 3 * (h in own) + road + 0.1 * know.cover.get(h, 1), self.random.random()
-
-    def _face(self, game: GameState, side: str, faces: list[Action]) -> Action:
-        """8.7: the front toward the nearest enemy seen, else toward where the enemy starts."""
-        know = self._know()
-        unit = game.unit(faces[0].units[0])
-        enemies = [u.hex for u in game.side_units(other(side)) if u.on_map and not u.hidden and u.hex is not None]
-        targets = enemies or sorted(know.enemy_origin)
-        if unit.hex is None or not targets:
-            return faces[0]
-        nearest = min(targets, key=lambda t: hex_distance(unit.hex, t))  # type: ignore[arg-type]
-        return min(faces, key=lambda a: hex_distance(_hex_at(game, a.arg), nearest))
-
-    def _infiltration(self, game: GameState, side: str, actions: list[Action]) -> Action:
-        """24.31-24.32: the infiltration hex nearest the objectives, in cover (its result's terrain
-        modifier), and not where a German hidden hex may be (24.21, 24.35: there it fails at once;
-        the German's deployment zones are public, the hexes he hid are not); the German reveals no
-        hidden hex he need not. Its alternatives (a search's): the hexes nearest the objectives
-        with the two lowest die roll modifiers below the chosen's (24.33: the lower the roll the
-        better: farther from the Germans, in better terrain), and not infiltrating at all (24.31)."""
-        know = self._know()
-        tries = [a for a in actions if a.verb == "infiltrate"]
-        if tries:
-            most = max(len(a.units) for a in tries)
-            best = [a for a in tries if len(a.units) == most]
-            chosen = min(
-                best,
-                key=lambda a: (
-                    _hex_at(game, a.arg) in know.enemy_hiding,  # 24.35: it would fail there at once
-                    know.to_objective.get(_hex_at(game, a.arg), FAR),
-                    -know.cover.get(_hex_at(game, a.arg), 1),
-                ),
-            )
-            units = _infiltrators(game, chosen)
-            by_modifier: dict[int, Action] = {}
-            for a in sorted(best, key=lambda a: know.to_objective.get(_hex_at(game, a.arg), FAR)):
-                by_modifier.setdefault(sum(m for m, _ in modifiers(game, units, _hex_at(game, a.arg))), a)
-            own = sum(m for m, _ in modifiers(game, units, _hex_at(game, chosen.arg)))
-            better = [by_modifier[m] for m in sorted(by_modifier) if m < own][: ALTERNATIVES - 1]
-            self.alternatives = [*better, _done_or_first(actions)]
-            return chosen
-        places = [a for a in actions if a.verb == "place"]
-        if places:
-            return max(places, key=lambda a: self._place_score(game, a, []))
-        return _done_or_first(actions)
+        return done_or_first(actions)
 
     # -- movement (8.0-9.0) ---------------------------------------------------------------------
 
@@ -301,7 +210,7 @@ class HeuristicPlayer:
             self._moved.add(stack)
             if route is not None:
                 return route
-        return _done_or_first(actions)
+        return done_or_first(actions)
 
     def _order(self, game: GameState, stack: tuple[str, ...]) -> tuple[int, int, str]:
         """8.0: lone AFVs, then stacks with an AFV, then the rest; the largest stacks first."""
@@ -331,7 +240,7 @@ class HeuristicPlayer:
         stay = self._hex_score(game, side, here, units, exposure, goals, leaving=True) if here is not None else -1e9
         ranked = sorted(
             (
-                (self._hex_score(game, side, _hex_at(game, h), units, exposure, goals), -route.mp, h)
+                (self._hex_score(game, side, hex_at(game, h), units, exposure, goals), -route.mp, h)
                 for h, route in routes.items()
             ),
             reverse=True,
@@ -377,7 +286,7 @@ class HeuristicPlayer:
         for a in actions:
             if a.verb != FACE or len(a.units) != 1 or ("face", *a.units) in self._moved:
                 continue
-            afv, toward = game.unit(a.units[0]), _hex_at(game, a.arg)
+            afv, toward = game.unit(a.units[0]), hex_at(game, a.arg)
             if (
                 afv.is_afv
                 and afv.hex is not None
@@ -394,9 +303,9 @@ class HeuristicPlayer:
         goals = self._know().goals(game)
         afv = game.unit(push.units[0])
         here = goals.get(afv.hex, FAR) if afv.hex is not None else FAR
-        if goals.get(_hex_at(game, push.arg), FAR) >= here:
+        if goals.get(hex_at(game, push.arg), FAR) >= here:
             return False
-        reach = min((goals.get(_hex_at(game, h), FAR) for h in paths(game, push.units)), default=FAR)
+        reach = min((goals.get(hex_at(game, h), FAR) for h in paths(game, push.units)), default=FAR)
         return reach >= here
 
     def _overrun_fire(self, game: GameState, actions: list[Action]) -> Action:
@@ -408,7 +317,7 @@ class HeuristicPlayer:
                 shot = frontal_shot(game, game.unit(a.units[0]), afv)
                 if at_chance(shot.firepower, shot.armor, shot.dice[0].count, shot.higher) > 0:
                     return a
-        return _done_or_first(actions)
+        return done_or_first(actions)
 
     def _overrun(self, game: GameState, actions: list[Action], enemies: list[tuple[Hex, list[Unit]]]) -> Action | None:
         """9.0: an overrun of a hex whose guns would hardly stop the AFV (9.2 A: the NORMAL ATRs and
@@ -418,12 +327,11 @@ class HeuristicPlayer:
         runs = [
             a
             for a in actions
-            if a.verb == "overrun"
-            and _overrunnable(game, game.unit(a.units[0]), at.get(_hex_at(game, a.arg), []), risk)
+            if a.verb == "overrun" and _overrunnable(game, game.unit(a.units[0]), at.get(hex_at(game, a.arg), []), risk)
         ]
         if not runs:
             return None
-        return max(runs, key=lambda a: (sum(worth(u) for u in at[_hex_at(game, a.arg)]), len(a.units)))
+        return max(runs, key=lambda a: (sum(worth(u) for u in at[hex_at(game, a.arg)]), len(a.units)))
 
     # -- fire (10.0-16.0) -------------------------------------------------------------------------
 
@@ -435,7 +343,7 @@ class HeuristicPlayer:
             if a.verb == AIM and not self._keeps_fire(game, game.unit(a.units[0])):
                 aims.setdefault(a.arg, []).append(a)
         for label, aiming in aims.items():
-            value = self._attack_value(game, _hex_at(game, label), [game.unit(a.units[0]) for a in aiming])
+            value = self._attack_value(game, hex_at(game, label), [game.unit(a.units[0]) for a in aiming])
             scored.append((value, min(aiming, key=lambda a: game.unit(a.units[0]).moved)))
         for a in actions:
             other_fire: float | None = None
@@ -445,10 +353,10 @@ class HeuristicPlayer:
                 chance = self._at_value(game, a)
                 other_fire = chance if chance >= AT_AT_LEAST else None
             elif a.verb == "mortar":
-                target = _hex_at(game, a.arg.split()[0])
+                target = hex_at(game, a.arg.split()[0])
                 other_fire = 0.3 * sum(worth(u) for u in enemies.get(target, [])) * int(a.arg.split()[1])
             elif a.verb in ("grenade", "flame"):
-                target = _hex_at(game, a.arg)
+                target = hex_at(game, a.arg)
                 other_fire = (0.35 if a.verb == "grenade" else 0.6) * sum(
                     worth(u) for u in enemies.get(target, []) if not u.is_afv
                 )
@@ -456,7 +364,7 @@ class HeuristicPlayer:
                 scored.append((other_fire, a))
         scored.sort(key=lambda va: -va[0])
         worthy = [a for v, a in scored[:ALTERNATIVES] if v >= at_least]
-        rest = _done_or_first(actions)
+        rest = done_or_first(actions)
         self.alternatives = [*worthy[1:], rest] if worthy else [a for _, a in scored[:1]]
         return worthy[0] if worthy else rest
 
@@ -491,7 +399,7 @@ class HeuristicPlayer:
         if unit.hex is None:
             return 0.0
         try:
-            odds = fire_odds(game, [unit.hex], _hex_at(game, action.arg))
+            odds = fire_odds(game, [unit.hex], hex_at(game, action.arg))
         except ValueError:
             return 0.0
         return 4.0 * max((s["p_destroyed"] for s in odds["at"] if s["firers"] == [unit.id]), default=0.0)
@@ -506,7 +414,7 @@ class HeuristicPlayer:
             joining = game.unit(a.units[0]) if a.verb == JOIN else None
             if joining is not None and (moved or not joining.moved) and not self._keeps_fire(game, joining):
                 return a
-        return _first_of(actions, INTENSIVE, SHOOT, DONE, PASS)
+        return first_of(actions, INTENSIVE, SHOOT, DONE, PASS)
 
     def _answer(self, game: GameState, side: str, actions: list[Action]) -> Action:
         """13.0: fire at the mover on good odds; 9.2 A: AT fire at an overrunning AFV."""
@@ -525,23 +433,23 @@ class HeuristicPlayer:
             if a.verb == "replace":  # 20.1: a CW short of crew takes a man
                 return a
         marks = [a for a in actions if a.verb == "mark" and self._ratio(game, side, a) > 0]
-        self.alternatives = [*marks, _done_or_first(actions)]
+        self.alternatives = [*marks, done_or_first(actions)]
         marks = [a for a in marks if self._favours(game, side, a)]
         if marks:
             return max(marks, key=lambda a: self._ratio(game, side, a))
-        return _done_or_first(actions)
+        return done_or_first(actions)
 
     def _assault(self, game: GameState, side: str, actions: list[Action]) -> Action:
         fights = [a for a in actions if a.verb in ("assault", LEAD) and a.arg and self._ratio(game, side, a) > 0]
-        self.alternatives = [*fights, _done_or_first(actions)]
+        self.alternatives = [*fights, done_or_first(actions)]
         fights = [a for a in fights if self._favours(game, side, a)]
         if fights:  # 17.12: the leader's PC for the whole stack where one may lead
             return max(fights, key=lambda a: (self._ratio(game, side, a), a.verb == LEAD, len(a.units)))
-        return _done_or_first(actions)
+        return done_or_first(actions)
 
     def _ratio(self, game: GameState, side: str, action: Action) -> float:
         ours = game.unit(action.units[0]).hex
-        target = _hex_at(game, action.arg)
+        target = hex_at(game, action.arg)
         attackers = [u for u in game.at(ours) if u.side == side and u.kind != "commander"] if ours else []
         defenders = [u for u in game.at(target) if u.side != side]
         if not defenders:
@@ -551,7 +459,7 @@ class HeuristicPlayer:
         return sum(worth(u) for u in attackers) / sum(worth(u) for u in defenders)
 
     def _favours(self, game: GameState, side: str, action: Action) -> bool:
-        need = 1.0 if self._know().to_objective.get(_hex_at(game, action.arg), FAR) == 0 else self.knobs.assault_ratio
+        need = 1.0 if self._know().to_objective.get(hex_at(game, action.arg), FAR) == 0 else self.knobs.assault_ratio
         return self._ratio(game, side, action) >= need
 
     def _free_state(self, game: GameState, side: str, actions: list[Action]) -> Action:
@@ -567,7 +475,7 @@ class HeuristicPlayer:
             down = self._holds(game, unit) or know.seen_at(exposure, unit.hex) >= 2
             if a.arg == ("down" if down else "up"):
                 return a
-        return _done_or_first(actions)
+        return done_or_first(actions)
 
     # -- helpers ----------------------------------------------------------------------------------
 
@@ -598,13 +506,6 @@ def _overrunnable(game: GameState, afv: Unit, units: list[Unit], risk: float) ->
     return 1.0 - spared <= risk
 
 
-def _infiltrators(game: GameState, action: Action) -> list[Unit]:
-    """The units an `infiltrate SIDE/SQUAD[+COMMANDER] HEX` designates (24.31)."""
-    side, squad = action.units[0].split("/")
-    members = [u for u in game.side_units(side) if u.squad == squad and u.kind in ("infantry", "ft")]
-    return members + [game.unit(i) for i in action.units[1:]]
-
-
 def _route_action(route: Route, stack: tuple[str, ...], legal: list[Action]) -> Action | None:
     """The route as a move; one hex is movement's own step, where an AFV turns first (8.74, R192)."""
     action = route.action(stack)
@@ -612,25 +513,3 @@ def _route_action(route: Route, stack: tuple[str, ...], legal: list[Action]) -> 
         faces = [a for a in legal if a.verb == FACE and a.units[0] in stack and a.arg == route.hexes[0]]
         return faces[0] if faces else None
     return action
-
-
-def _hex(game: GameState, action: Action) -> Hex:
-    return _hex_at(game, action.arg.split()[-1])
-
-
-def _hex_at(game: GameState, label: str) -> Hex:
-    """The hex a label names, on the board or not (a facing may name a hex across its edge)."""
-    return parse_label(label, game.board.offset)
-
-
-def _first_of(actions: list[Action], *verbs: str) -> Action:
-    """The first action of the first of `verbs` that has one, else the first action."""
-    for verb in verbs:
-        for a in actions:
-            if a.verb == verb:
-                return a
-    return actions[0]
-
-
-def _done_or_first(actions: list[Action]) -> Action:
-    return _first_of(actions, DONE, PASS)
