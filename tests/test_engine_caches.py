@@ -14,7 +14,9 @@ import pytest
 from engine.game import Action, apply, legal_actions, new_game, play
 from engine.game.sightlines import blockers
 from engine.game.state import LASTING_CACHES, GameState
+from engine.game.steps import _movement_cost, _step_costs
 from engine.game.units import ON_MAP, WAITING
+from engine.geometry.movement import Morale, Mover, Phase, State, UnitClass, movement_cost
 from engine.model.scenario import load_scenario
 from engine.players import make_player
 
@@ -284,6 +286,33 @@ def test_24_1_r44_a_waiting_unit_is_offered_the_entry_hexes_its_mps_reach() -> N
     game.board.caches.pop("game_entry_reach")
     game.caches, game._at = {}, None
     assert offered == _choices(game)
+
+
+def test_8_5_8_52_a_kept_movement_cost_is_what_the_chart_gives_every_mover_alike() -> None:
+    """8.5 prices a hex by AFV or not and UP or DOWN; 8.52's road rate is for 'NORMAL status units
+    in an UP state', and a unit not NORMAL is DOWN (3.26). The costs kept per board
+    (`steps._movement_cost`, `_step_costs`) are keyed by those two alone, so every facing, Movement
+    Allowance, morale and phase of a mover reads what `movement_cost` works out for it."""
+    game = new_game(S1, 1)
+    board = game.board
+    origin = next(
+        h for h in sorted(board.hexes) if any(t in board.road_neighbours.get(h, ()) for t in game.neighbours(h))
+    )
+    movers = [
+        Mover(UnitClass.AFV, State.UP, Morale.NORMAL, phase, 6.0, facing)
+        for phase in (Phase.MOVEMENT, Phase.REACTION)
+        for facing in range(6)
+    ]
+    movers += [
+        Mover(UnitClass.INFANTRY, state, morale)
+        for state, morale in (*((State.DOWN, m) for m in Morale), (State.UP, Morale.NORMAL))
+    ]
+    for mover in movers:
+        assert _step_costs(game, origin, mover) == [
+            movement_cost(board, origin, t, mover) for t in game.neighbours(origin)
+        ]
+        for t in game.neighbours(origin):
+            assert _movement_cost(game, origin, t, mover) == movement_cost(board, origin, t, mover)
 
 
 def test_a_zone_changed_between_two_games_of_one_scenario_is_resolved_anew() -> None:
