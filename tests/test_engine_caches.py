@@ -142,6 +142,34 @@ def test_a_copy_that_changes_a_unit_in_place_does_not_give_the_original_its_hexs
     assert checked == 5
 
 
+def test_8_23_a_copy_that_moves_an_enemy_into_the_moving_units_way_does_not_give_the_original_its_next_steps() -> None:
+    """8.23: a unit may not enter a hex with a visible enemy unit. The moving unit's next choices
+    are kept until units move (`movement._continue`, `GameState.kept`, which a copy shares): a
+    copy that puts an enemy unit in a hex the moving unit would step into next is offered no step
+    there, as with nothing kept, and the original is still offered it."""
+    rng, game = random.Random(4), new_game(S1, 4)
+    checked = 0
+    while not game.is_over and checked < 5:
+        choices = legal_actions(game)
+        moving = game.unit(game.active[0]) if len(game.active) == 1 else None
+        steps = [a for a in choices if moving is not None and a.verb == "move" and a.units == (moving.id,)]
+        empty = [a for a in steps if not game.at(game.hex(a.arg))]
+        enemy = next(
+            (u for u in game.units.values() if moving and u.side != moving.side and u.on_map and not u.hidden), None
+        )
+        if empty and enemy is not None:
+            twin = game.copy()
+            twin.relocate(enemy, ON_MAP, game.hex(empty[0].arg))
+            offered = _choices(twin)
+            assert empty[0].text() not in offered
+            twin.caches, twin._at = {}, None
+            assert offered == _choices(twin), f"decision {len(game.log)}: {empty[0].text()}"
+            assert empty[0] in legal_actions(game)
+            checked += 1
+        play(game, rng.choice(choices))
+    assert checked == 5
+
+
 def test_a_copy_that_changes_units_in_place_does_not_give_the_original_its_lined_openings() -> None:
     """Each unit's openings with their lines are kept for the fire phase across a loss of men
     (`shot._lined_openings`, in the caches a copy shares), by the targets with their AFVs, where
