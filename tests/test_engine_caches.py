@@ -14,7 +14,9 @@ import pytest
 from engine.game import Action, apply, legal_actions, new_game, play
 from engine.game.sightlines import blockers
 from engine.game.state import LASTING_CACHES, GameState
+from engine.game.steps import _movement_cost, _step_costs
 from engine.game.units import ON_MAP, WAITING
+from engine.geometry.movement import Morale, Mover, Phase, State, UnitClass, movement_cost
 from engine.model.scenario import load_scenario
 from engine.players import make_player
 
@@ -135,6 +137,34 @@ def test_a_copy_that_changes_a_unit_in_place_does_not_give_the_original_its_hexs
             game.caches, game._at = {}, None
             assert offered == _choices(game), f"decision {len(game.log)}: {moves[0].text()}"
             assert moves[0].text() in offered
+            checked += 1
+        play(game, rng.choice(choices))
+    assert checked == 5
+
+
+def test_8_23_a_copy_that_moves_an_enemy_into_the_moving_units_way_does_not_give_the_original_its_next_steps() -> None:
+    """8.23: a unit may not enter a hex with a visible enemy unit. The moving unit's next choices
+    are kept until units move (`movement._continue`, `GameState.kept`, which a copy shares): a
+    copy that puts an enemy unit in a hex the moving unit would step into next is offered no step
+    there, as with nothing kept, and the original is still offered it."""
+    rng, game = random.Random(4), new_game(S1, 4)
+    checked = 0
+    while not game.is_over and checked < 5:
+        choices = legal_actions(game)
+        moving = game.unit(game.active[0]) if len(game.active) == 1 else None
+        steps = [a for a in choices if moving is not None and a.verb == "move" and a.units == (moving.id,)]
+        empty = [a for a in steps if not game.at(game.hex(a.arg))]
+        enemy = next(
+            (u for u in game.units.values() if moving and u.side != moving.side and u.on_map and not u.hidden), None
+        )
+        if empty and enemy is not None:
+            twin = game.copy()
+            twin.relocate(enemy, ON_MAP, game.hex(empty[0].arg))
+            offered = _choices(twin)
+            assert empty[0].text() not in offered
+            twin.caches, twin._at = {}, None
+            assert offered == _choices(twin), f"decision {len(game.log)}: {empty[0].text()}"
+            assert empty[0] in legal_actions(game)
             checked += 1
         play(game, rng.choice(choices))
     assert checked == 5
@@ -284,6 +314,33 @@ def test_24_1_r44_a_waiting_unit_is_offered_the_entry_hexes_its_mps_reach() -> N
     game.board.caches.pop("game_entry_reach")
     game.caches, game._at = {}, None
     assert offered == _choices(game)
+
+
+def test_8_5_8_52_a_kept_movement_cost_is_what_the_chart_gives_every_mover_alike() -> None:
+    """8.5 prices a hex by AFV or not and UP or DOWN; 8.52's road rate is for 'NORMAL status units
+    in an UP state', and a unit not NORMAL is DOWN (3.26). The costs kept per board
+    (`steps._movement_cost`, `_step_costs`) are keyed by those two alone, so every facing, Movement
+    Allowance, morale and phase of a mover reads what `movement_cost` works out for it."""
+    game = new_game(S1, 1)
+    board = game.board
+    origin = next(
+        h for h in sorted(board.hexes) if any(t in board.road_neighbours.get(h, ()) for t in game.neighbours(h))
+    )
+    movers = [
+        Mover(UnitClass.AFV, State.UP, Morale.NORMAL, phase, 6.0, facing)
+        for phase in (Phase.MOVEMENT, Phase.REACTION)
+        for facing in range(6)
+    ]
+    movers += [
+        Mover(UnitClass.INFANTRY, state, morale)
+        for state, morale in (*((State.DOWN, m) for m in Morale), (State.UP, Morale.NORMAL))
+    ]
+    for mover in movers:
+        assert _step_costs(game, origin, mover) == [
+            movement_cost(board, origin, t, mover) for t in game.neighbours(origin)
+        ]
+        for t in game.neighbours(origin):
+            assert _movement_cost(game, origin, t, mover) == movement_cost(board, origin, t, mover)
 
 
 def test_a_zone_changed_between_two_games_of_one_scenario_is_resolved_anew() -> None:

@@ -93,16 +93,15 @@ def _stuck_over_full(game: GameState, active: list[Unit]) -> bool:
 
 
 def _continue(game: GameState, active: list[Unit]) -> list[Action]:
-    """What the moving unit or stack may do next; kept for the phase by its units and what stands
-    in and around its hex, as a hex's starts are."""
+    """What the moving unit or stack may do next; kept by the phase and its units until units move
+    (`GameState.kept`, which goes with what stands in and around its hex). Each step moves the
+    stack, so it is asked again only within a decision (the listing, then play's check): a key of
+    who stands around the hex, as a hex's starts have, cost more than it kept."""
     h = active[0].hex
     if h is None or not active[0].on_map:
         return _continue_now(game, active)
-    key = (h, tuple([_dynamic(u) for u in active]), game.signature(h), game.around(h))
-    cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("continue", {})
-    found = cache.get(key)
-    if found is None:
-        found = cache[key] = _continue_now(game, active)
+    key = ("continue", game.phase, game.phasing, game.turn, h, tuple([_dynamic(u) for u in active]))
+    found: list[Action] = game.kept(key, lambda: _continue_now(game, active))
     return found
 
 

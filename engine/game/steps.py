@@ -212,18 +212,23 @@ def _steps(game: GameState, group: list[Unit]) -> list[Hex]:
 
 
 def _step_costs(game: GameState, origin: Hex, mover: Any) -> list[float | None]:
-    """`_movement_cost` into each of origin's neighbours (in `neighbours` order), kept per board."""
-    costs: dict[tuple[Hex, Any], list[float | None]] = game.board.caches.setdefault("game_step_costs", {})
-    found = costs.get((origin, mover))
+    """`_movement_cost` into each of origin's neighbours (in `neighbours` order), kept per board by
+    what `_movement_cost` reads of the mover."""
+    costs: dict[tuple[Hex, bool, bool], list[float | None]] = game.board.caches.setdefault("game_step_costs", {})
+    key = (origin, mover.is_afv, mover.is_up)
+    found = costs.get(key)
     if found is None:
-        found = costs[(origin, mover)] = [_movement_cost(game, origin, t, mover) for t in game.neighbours(origin)]
+        found = costs[key] = [_movement_cost(game, origin, t, mover) for t in game.neighbours(origin)]
     return found
 
 
 def _movement_cost(game: GameState, origin: Hex, target: Hex, mover: Any) -> float | None:
-    """movement_cost, kept per board: the game never edits the terrain."""
-    costs: dict[tuple[Hex, Hex, Any], float | None] = game.board.caches.setdefault("game_movement_costs", {})
-    key = (origin, target, mover)
+    """movement_cost, kept per board (the game never edits the terrain) by all it reads of the
+    mover: AFV or not and UP or not (8.5's chart); 8.52's road rate asks NORMAL and UP, and a unit
+    not NORMAL is DOWN (3.26), so UP says it. Keyed by the whole mover, the same costs were worked
+    out again for each facing, Movement Allowance and morale (S1: about 600 times a game)."""
+    costs: dict[tuple[Hex, Hex, bool, bool], float | None] = game.board.caches.setdefault("game_movement_costs", {})
+    key = (origin, target, mover.is_afv, mover.is_up)
     if key not in costs:
         costs[key] = movement_cost(game.board, origin, target, mover)
     return costs[key]
