@@ -223,6 +223,66 @@ def test_a_copy_that_turns_a_firer_down_does_not_give_the_original_its_lined_ope
     assert aim in legal_actions(game)
 
 
+@pytest.mark.parametrize(("seed", "options"), [(1, None), (0, {"advanced": True})])
+def test_a_fire_listing_patched_by_the_units_changed_offers_what_a_listing_with_nothing_kept_offers(
+    seed: int, options: dict[str, bool] | None
+) -> None:
+    """A fire phase's openings are listed again after a shot only for the units changed since
+    the last listing (`shot.openings_by_unit`, `GameState.changed_since`): every decision of
+    Scenario 1's fire phases (its first 1,500 decisions; under the advanced rules too, with MG
+    modes, 21.0, and ammunition, 22.0) is offered what a listing with nothing kept offers, and the
+    patch is what most listings after the first of a phase are."""
+    from engine.game.firing import FIRE_PHASES, firing_side
+
+    rng, game, offered, taken, patched = random.Random(seed), new_game(S1, seed, options), [], [], 0
+    while not game.is_over and len(taken) < 1500:
+        held = game._kept.get(("openings", firing_side(game)))
+        before = held[0][2] if held else {}
+        choices = legal_actions(game)
+        after = game._kept.get(("openings", firing_side(game)))
+        if before and after and after[0][2] is not before:  # a unit's list kept: the rest patched
+            patched += any(its and its is after[0][2].get(i) for i, its in before.items())
+        offered.append([a.text() for a in choices] if game.phase in FIRE_PHASES else None)
+        taken.append(rng.choice(choices))
+        play(game, taken[-1])
+    fresh = new_game(S1, seed, options)
+    for n, action in enumerate(taken):
+        if offered[n] is not None:
+            fresh.caches, fresh._at = {}, None
+            assert _choices(fresh) == offered[n], f"decision {n}: {action.text()}"
+        play(fresh, action)
+    assert patched >= 20
+
+
+def test_a_copy_that_changes_a_firer_does_not_give_the_original_its_patched_openings() -> None:
+    """The patched openings (`shot.openings_by_unit`) are kept with the index of `at`, which a
+    copy shares, and so are the changes since (`GameState.changed_since`): a copy's firer has fired
+    (10.11), the original's other firer too; the original, listed first, offers the copy's firer's
+    aims but not its own's, and the copy the other way round, as listings with nothing kept do."""
+    from engine.game.fire import AIM
+
+    rng, game = random.Random(3), new_game(S1, 3)
+    checked = 0
+    while not game.is_over and checked < 5:
+        choices = legal_actions(game)
+        aims = [a for a in choices if a.verb == AIM]
+        if game.interrupt is None and game.attack is None and len({a.units for a in aims}) > 1:
+            twin = game.copy()
+            twin.changing(aims[0].units[0]).fired = True
+            game.changing(aims[-1].units[0]).fired = True
+            mine = _choices(game)  # first: patched by the changes of both
+            offered = _choices(twin), mine
+            assert aims[0].text() not in offered[0] and aims[-1].text() in offered[0]
+            assert aims[0].text() in offered[1] and aims[-1].text() not in offered[1]
+            for state, choices_then in zip((twin, game), offered, strict=True):
+                state.caches, state._at = {}, None
+                assert choices_then == _choices(state), f"decision {len(game.log)}: {aims[0].text()}"
+            game.changing(aims[-1].units[0]).fired = False
+            checked += 1
+        play(game, rng.choice(choices))
+    assert checked == 5
+
+
 def _at_an_entry() -> tuple[GameState, list[Action]]:
     """A Scenario 1 game (seed 1) at its first movement listing that offers waiting units' entries
     (24.1), no unit moving, and those entries."""

@@ -42,6 +42,7 @@ from .shot import (
     may_antitank,
     opening_hexes,
     openings,
+    openings_by_unit,
 )
 from .state import GameState
 from .units import Unit
@@ -161,10 +162,29 @@ def movers_after_fire(game: GameState) -> list[dict[str, Any]]:
 
 def _openings(game: GameState) -> list[Action]:
     """The first moves of an attack: `aim` and `antitank` for each unit that may fire now at each
-    target hex (10.2), only the hex entered at an interrupt (13.13); by unit, then hex."""
+    target hex (10.2), only the hex entered at an interrupt (13.13); by unit, then hex. In a fire
+    phase each unit's kept until its openings change (`openings_by_unit`: a new list when it
+    changes, as R155's cancelled attacks do) or the side's MG modes do (21.1)."""
     side = firing_side(game)
+    hexes = opening_hexes(game, side)
+    if game.interrupt is not None:
+        return _aims(game, openings(game, side, hexes))
+    made = game.kept(("opening_actions", side), dict)  # by unit id: (its openings, the modes, its actions)
+    modes = game.secrets[side].modes
     actions: list[Action] = []
-    for unit, h, aim, antitank in openings(game, side, opening_hexes(game, side)):
+    for i, its in openings_by_unit(game, side, hexes).items():
+        if its:
+            last = made.get(i)
+            if last is None or last[0] is not its or last[1] is not modes:
+                unit = game.units[i]
+                last = made[i] = (its, modes, _aims(game, [(unit, h, aim, antitank) for h, aim, antitank in its]))
+            actions += last[2]
+    return actions
+
+
+def _aims(game: GameState, found: list[tuple[Unit, Hex, bool, bool]]) -> list[Action]:
+    actions: list[Action] = []
+    for unit, h, aim, antitank in found:
         if aim and not _cancelled(game, unit, h) and direct_fire(game, unit):
             actions += game.hex_actions(AIM, (unit.id,), (h,))
         if antitank:

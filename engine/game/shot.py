@@ -22,7 +22,7 @@ from .mortars import is_mortar
 from .observation import counts_as_moved
 from .sightlines import along, bare_index, bare_lines, blockers, blockers_key, line_open, open_lines
 from .state import REACTION, GameState
-from .units import SharedUnit, Unit, while_shared
+from .units import Unit
 
 
 @dataclass(frozen=True)
@@ -214,42 +214,65 @@ def opening_hexes(game: GameState, side: str) -> list[Hex]:
 
 def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
     """(unit, hex, may aim, may fire AT) for every unit of `side` that may open fire at one of
-    `hexes` now: may_aim and may_antitank for them all, their lines checked as one array (10.3).
-    Kept until units move (`GameState.kept`) by all else they depend on: the phase, the hexes,
-    and each unit's fire, morale, state, facing and move; not at an interrupt (a new hex at each
-    step: nothing worth keeping)."""
-    if game.interrupt is not None:
+    `hexes` now, by unit id, then hex: may_aim and may_antitank for them all, their lines checked as
+    one array (10.3)."""
+    if game.interrupt is not None:  # a new hex at each step: nothing worth keeping
         return _openings(game, side, hexes)
-    found: list[tuple[str, Hex, bool, bool]] = game.kept(  # by id: a copy keeps what is kept (GameState.copy)
-        _openings_key(game, side, hexes), lambda: [(u.id, *rest) for u, *rest in _lined_openings(game, side, hexes)]
-    )
-    return [(game.units[i], h, aim, antitank) for i, h, aim, antitank in found]
+    each = openings_by_unit(game, side, hexes)
+    return [(game.units[i], h, aim, antitank) for i, its in each.items() for h, aim, antitank in its]
 
 
-def _lined_openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
-    """`_openings` of a fire phase: each unit's openings with their lines, worked out once it may
-    fire, kept for the phase by the target hexes with their AFVs and where the AFVs and Wrecks
-    stand (what the lines and targets depend on), and then by the unit's id, hex, facing and
-    state; may_fire asked at each listing: a fire phase lists them again after every shot, when
-    little but who has fired has changed, and after men are lost, when no line has."""
+def openings_by_unit(game: GameState, side: str, hexes: list[Hex]) -> dict[str, Sequence[tuple[Hex, bool, bool]]]:
+    """`openings` of a fire phase by unit id (every unit of the side on the map, in the order of
+    their ids), kept until units move (`GameState.kept`) and patched by the units changed since the
+    last listing (`GameState.changed_since`; a changed unit's openings a new list): a fire phase
+    lists them again after every shot, when only the firers have changed. The rest they depend on
+    (the phase, the hexes, the ammunition pools, 22.1) changed, all anew."""
+    context = (side, game.phase, game.player_turns, hexes, tuple(game.ammo.items()))
+    held: list[Any] = game.kept(("openings", side), list)  # [(mark, context, each unit's)]: copies share it
+    last = held[0] if held else None
+    changed, mark = game.changed_since(last[0] if last is not None else None)
+    if last is None or changed is None or last[1] != context:
+        units = sorted(_may_open(game, side), key=lambda u: u.id)
+        each: dict[str, Sequence[tuple[Hex, bool, bool]]]
+        each = dict.fromkeys([u.id for u in units if u.on_map and u.hex is not None], ())
+        each.update(_lined_openings(game, side, hexes, units))
+    else:
+        each = last[2]
+        touched = [game.units[i] for i in changed if i in each]
+        if touched:
+            each = {**each, **dict.fromkeys([u.id for u in touched], ())}
+            each.update(_lined_openings(game, side, hexes, touched))
+    held[:] = [(mark, context, each)]
+    return each
+
+
+def _lined_openings(
+    game: GameState, side: str, hexes: list[Hex], units: Sequence[Unit]
+) -> dict[str, list[tuple[Hex, bool, bool]]]:
+    """`_openings` of a fire phase for those of `units` that may fire now, by id, each a new list:
+    each unit's openings with their lines, worked out once it may fire, kept for the phase by the
+    target hexes with their AFVs and where the AFVs and Wrecks stand (what the lines and targets
+    depend on), and then by the unit's id, hex, facing and state; may_fire asked anew (after men
+    are lost, no line has changed)."""
     every: dict[tuple[Any, ...], dict[tuple[Any, ...], list[tuple[Hex, bool, bool]]]]
     every = game.caches.setdefault("lined_openings", {})
     lined = every.get(key := game.kept(("lined_key", side, tuple(hexes)), lambda: _lined_key(game, side, hexes)))
     if lined is None:
         lined = every[key] = {}
-    units = [u for u in _may_open(game, side) if u.on_map and u.hex is not None]
+    units = [u for u in units if u.on_map and u.hex is not None]
     missing = [u for u in units if (u.id, u.hex, u.facing, u.state) not in lined and may_fire(game, u)]
     if missing:
         for u in missing:
             lined[(u.id, u.hex, u.facing, u.state)] = []
         for u, h, aim, antitank in _openings(game, side, hexes, missing):
             lined[(u.id, u.hex, u.facing, u.state)].append((h, aim, antitank))
-    found = []
+    found = {}
     for unit in units:
         its = lined.get((unit.id, unit.hex, unit.facing, unit.state))
         if its and may_fire(game, unit):
-            found += [(unit, h, aim, antitank) for h, aim, antitank in its]
-    return sorted(found, key=lambda w: (w[0].id, w[1]))
+            found[unit.id] = list(its)
+    return found
 
 
 def _lined_key(game: GameState, side: str, hexes: list[Hex]) -> tuple[Any, ...]:
@@ -257,37 +280,6 @@ def _lined_key(game: GameState, side: str, hexes: list[Hex]) -> tuple[Any, ...]:
     AFV is among the enemies seen there (12.12), and where the AFVs and Wrecks stand (10.31 b)."""
     targets = tuple([(h, any(u.is_afv for u in visible_enemies(game, side, h))) for h in hexes])
     return side, targets, blockers_key(game)
-
-
-def _openings_key(game: GameState, side: str, hexes: list[Hex]) -> tuple[Any, ...]:
-    """What `openings` depends on besides where the units stand."""
-    shooters = tuple([_shooter(u) for u in game.side_units(side) if u.on_map])
-    return ("openings", side, game.phase, game.interrupt is not None, game.player_turns, tuple(hexes), shooters)
-
-
-def _shooter(unit: Unit) -> tuple[Any, ...]:
-    """What may_fire reads of a unit (with its hex), kept while it is shared."""
-    if type(unit) is not SharedUnit:
-        return _shooter_now(unit)
-    found: tuple[Any, ...] = while_shared(unit, "_shooter", _shooter_now)
-    return found
-
-
-def _shooter_now(unit: Unit) -> tuple[Any, ...]:
-    extra = unit.extra
-    return (
-        unit.id,
-        unit.fired,
-        unit.morale,
-        unit.state,
-        unit.facing,
-        unit.moved,
-        unit.men,
-        extra.get("may_not_fire_until"),
-        extra.get("spot_failed"),
-        extra.get("left_hex_turn"),
-        extra.get("fired_game_turn"),
-    )
 
 
 def _openings(

@@ -26,7 +26,7 @@ WAITING, ON_MAP, ELIMINATED = "waiting", "on_map", "eliminated"
 # The notes under which a shared unit keeps what is worked out of its fields (`while_shared`: the
 # digest's parts too; and steps.may_start's for the phase): valid while no state changes it, so a
 # state's own copy of it goes without (GameState.changing).
-WHILE_SHARED = ("_dynamic", "_shooter", "_may_start", "_digest")
+WHILE_SHARED = ("_dynamic", "_may_start", "_digest")
 
 
 class SharedUnitError(RuntimeError):
