@@ -161,7 +161,7 @@ class _Listing(NamedTuple):
     waiting: tuple[str, ...]
     turns: list[Action]  # the CWs' turns (R91), in the order of `side_units`
     onmap: list[Action]  # the hexes' choices, each hex at its first unit that may start
-    ranks: list[int]  # that unit's place in `side_units`, hex by hex
+    ranks: list[int]  # that unit's place (`GameState.ranks`: the order of `side_units`), hex by hex
     offsets: list[int]  # where each hex's choices begin in `onmap` (and its length last)
 
 
@@ -222,7 +222,7 @@ def _listing(
 ) -> _Listing:
     """`hexes` (a listing's, the listing's own copy) with the `changed` hexes' starts asked anew,
     put together in the order of `side_units`."""
-    ranks = _ranks(game, side)
+    ranks = game.ranks()
     occupied = game.occupied()
     for h in changed:
         there = occupied.get(h)  # most hexes a move touches stand empty
@@ -261,19 +261,10 @@ def _entering(game: GameState, side: str, waiting: Iterable[str], reached: int) 
         unit = game.units[i]
         if unit.where == WAITING and may_start(game, unit):
             if first < 0:
-                first = _ranks(game, side)[i]
+                first = game.ranks()[i]
             if _order(unit, [unit]) >= reached:
                 moves += _entry_moves(game, unit)
     return first, moves
-
-
-def _ranks(game: GameState, side: str) -> dict[str, int]:
-    """Each unit's place in `side_units` (kept for the phase)."""
-    ranks: dict[str, dict[str, int]] = game.caches.setdefault("side_ranks", {})
-    found = ranks.get(side)
-    if found is None:
-        found = ranks[side] = {u.id: n for n, u in enumerate(game.side_units(side))}
-    return found
 
 
 def _hex_entry(game: GameState, side: str, h: Hex, stamp: tuple[Any, ...], reached: int) -> tuple[Any, ...]:

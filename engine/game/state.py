@@ -328,7 +328,7 @@ class GameState:
             if not index[before]:
                 del index[before]
         if after is not None:  # in the order of `units`, as a rebuilt index has them
-            rank = self._ranks()
+            rank = self.ranks()
             here = index.get(after, [])
             at = next((i for i, u in enumerate(here) if rank[u.id] > rank[unit.id]), len(here))
             index[after] = [*here[:at], unit, *here[at:]]
@@ -347,8 +347,9 @@ class GameState:
                     self._around.pop(n, None)
                 self._drop_starts((changed, *neighbours))
 
-    def _ranks(self) -> dict[str, int]:
-        """Each unit's place in `units` (kept: no unit joins or leaves a game)."""
+    def ranks(self) -> dict[str, int]:
+        """Each unit's place in `units`, and so in its side's `side_units` (kept: no unit joins or
+        leaves a game)."""
         if self._rank is None:
             self._rank = {u: i for i, u in enumerate(self.units)}
         return self._rank
