@@ -422,8 +422,12 @@ class GameState:
     def strict_epoch(self) -> None:
         """With STRICT_UNITS on: no unit is the state's own any more, as after a copy."""
         if STRICT_UNITS:
-            share_all(self._owned)
-            self._owned = []
+            self._share()
+
+    def _share(self) -> None:
+        """The units the state changed in place are shared from now on (by a copy)."""
+        share_all(self._owned)
+        self._owned = []
 
     def units_changed(self) -> None:
         """A unit moved, was hidden or revealed, or lost men: the index of `at` is built again."""
@@ -495,8 +499,7 @@ class GameState:
                 twin._at = {h: [units[u.id] for u in there] for h, there in self._at.items()}
             twin._sides = {side: tuple([units[u.id] for u in kept]) for side, kept in self._sides.items()}
         else:  # copy-on-write: the two share every unit, and neither may change one in place any more
-            share_all(self._owned)
-            self._owned = []
+            self._share()
             twin._owned = []
             twin.units, twin._sides = dict(self.units), dict(self._sides)
         # a hex's factors are never changed in place (19.12: a placement makes a new dict): shared
