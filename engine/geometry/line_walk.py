@@ -16,7 +16,8 @@ from engine.hexgrid import DIRECTIONS, Hex
 from .line_table import DeltaTable, HexArrays, Region
 from .sight import SightTerrain
 
-Steps = tuple[tuple[int, ...], tuple[tuple[int, int], ...]]  # cell offsets: hexes passed through, hexside pairs
+# cell offsets from the source: the hexes passed through, the hexside pairs run along, and all of them
+Steps = tuple[tuple[int, ...], tuple[tuple[int, int], ...], frozenset[int]]
 
 
 class LineWalk:
@@ -37,18 +38,19 @@ class LineWalk:
         """The steps of the line to the cell `offset` cells away, as cell offsets from its source."""
         found = self._steps.get(offset)
         if found is None:
-            table, beside = self.table, self._beside
-            row = int(table.row_at[offset + table.reach])
+            table, beside, size, reach = self.table, self._beside, self.table.size, self.table.reach
+            row = int(table.row_at[offset + reach])
             start = int(table.step_start[row])
             through, along = [], []
             for element in table.steps["off_a"][start : start + int(table.step_len[row])].tolist():
-                region, cell = divmod(element, table.size)
-                cell -= table.reach
+                region, cell = divmod(element, size)
+                cell -= reach
                 if region == Region.STEP:
                     through.append(cell)
                 elif region >= Region.HEXSIDE:  # a corner touch adds nothing (10.31 b)
                     along.append((cell, cell + beside[region]))
-            found = self._steps[offset] = (tuple(through), tuple(along))
+            passed = frozenset(through).union(*along)
+            found = self._steps[offset] = (tuple(through), tuple(along), passed)
         return found
 
     def trees_along(self, source: Hex, target: Hex, blockers: Mapping[int, int]) -> int:
@@ -58,7 +60,7 @@ class LineWalk:
         a, b = self.cell[source], self.cell[target]
         trees, level = self.trees, self.level
         low = min(level[a], level[b]) if self.low_ground else -1  # cells off the board: level -1, no trees
-        through, along = self.steps(b - a)
+        through, along, _ = self.steps(b - a)
         total = 0
         for offset in through:
             cell = a + offset
@@ -74,6 +76,10 @@ class LineWalk:
 
     def blocks(self, source: Hex, target: Hex, blockers: Mapping[int, int]) -> bool:
         """Whether the AFVs and Wrecks (`blockers`: by cell) block a line the bare terrain leaves
-        open: they only add to 10.31 b's count, which only ends on one level heed (10.31)."""
+        open: they only add to 10.31 b's count, which only ends on one level heed (10.31), and
+        only in the hexes the line passes (most lines pass none: not walked)."""
         a, b = self.cell[source], self.cell[target]
-        return self.level[a] == self.level[b] and self.trees_along(source, target, blockers) > self.limit
+        if self.level[a] != self.level[b]:
+            return False
+        passed = self.steps(b - a)[2]
+        return any(c - a in passed for c in blockers) and self.trees_along(source, target, blockers) > self.limit
