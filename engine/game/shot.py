@@ -223,8 +223,8 @@ def opening_hexes(game: GameState, side: str) -> list[Hex]:
 
 def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
     """(unit, hex, may aim, may fire AT) for every unit of `side` that may open fire at one of
-    `hexes` now, by unit id, then hex: may_aim and may_antitank for them all, their lines checked as
-    one array (10.3)."""
+    `hexes` now, by unit id, then hex: may_aim and may_antitank for them all, their lines checked
+    against the bare terrain's matrix, then the AFVs and Wrecks on them (10.3)."""
     if game.interrupt is not None:  # a new hex at each step: nothing worth keeping
         return _openings(game, side, hexes)
     each = openings_by_unit(game, side, hexes)
@@ -297,8 +297,8 @@ def _openings(
     """may_aim and may_antitank for every unit and hex: may_fire now, then each unit's openings but
     for the line at the targets the bare terrain leaves in its sight (`bare_index`: most lines
     are blocked by the terrain alone), kept from phase to phase by all they depend on
-    (`_unit_openings`); the lines as one array. `units`: those units on the map, which may fire
-    now (the caller asked)."""
+    (`_unit_openings`); then the AFVs and Wrecks on those lines (`open_lines`, 10.31 b). `units`:
+    those units on the map, which may fire now (the caller asked)."""
     targets = [
         (h, enemies, any(u.is_afv for u in enemies)) for h in hexes if (enemies := visible_enemies(game, side, h))
     ]
