@@ -13,10 +13,12 @@ import pytest
 
 from engine.game import Action, apply, legal_actions, new_game, play
 from engine.game.sightlines import blockers
+from engine.game.stacks import _stacking_problems, stacking_problems
 from engine.game.state import LASTING_CACHES, GameState
 from engine.game.steps import _movement_cost, _step_costs
 from engine.game.units import ON_MAP, WAITING
 from engine.geometry.movement import Morale, Mover, Phase, State, UnitClass, movement_cost
+from engine.model.counters import SIDES
 from engine.model.scenario import load_scenario
 from engine.players import make_player
 
@@ -436,3 +438,47 @@ def test_the_afvs_and_wrecks_that_block_lines_are_where_they_stand_at_every_deci
         seen.add(tuple(sorted(expected.items())))
         play(game, players[game.to_act].choose(None, legal_actions(game)))
     assert len(seen) >= 6 and game.wrecks
+
+
+def test_8_62_the_hexes_over_the_stacking_limit_kept_across_moves_are_those_found_from_every_hex() -> None:
+    """8.62: 'more than six men plus one AFV' (8.63: two CWs) in a hex. The hexes over the limit
+    are kept across moves (`GameState.kept_by_hex`: each move asks again only the hexes it left and
+    entered): at every decision of a Scenario 1 random game's first two Game Turns, and at every
+    step as seven men gather in one hex and leave it again, they are, for each side, those found
+    from every occupied hex with nothing kept."""
+    game = new_game(S1, 3)
+    players = {"german": make_player("random", 3), "russian": make_player("random", 4)}
+    while len(game.log) < 600 or game.phase != "movement":
+        for side in SIDES:
+            assert stacking_problems(game, side) == _stacking_problems(game, side), f"decision {len(game.log)}"
+        play(game, players[game.to_act].choose(None, legal_actions(game)))
+    side = game.phasing
+    men = [u for u in game.side_units(side) if u.on_map and not u.is_afv and u.kind != "cw"][:7]
+    homes = [u.hex for u in men]
+    assert len(set(homes)) > 1
+    over = []
+    for unit, home in [*((u, homes[0]) for u in men[1:]), *zip(men[1:], homes[1:], strict=True)]:
+        game.relocate(game.unit(unit.id), ON_MAP, home)
+        assert stacking_problems(game, side) == _stacking_problems(game, side)
+        over.append(homes[0] in stacking_problems(game, side))
+    assert over[5] and not over[-1]  # seven men and more in the hex, then as they stood
+
+
+def test_8_62_a_copy_that_over_fills_a_hex_keeps_the_hex_over_the_limit_to_itself() -> None:
+    """A copy shares what its original keeps across moves until either moves a unit: a copy that
+    moves seven men of a side into one hex finds it over 8.62's limit; the original, which found
+    its hexes before the copy was made, still finds them as they stand in it."""
+    game = new_game(S1, 2)
+    players = {"german": make_player("random", 2), "russian": make_player("random", 3)}
+    while game.phase != "movement":
+        play(game, players[game.to_act].choose(None, legal_actions(game)))
+    side = game.phasing
+    men = [u for u in game.side_units(side) if u.on_map and not u.is_afv and u.kind != "cw"][:7]
+    before = stacking_problems(game, side)
+    twin = game.copy()
+    target = men[0].hex
+    assert target is not None and target not in before
+    for unit in men[1:]:
+        twin.relocate(unit, ON_MAP, target)
+    assert target in stacking_problems(twin, side) == _stacking_problems(twin, side)
+    assert stacking_problems(game, side) == before == _stacking_problems(game, side)
