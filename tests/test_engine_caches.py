@@ -440,12 +440,11 @@ def test_the_afvs_and_wrecks_that_block_lines_are_where_they_stand_at_every_deci
     assert len(seen) >= 6 and game.wrecks
 
 
-def test_8_62_the_hexes_over_the_stacking_limit_kept_across_moves_are_those_found_from_every_hex() -> None:
+def test_8_62_the_hexes_over_the_stacking_limit_kept_until_units_move_are_those_found_from_every_hex() -> None:
     """8.62: 'more than six men plus one AFV' (8.63: two CWs) in a hex. The hexes over the limit
-    are kept across moves (`GameState.kept_by_hex`: each move asks again only the hexes it left and
-    entered): at every decision of a Scenario 1 random game's first two Game Turns, and at every
-    step as seven men gather in one hex and leave it again, they are, for each side, those found
-    from every occupied hex with nothing kept."""
+    are kept until units move (`GameState.kept`): at every decision of a Scenario 1 random game's
+    first two Game Turns, and at every step as seven men gather in one hex and leave it again,
+    they are, for each side, those found from every occupied hex with nothing kept."""
     game = new_game(S1, 3)
     players = {"german": make_player("random", 3), "russian": make_player("random", 4)}
     while len(game.log) < 600 or game.phase != "movement":
@@ -465,9 +464,9 @@ def test_8_62_the_hexes_over_the_stacking_limit_kept_across_moves_are_those_foun
 
 
 def test_8_62_a_copy_that_over_fills_a_hex_keeps_the_hex_over_the_limit_to_itself() -> None:
-    """A copy shares what its original keeps across moves until either moves a unit: a copy that
-    moves seven men of a side into one hex finds it over 8.62's limit; the original, which found
-    its hexes before the copy was made, still finds them as they stand in it."""
+    """A copy shares what its original keeps until either moves a unit: a copy that moves seven
+    men of a side into one hex finds it over 8.62's limit; the original, which found its hexes
+    before the copy was made, still finds them as they stand in it."""
     game = new_game(S1, 2)
     players = {"german": make_player("random", 2), "russian": make_player("random", 3)}
     while game.phase != "movement":

@@ -37,16 +37,8 @@ def _stacking_limits() -> tuple[int, int, int]:
 
 
 def stacking_problems(game: GameState, side: str) -> list[Hex]:
-    """Hexes where `side` has more than six men plus one AFV, or two CWs (8.62, 8.63); kept across
-    moves, each asking again only the hexes it left and entered, where every listing after a move
-    walked every occupied hex."""
-    problems: list[Hex] = game.kept_by_hex(
-        ("stacking", side),
-        lambda: _stacking_problems(game, side),
-        lambda found, hexes: sorted(
-            {*(h for h in found if h not in hexes), *(h for h in hexes if over_stacked(game, side, h))}
-        ),
-    )
+    """Hexes where `side` has more than six men plus one AFV, or two CWs (8.62, 8.63)."""
+    problems: list[Hex] = game.kept(("stacking", side), lambda: _stacking_problems(game, side))
     return problems
 
 
@@ -56,8 +48,10 @@ def _stacking_problems(game: GameState, side: str) -> list[Hex]:
     for h, units in game.occupied().items():
         if len(units) == 1 and units[0].men <= most[0]:
             continue  # one unit: over no limit unless it alone has too many men
-        if over_stacked(game, side, h):
-            found.append(h)
+        if any(u.side == side for u in units):
+            men, afvs, cws = game.totals(side, h)
+            if men > most[0] or afvs > most[1] or cws > most[2]:
+                found.append(h)
     return sorted(found)
 
 
