@@ -317,7 +317,7 @@ def test_a_unit_put_back_to_wait_off_the_map_is_offered_its_entries_again() -> N
 
 def test_8_0_once_the_rest_moves_an_afv_alone_is_no_longer_offered_by_the_kept_listing() -> None:
     """8.0: 'AFVs alone, then AFV/infantry stacks, then the rest'. A hex's kept movement starts
-    hold at any order reached unless an AFV may start there (`movement._hex_entry`): once a unit of
+    hold at any order reached unless an AFV may start there (`starts._hex_entry`): once a unit of
     the rest moves, the kept listing drops the AFV's moves, as a listing with nothing kept does."""
     rng, game = random.Random(4), new_game(SCENARIOS["s6-spartakovka"], 4)
     while not game.is_over:
