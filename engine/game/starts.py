@@ -6,8 +6,9 @@ as a listing (`GameState.starts_listing`) that a move or a change patches by the
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from collections.abc import Iterable
+from itertools import accumulate, chain
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -37,8 +38,10 @@ class _Listing(NamedTuple):
     # (open_entry_hexes: the phase's; a waiting unit stops only as it starts), less those that entered since
     waiting: tuple[str, ...]
     turns: list[Action]  # the CWs' turns (R91), in the order of `side_units`
+    turned: list[tuple[int, list[Action]]]  # those turns by their CW's place, in that order
     onmap: list[Action]  # the hexes' choices, each hex at its first unit that may start
     ranks: list[int]  # that unit's place (`GameState.ranks`: the order of `side_units`), hex by hex
+    choices: list[list[Action]]  # each hex's choices, in the order of `ranks`
     offsets: list[int]  # where each hex's choices begin in `onmap` (and its length last)
 
 
@@ -64,11 +67,11 @@ def _starts(game: GameState, side: str, about: Action | None = None) -> list[Act
         units = game.side_units(side)
         hexes = dict.fromkeys(u.hex for u in units if u.on_map and u.hex is not None)
         waiting = tuple(u.id for u in units if u.where == WAITING and may_start(game, u))
-        listing = _listing(game, side, stamp, reached, {}, hexes, waiting)
+        listing = _listing(game, side, stamp, reached, None, hexes, waiting)
         game.starts_listing(keep=listing)
     elif kept[1] or kept[0].reached != reached:
         changed = kept[1] if kept[0].reached == reached else kept[1].union(h for h, v in kept[0].hexes.items() if v[3])
-        listing = _listing(game, side, stamp, reached, dict(kept[0].hexes), changed, kept[0].waiting)
+        listing = _listing(game, side, stamp, reached, kept[0], changed, kept[0].waiting)
         game.starts_listing(keep=listing)
     else:
         listing = kept[0]
@@ -93,32 +96,71 @@ def _listing(
     side: str,
     stamp: tuple[Any, ...],
     reached: int,
-    hexes: dict[Hex, tuple[int | None, list[Action], list[tuple[int, list[Action]]], bool]],
+    base: _Listing | None,
     changed: Iterable[Hex],
     waiting: tuple[str, ...],
 ) -> _Listing:
-    """`hexes` (a listing's, the listing's own copy) with the `changed` hexes' starts asked anew,
-    put together in the order of `side_units`."""
+    """`base` (a listing, left as it is) with the `changed` hexes' starts asked anew, each put in
+    its place in the order of `side_units`, where the hexes it kept stay in theirs: every hex's
+    choices sorted and put together again after each move cost more than the hexes it asked."""
     ranks = game.ranks()
     occupied = game.occupied()
+    if base is None:
+        hexes, firsts, choices, turned = {}, [], [], []
+    else:
+        hexes, firsts, choices, turned = dict(base.hexes), list(base.ranks), list(base.choices), list(base.turned)
+    changed = list(changed)
     for h in changed:
+        _dropped(hexes.pop(h, None), firsts, choices, turned)
+    for h in changed:  # once every changed hex is out: a unit that moved is in the old hex's place
         there = occupied.get(h)  # most hexes a move touches stand empty
         if there and any(u.side == side for u in there):
             entry = _entry(game, side, h, stamp, reached)
             first = min([ranks[i] for i in entry[1]]) if entry[1] else None
             turns_by_place = [(ranks[i], turns) for i, turns in entry[2].items()]
             hexes[h] = (first, entry[3], turns_by_place, entry[4] is not None)
-        else:
-            hexes.pop(h, None)
-    placed = sorted([(v[0], v[1]) for v in hexes.values() if v[0] is not None], key=itemgetter(0))
-    turns = [a for _, t in sorted([t for v in hexes.values() for t in v[2]], key=itemgetter(0)) for a in t]
-    onmap: list[Action] = []
-    offsets = []
-    for _, choices in placed:
-        offsets.append(len(onmap))
-        onmap += choices
-    offsets.append(len(onmap))
-    return _Listing(side, stamp, reached, hexes, waiting, turns, onmap, [first for first, _ in placed], offsets)
+            if first is not None:
+                at = bisect_left(firsts, first)
+                firsts.insert(at, first)
+                choices.insert(at, entry[3])
+            for item in turns_by_place:
+                insort(turned, item, key=itemgetter(0))
+    offsets = [0, *accumulate(map(len, choices))]
+    turns = [a for _, t in turned for a in t]
+    return _Listing(
+        side,
+        stamp,
+        reached,
+        hexes,
+        waiting,
+        turns,
+        turned,
+        list(chain.from_iterable(choices)),
+        firsts,
+        choices,
+        offsets,
+    )
+
+
+def _dropped(
+    old: tuple[int | None, list[Action], list[tuple[int, list[Action]]], bool] | None,
+    firsts: list[int],
+    choices: list[list[Action]],
+    turned: list[tuple[int, list[Action]]],
+) -> None:
+    """A hex's old starts taken out of a listing's places (found by their place, then as the same list)."""
+    if old is None:
+        return
+    if old[0] is not None:
+        at = bisect_left(firsts, old[0])
+        while choices[at] is not old[1]:
+            at += 1
+        del firsts[at], choices[at]
+    for place, turns in old[2]:
+        at = bisect_left(turned, place, key=itemgetter(0))
+        while turned[at][1] is not turns:
+            at += 1
+        del turned[at]
 
 
 def _assembled(game: GameState, listing: _Listing, reached: int) -> list[Action]:
