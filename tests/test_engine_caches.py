@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
+import yaml
 
 from engine.game import Action, apply, legal_actions, new_game, play
 from engine.game.sightlines import blockers
@@ -481,3 +482,58 @@ def test_8_62_a_copy_that_over_fills_a_hex_keeps_the_hex_over_the_limit_to_itsel
         twin.relocate(unit, ON_MAP, target)
     assert target in stacking_problems(twin, side) == _stacking_problems(twin, side)
     assert stacking_problems(game, side) == before == _stacking_problems(game, side)
+
+
+def test_24_1_8_23_a_waiting_units_entries_kept_across_moves_bar_the_hex_an_enemy_moves_into() -> None:
+    """24.1: a waiting unit enters by its entry hexes; 8.23: not into a visible enemy unit's hex. Its
+    entry moves are kept across moves until one leaves or enters a hex its MPs reach
+    (`starts._entry_moves`, `GameState.kept_by_hex`): after moves elsewhere, a copy that puts a
+    visible enemy unit into one of them is offered no entry there, as with nothing kept, and the
+    original is still offered it."""
+    rng, game = random.Random(1), new_game(S1, 1)
+    checked = 0
+    while not game.is_over and checked < 5:
+        choices = legal_actions(game)
+        entries = [a for a in choices if a.verb == "move" and game.unit(a.units[0]).where == WAITING]
+        if entries and game.interrupt is None and any(a.verb == "move" and a not in entries for a in choices):
+            entry = rng.choice(entries)
+            side = game.unit(entry.units[0]).side
+            enemy = next(u for u in game.units.values() if u.side != side and u.on_map and not u.hidden)
+            twin = game.copy()
+            twin.relocate(enemy, ON_MAP, game.hex(entry.arg))
+            offered = _choices(twin)
+            assert entry.text() not in offered
+            twin.caches, twin._at = {}, None
+            assert offered == _choices(twin), f"decision {len(game.log)}: {entry.text()}"
+            assert entry in legal_actions(game)
+            checked += 1
+        play(game, rng.choice(choices))
+    assert checked == 5
+
+
+def test_24_1_r84_the_entries_a_later_turn_opens_are_offered_though_the_last_phases_were_kept(tmp_path: Path) -> None:
+    """24.1, R84: a waiting unit enters by the options of this turn or an earlier one. Its entry
+    moves are kept across moves (`GameState.kept_by_hex`) for the phase only: Scenario 1 with the
+    north edge open on turn 1 and the east edge too on turn 2 offers the waiting units, at turn 2's
+    Movement Phase with no unit moved, what a listing with nothing kept offers: both edges."""
+    data = yaml.safe_load((REPO / "scenarios" / "s1-demyansk-pocket.yaml").read_text(encoding="utf-8"))
+    data["sides"]["russian"]["entries"][0]["options"] = [
+        {"zone": {"map_edge": "north"}, "turn": 1, "phase": "movement"},
+        {"zone": "russian-entry", "turn": 2, "phase": "movement"},
+    ]
+    data["assertions"] = []  # Scenario 1's own: its infantry's turns to the objectives from turn 1's entries
+    path = tmp_path / "s1.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    game = new_game(load_scenario(path), 1)
+
+    def entries() -> set[str]:
+        return {a.text() for a in legal_actions(game) if a.verb == "move" and game.unit(a.units[0]).where == WAITING}
+
+    while not (game.phase == "movement" and game.interrupt is None and entries()):
+        play(game, legal_actions(game)[-1])
+    first = entries()
+    game.turn = 2
+    game.next_phase_caches()  # as turn 2's Movement Phase begins, with no unit moved since
+    second = entries()
+    game.caches, game._at = {}, None
+    assert second == entries() > first
