@@ -537,3 +537,23 @@ def test_24_1_r84_the_entries_a_later_turn_opens_are_offered_though_the_last_pha
     second = entries()
     game.caches, game._at = {}, None
     assert second == entries() > first
+
+
+def test_24_1_19_11_18_1_24_21_the_set_up_offers_what_a_listing_with_nothing_kept_offers() -> None:
+    """24.1: the set-up's placements, then its mines (19.11, 19.12), IPs (18.1, R86: one a hex), hidden
+    hexes (24.21) and states (3.12). What the set-up keeps (the IP markers left and their hexes by
+    the IPs placed, the hidden hexes' choices until units move, hide or are revealed, the mined
+    hexes' refusals by their factors) gives at every decision of Scenario 6's set-up (seed 3) what
+    the same state offers with nothing kept."""
+    rng, game = random.Random(3), new_game(SCENARIOS["s6-spartakovka"], 3)
+    verbs = set()
+    while game.phase == "setup":
+        choices = _choices(game)
+        kept = (game.caches, game._at, game._totals, game._signatures, game._around, game._kept, game._kept_shared)
+        game.caches, game._at = {}, None
+        assert _choices(game) == choices, f"decision {len(game.log)}"
+        game.caches, game._at, game._totals, game._signatures, game._around, game._kept, game._kept_shared = kept
+        action = legal_actions(game)[rng.randrange(len(choices))]
+        verbs.add(action.verb)
+        play(game, action)
+    assert {"place", "mine", "ip", "hide", "state"} <= verbs
