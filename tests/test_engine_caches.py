@@ -484,12 +484,11 @@ def test_8_62_a_copy_that_over_fills_a_hex_keeps_the_hex_over_the_limit_to_itsel
     assert stacking_problems(game, side) == before == _stacking_problems(game, side)
 
 
-def test_24_1_8_23_a_waiting_units_entries_kept_across_moves_bar_the_hex_an_enemy_moves_into() -> None:
+def test_24_1_8_23_a_waiting_units_kept_entries_bar_the_hex_an_enemy_moves_into() -> None:
     """24.1: a waiting unit enters by its entry hexes; 8.23: not into a visible enemy unit's hex. Its
-    entry moves are kept across moves until one leaves or enters a hex its MPs reach
-    (`starts._entry_moves`, `GameState.kept_by_hex`): after moves elsewhere, a copy that puts a
-    visible enemy unit into one of them is offered no entry there, as with nothing kept, and the
-    original is still offered it."""
+    entry moves are kept until units move (`starts._entry_moves`, `GameState.kept`, which a copy
+    shares): a copy that puts a visible enemy unit into one of them is offered no entry there, as
+    with nothing kept, and the original is still offered it."""
     rng, game = random.Random(1), new_game(S1, 1)
     checked = 0
     while not game.is_over and checked < 5:
@@ -513,7 +512,7 @@ def test_24_1_8_23_a_waiting_units_entries_kept_across_moves_bar_the_hex_an_enem
 
 def test_24_1_r84_the_entries_a_later_turn_opens_are_offered_though_the_last_phases_were_kept(tmp_path: Path) -> None:
     """24.1, R84: a waiting unit enters by the options of this turn or an earlier one. Its entry
-    moves are kept across moves (`GameState.kept_by_hex`) for the phase only: Scenario 1 with the
+    moves are kept until units move (`GameState.kept`), for the phase only: Scenario 1 with the
     north edge open on turn 1 and the east edge too on turn 2 offers the waiting units, at turn 2's
     Movement Phase with no unit moved, what a listing with nothing kept offers: both edges."""
     data = yaml.safe_load((REPO / "scenarios" / "s1-demyansk-pocket.yaml").read_text(encoding="utf-8"))

@@ -212,15 +212,12 @@ def _hex_entry(game: GameState, side: str, h: Hex, stamp: tuple[Any, ...], reach
 
 
 def _entry_moves(game: GameState, unit: Unit) -> list[Action]:
-    """The unit's moves onto the map (24.1) by how it moves (`_entries`), kept across moves
-    (`GameState.kept_by_hex`) until one leaves or enters a hex its MPs reach, as who stands there
-    may bar it: kept until units moved, they were worked out again at every listing after a move."""
+    """The unit's moves onto the map (24.1), kept until units move (by how it moves: `_entries`)
+    in this phase: what `GameState.kept` keeps outlasts a phase in which no unit moves, and a later
+    turn opens more entry hexes (R84)."""
     key = (unit.id, unit.id in game.held, unit.mover(game.phase), budget(game, unit))
-    found = game.kept_by_hex(("entry_moves", key))
-    entries = _entries(game, unit, key) if found is None or not found[0][0].isdisjoint(found[1]) else found[0]
-    if found is None or found[1]:
-        game.keep_by_hex(("entry_moves", key), entries)
-    moves: list[Action] = entries[1]
+    phase = (game.turn, game.phase, game.phasing)
+    moves: list[Action] = game.kept(("entry_moves", phase, key), lambda: _entries(game, unit, key))
     return moves
 
 

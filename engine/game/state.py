@@ -128,8 +128,6 @@ class GameState:
     _around: dict[Hex, tuple[Any, ...]] = field(default_factory=dict, repr=False)
     _wrecks_seen: frozenset[Hex] = field(default=frozenset(), repr=False)
     _kept: dict[Any, Any] = field(default_factory=dict, repr=False)
-    # `kept_by_hex`: by key, a value and the hexes moves left or entered since (a new dict at each move)
-    _patched: dict[Any, tuple[Any, tuple[Hex, ...]]] = field(default_factory=dict, repr=False)
     # the four dicts kept with the index of `at` are a copy's too (`copy`) until one of the two moves a unit
     _kept_shared: bool = field(default=False, repr=False)
     # each hex's movement starts (starts._starts), kept with the index of `at` and dropped for a hex
@@ -187,17 +185,6 @@ class GameState:
         if found is _MISSING:
             found = self._kept[key] = work()
         return found
-
-    def kept_by_hex(self, key: Any) -> tuple[Any, tuple[Hex, ...]] | None:
-        """What `keep_by_hex` kept under `key` and the hexes moves (`relocate`) left or entered since;
-        None: nothing. Kept with the index of `at` as `kept` is, but across moves (for a value that a
-        move changes in those hexes only, patched where `kept` would have it worked out again), and
-        for the phase."""
-        self._index()
-        return self._patched.get(key)
-
-    def keep_by_hex(self, key: Any, value: Any) -> None:
-        self._patched[key] = (value, ())  # a copy that shares the dict stands alike: no unit moved since
 
     def hex_starts(self) -> dict[Hex, Any]:
         """Each hex's movement starts by its stamp (starts._starts; `keep_starts` adds one), kept
@@ -258,7 +245,7 @@ class GameState:
                 if u.on_map and u.hex is not None:
                     index.setdefault(u.hex, []).append(u)
             self._at, self._wrecks_seen = index, frozenset(self.wrecks)
-            self._totals, self._signatures, self._around, self._kept, self._patched = {}, {}, {}, {}, {}
+            self._totals, self._signatures, self._around, self._kept = {}, {}, {}, {}
             self._starts, self._kept_shared, self._starts_shared, self._listing = {}, False, False, None
         return self._at
 
@@ -346,9 +333,6 @@ class GameState:
             at = next((i for i, u in enumerate(here) if rank[u.id] > rank[unit.id]), len(here))
             index[after] = [*here[:at], unit, *here[at:]]
         self._at = index
-        if self._patched:
-            moved = tuple(h for h in (before, after) if h is not None)
-            self._patched = {k: (value, (*hexes, *moved)) for k, (value, hexes) in self._patched.items()}
         if self._kept_shared:  # a copy holds them too: this state's own from here
             self._totals, self._signatures = dict(self._totals), dict(self._signatures)
             self._around = dict(self._around)
@@ -460,7 +444,6 @@ class GameState:
         The hexes' movement starts go with them now (`hex_starts` would let them go at its next
         call), so that the phase's first changes of units drop nothing from them one by one."""
         self.caches = {k: v for k, v in self.caches.items() if k in LASTING_CACHES}
-        self._patched = {}  # `kept_by_hex`'s go too: a waiting unit's entries are the phase's
         self._starts, self._starts_shared, self._starts_for, self._listing = {}, False, self.caches, None
 
     def hex_actions(self, verb: str, ids: tuple[str, ...], hexes: Iterable[Hex]) -> list[Action]:

@@ -275,11 +275,11 @@ def _cost_beyond(game: GameState, unit: Unit, t: Hex) -> bool:
     )
 
 
-def _entries(game: GameState, unit: Unit, key: tuple[Any, ...]) -> tuple[frozenset[Hex], list[Action]]:
-    """The entry hexes the unit's MPs reach and its moves onto those it may enter now (R44: the
-    hex's own terrain cost): those hexes kept for the game by how it moves and the hexes open to
-    it, less the occupied ones that who stands there bars (`_may_enter`), kept by hex and who
-    stands there (a move changes a few: the others are not asked again)."""
+def _entries(game: GameState, unit: Unit, key: tuple[Any, ...]) -> list[Action]:
+    """The moves onto the entry hexes the unit may enter now (R44: the hex's own terrain cost):
+    those its MPs reach, kept for the game by how it moves and the hexes open to it, less the
+    occupied ones that who stands there bars (`_may_enter`), kept by hex and who stands there (a
+    move changes a few: the others are not asked again)."""
     open_hexes = open_entry_hexes(game, unit)
     reached: dict[Any, tuple[list[Hex], frozenset[Hex], list[Action]]] = game.caches.setdefault("entries", {})
     found = reached.get((key, open_hexes))
@@ -296,7 +296,7 @@ def _entries(game: GameState, unit: Unit, key: tuple[Any, ...]) -> tuple[frozens
             bar = bars[where] = not _may_enter(game, [unit], h)
         if bar:
             barred.add(h)
-    return among, [move for h, move in zip(hexes, moves, strict=True) if h not in barred] if barred else moves
+    return [move for h, move in zip(hexes, moves, strict=True) if h not in barred] if barred else moves
 
 
 def _entry_reach(game: GameState, mover: Any, value: float | str, open_hexes: frozenset[Hex]) -> list[Hex]:
