@@ -355,9 +355,8 @@ def mine_actions(game: GameState, side: str, hexes: Iterable[Hex] | None = None)
     `hexes`: those hexes' only (determinize)."""
     actions = []
     placed = game.secrets[side].mines
-    factors = mine_factors(game, side)
     for kind in ("ap", "at"):
-        refused = _refused(placed, kind, _mine_refusals(game, side, kind, factors[kind]))
+        refused = _refused(placed, kind, _mine_refusals(game, side, kind))
         candidates = _mine_candidates(game, kind)
         # whether a hex with no mines is refused does not depend on which hex it is: asked of one
         unmined = next((h for h in candidates if h not in placed), None)
@@ -368,13 +367,10 @@ def mine_actions(game: GameState, side: str, hexes: Iterable[Hex] | None = None)
             ]
         elif open_unmined:  # the candidates less the mined hexes refused, in order (the set-up lists
             barred = [h for h in placed if h in candidates and refused(h)]  # them at every placement:
-            if barred:  # the few mined hexes asked, not all; copied only to take the refused out
-                open_now = dict(candidates)
-                for h in barred:
-                    del open_now[h]
-                actions += open_now.values()
-            else:
-                actions += candidates.values()
+            open_now = dict(candidates) if barred else candidates  # the few mined hexes asked, not all;
+            for h in barred:  # copied only to take the refused out
+                del open_now[h]
+            actions += open_now.values()
         else:  # the mined hexes not refused, in the candidates' order (the hexes', sorted)
             actions += [candidates[h] for h in sorted(placed) if h in candidates and not refused(h)]
     return actions
@@ -397,14 +393,11 @@ def _refused(
     return refused
 
 
-def _mine_refusals(
-    game: GameState, side: str, kind: str, left: int | None = None
-) -> Callable[[Hex], tuple[str, str] | None]:
+def _mine_refusals(game: GameState, side: str, kind: str) -> Callable[[Hex], tuple[str, str] | None]:
     """Why one more placement of the side's `kind` mines in a hex is refused (reason, rule), else
-    None; the hexes' terrain is 19.14's, left to `_mine_candidates`. `left`: the factors of the
-    kind left to place, where the caller has them."""
+    None; the hexes' terrain is 19.14's, left to `_mine_candidates`."""
     limits = table_values("combat")["mines"]
-    left = mine_factors(game, side)[kind] if left is None else left
+    left = mine_factors(game, side)[kind]
     placed = game.secrets[side].mines
     most = int(limits[f"max_{kind}_factors_per_hex"])
     least = int(limits["min_at_factors_per_hex"]) if kind == "at" else 1
