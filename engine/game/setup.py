@@ -355,8 +355,9 @@ def mine_actions(game: GameState, side: str, hexes: Iterable[Hex] | None = None)
     `hexes`: those hexes' only (determinize)."""
     actions = []
     placed = game.secrets[side].mines
+    factors = mine_factors(game, side)
     for kind in ("ap", "at"):
-        refused = _refused(placed, kind, _mine_refusals(game, side, kind))
+        refused = _refused(placed, kind, _mine_refusals(game, side, kind, factors[kind]))
         candidates = _mine_candidates(game, kind)
         # whether a hex with no mines is refused does not depend on which hex it is: asked of one
         unmined = next((h for h in candidates if h not in placed), None)
@@ -393,11 +394,14 @@ def _refused(
     return refused
 
 
-def _mine_refusals(game: GameState, side: str, kind: str) -> Callable[[Hex], tuple[str, str] | None]:
+def _mine_refusals(
+    game: GameState, side: str, kind: str, left: int | None = None
+) -> Callable[[Hex], tuple[str, str] | None]:
     """Why one more placement of the side's `kind` mines in a hex is refused (reason, rule), else
-    None; the hexes' terrain is 19.14's, left to `_mine_candidates`."""
+    None; the hexes' terrain is 19.14's, left to `_mine_candidates`. `left`: the factors of the
+    kind left to place, where the caller has them (each reads every mine of the side)."""
     limits = table_values("combat")["mines"]
-    left = mine_factors(game, side)[kind]
+    left = mine_factors(game, side)[kind] if left is None else left
     placed = game.secrets[side].mines
     most = int(limits[f"max_{kind}_factors_per_hex"])
     least = int(limits["min_at_factors_per_hex"]) if kind == "at" else 1
