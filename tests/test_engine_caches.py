@@ -10,13 +10,16 @@ import random
 from pathlib import Path
 
 import pytest
+import yaml
 
 from engine.game import Action, apply, legal_actions, new_game, play
 from engine.game.sightlines import blockers
+from engine.game.stacks import _stacking_problems, stacking_problems
 from engine.game.state import LASTING_CACHES, GameState
 from engine.game.steps import _movement_cost, _step_costs
 from engine.game.units import ON_MAP, WAITING
 from engine.geometry.movement import Morale, Mover, Phase, State, UnitClass, movement_cost
+from engine.model.counters import SIDES
 from engine.model.scenario import load_scenario
 from engine.players import make_player
 
@@ -315,7 +318,7 @@ def test_a_unit_put_back_to_wait_off_the_map_is_offered_its_entries_again() -> N
 
 def test_8_0_once_the_rest_moves_an_afv_alone_is_no_longer_offered_by_the_kept_listing() -> None:
     """8.0: 'AFVs alone, then AFV/infantry stacks, then the rest'. A hex's kept movement starts
-    hold at any order reached unless an AFV may start there (`movement._hex_entry`): once a unit of
+    hold at any order reached unless an AFV may start there (`starts._hex_entry`): once a unit of
     the rest moves, the kept listing drops the AFV's moves, as a listing with nothing kept does."""
     rng, game = random.Random(4), new_game(SCENARIOS["s6-spartakovka"], 4)
     while not game.is_over:
@@ -436,3 +439,120 @@ def test_the_afvs_and_wrecks_that_block_lines_are_where_they_stand_at_every_deci
         seen.add(tuple(sorted(expected.items())))
         play(game, players[game.to_act].choose(None, legal_actions(game)))
     assert len(seen) >= 6 and game.wrecks
+
+
+def test_8_62_the_hexes_over_the_stacking_limit_kept_until_units_move_are_those_found_from_every_hex() -> None:
+    """8.62: 'more than six men plus one AFV' (8.63: two CWs) in a hex. The hexes over the limit
+    are kept until units move (`GameState.kept`): at every decision of a Scenario 1 random game's
+    first two Game Turns, and at every step as seven men gather in one hex and leave it again,
+    they are, for each side, those found from every occupied hex with nothing kept."""
+    game = new_game(S1, 3)
+    players = {"german": make_player("random", 3), "russian": make_player("random", 4)}
+    while len(game.log) < 600 or game.phase != "movement":
+        for side in SIDES:
+            assert stacking_problems(game, side) == _stacking_problems(game, side), f"decision {len(game.log)}"
+        play(game, players[game.to_act].choose(None, legal_actions(game)))
+    side = game.phasing
+    men = [u for u in game.side_units(side) if u.on_map and not u.is_afv and u.kind != "cw"][:7]
+    homes = [u.hex for u in men]
+    assert len(set(homes)) > 1
+    over = []
+    for unit, home in [*((u, homes[0]) for u in men[1:]), *zip(men[1:], homes[1:], strict=True)]:
+        game.relocate(game.unit(unit.id), ON_MAP, home)
+        assert stacking_problems(game, side) == _stacking_problems(game, side)
+        over.append(homes[0] in stacking_problems(game, side))
+    assert over[5] and not over[-1]  # seven men and more in the hex, then as they stood
+
+
+def test_8_62_a_copy_that_over_fills_a_hex_keeps_the_hex_over_the_limit_to_itself() -> None:
+    """A copy shares what its original keeps until either moves a unit: a copy that moves seven
+    men of a side into one hex finds it over 8.62's limit; the original, which found its hexes
+    before the copy was made, still finds them as they stand in it."""
+    game = new_game(S1, 2)
+    players = {"german": make_player("random", 2), "russian": make_player("random", 3)}
+    while game.phase != "movement":
+        play(game, players[game.to_act].choose(None, legal_actions(game)))
+    side = game.phasing
+    men = [u for u in game.side_units(side) if u.on_map and not u.is_afv and u.kind != "cw"][:7]
+    before = stacking_problems(game, side)
+    twin = game.copy()
+    target = men[0].hex
+    assert target is not None and target not in before
+    for unit in men[1:]:
+        twin.relocate(unit, ON_MAP, target)
+    assert target in stacking_problems(twin, side) == _stacking_problems(twin, side)
+    assert stacking_problems(game, side) == before == _stacking_problems(game, side)
+
+
+def test_24_1_8_23_a_waiting_units_kept_entries_bar_the_hex_an_enemy_moves_into() -> None:
+    """24.1: a waiting unit enters by its entry hexes; 8.23: not into a visible enemy unit's hex. Its
+    entry moves are kept until units move (`starts._entry_moves`, `GameState.kept`, which a copy
+    shares): a copy that puts a visible enemy unit into one of them is offered no entry there, as
+    with nothing kept, and the original is still offered it."""
+    rng, game = random.Random(1), new_game(S1, 1)
+    checked = 0
+    while not game.is_over and checked < 5:
+        choices = legal_actions(game)
+        entries = [a for a in choices if a.verb == "move" and game.unit(a.units[0]).where == WAITING]
+        if entries and game.interrupt is None and any(a.verb == "move" and a not in entries for a in choices):
+            entry = rng.choice(entries)
+            side = game.unit(entry.units[0]).side
+            enemy = next(u for u in game.units.values() if u.side != side and u.on_map and not u.hidden)
+            twin = game.copy()
+            twin.relocate(enemy, ON_MAP, game.hex(entry.arg))
+            offered = _choices(twin)
+            assert entry.text() not in offered
+            twin.caches, twin._at = {}, None
+            assert offered == _choices(twin), f"decision {len(game.log)}: {entry.text()}"
+            assert entry in legal_actions(game)
+            checked += 1
+        play(game, rng.choice(choices))
+    assert checked == 5
+
+
+def test_24_1_r84_the_entries_a_later_turn_opens_are_offered_though_the_last_phases_were_kept(tmp_path: Path) -> None:
+    """24.1, R84: a waiting unit enters by the options of this turn or an earlier one. Its entry
+    moves are kept until units move (`GameState.kept`), for the phase only: Scenario 1 with the
+    north edge open on turn 1 and the east edge too on turn 2 offers the waiting units, at turn 2's
+    Movement Phase with no unit moved, what a listing with nothing kept offers: both edges."""
+    data = yaml.safe_load((REPO / "scenarios" / "s1-demyansk-pocket.yaml").read_text(encoding="utf-8"))
+    data["sides"]["russian"]["entries"][0]["options"] = [
+        {"zone": {"map_edge": "north"}, "turn": 1, "phase": "movement"},
+        {"zone": "russian-entry", "turn": 2, "phase": "movement"},
+    ]
+    data["assertions"] = []  # Scenario 1's own: its infantry's turns to the objectives from turn 1's entries
+    path = tmp_path / "s1.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    game = new_game(load_scenario(path), 1)
+
+    def entries() -> set[str]:
+        return {a.text() for a in legal_actions(game) if a.verb == "move" and game.unit(a.units[0]).where == WAITING}
+
+    while not (game.phase == "movement" and game.interrupt is None and entries()):
+        play(game, legal_actions(game)[-1])
+    first = entries()
+    game.turn = 2
+    game.next_phase_caches()  # as turn 2's Movement Phase begins, with no unit moved since
+    second = entries()
+    game.caches, game._at = {}, None
+    assert second == entries() > first
+
+
+def test_24_1_19_11_18_1_24_21_the_set_up_offers_what_a_listing_with_nothing_kept_offers() -> None:
+    """24.1: the set-up's placements, then its mines (19.11, 19.12), IPs (18.1, R86: one a hex), hidden
+    hexes (24.21) and states (3.12). What the set-up keeps (the IP markers left and their hexes by
+    the IPs placed, the hidden hexes' choices until units move, hide or are revealed, the mined
+    hexes' refusals by their factors) gives at every decision of Scenario 6's set-up (seed 3) what
+    the same state offers with nothing kept."""
+    rng, game = random.Random(3), new_game(SCENARIOS["s6-spartakovka"], 3)
+    verbs = set()
+    while game.phase == "setup":
+        choices = _choices(game)
+        kept = (game.caches, game._at, game._totals, game._signatures, game._around, game._kept, game._kept_shared)
+        game.caches, game._at = {}, None
+        assert _choices(game) == choices, f"decision {len(game.log)}"
+        game.caches, game._at, game._totals, game._signatures, game._around, game._kept, game._kept_shared = kept
+        action = legal_actions(game)[rng.randrange(len(choices))]
+        verbs.add(action.verb)
+        play(game, action)
+    assert {"place", "mine", "ip", "hide", "state"} <= verbs

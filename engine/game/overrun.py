@@ -40,7 +40,7 @@ from .movement import _begin, _stuck_over_full, end_active
 from .performance import performance_check
 from .results import apply_result, destroy_afv, eliminate
 from .shot import Shot, at_shot, is_atg
-from .stacks import _groups, _order
+from .stacks import _groups, _order, side_afvs
 from .state import MOVEMENT, GameState, other
 from .steps import _cost, _movement_cost, left, may_start, mover_side
 from .steps import _step as step_into
@@ -75,8 +75,8 @@ def overrun_actions(game: GameState) -> list[Action]:
             return []
         actions += _group_overruns(game, active)
     reached = game.stage.get(side, 1)
-    for afv in game.side_units(side):
-        if not afv.is_afv or not afv.on_map or afv.hex is None or not may_start(game, afv):
+    for afv in side_afvs(game, side):
+        if not afv.on_map or afv.hex is None or not may_start(game, afv):
             continue
         if _front(game, afv) is None:
             continue

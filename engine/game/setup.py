@@ -207,11 +207,11 @@ def setup_actions(game: GameState) -> list[Action]:
             actions.append(Action(HOLD, (unit.id,)))
         return actions
     # 3.12: 'A unit may start the game or enter the map in either state': those placed and those to enter
-    actions = [
-        Action(STATE, (u.id,), "down")
-        for u in game.side_units(side)
-        if u.where in (ON_MAP, WAITING) and u.state == State.UP
-    ]
+    kept: dict[Any, Any] = game.caches.setdefault("setup", {})
+    downs = kept.get(("down", side))  # each made once, where each listing made them all again
+    if downs is None:
+        downs = kept[("down", side)] = {u.id: Action(STATE, (u.id,), "down") for u in game.side_units(side)}
+    actions = [downs[u.id] for u in game.side_units(side) if u.where in (ON_MAP, WAITING) and u.state == State.UP]
     actions += _ip_actions(game, side) + mine_actions(game, side) + _hide_actions(game, side)
     actions.append(Action(DONE))
     return actions
@@ -304,13 +304,21 @@ def _use_ip(game: GameState, side: str, points: int) -> None:
 def _ip_actions(game: GameState, side: str) -> list[Action]:
     """18.1: 'any hex that can be occupied by infantry and CW units', in the side's deployment area
     (or its group's) and the marker's zone; one IP a hex (R86)."""
-    actions = []
-    for marker in {m["points"]: m for m in _ip_markers(game, side)}.values():
+    actions: list[Action] = []
+    kept: dict[Any, Any] = game.caches.setdefault("setup", {})
+    used = ("ip_markers", side, tuple(game.ips_used.get(side, ())))  # the markers left change as one is placed
+    markers = kept.get(used)
+    if markers is None:
+        markers = kept[used] = list({m["points"]: m for m in _ip_markers(game, side)}.values())
+    placed = tuple(game.improved_positions)  # R86: one IP a hex; each listing asked every candidate
+    for marker in markers:
         key = ("ip_hexes", side, marker["points"], marker["group"], str(marker["zone"]))
-        kept: dict[Any, list[tuple[Hex, Action]]] = game.caches.setdefault("setup", {})
         if key not in kept:  # where this marker may go does not change in the set-up
             kept[key] = _ip_candidates(game, side, marker)
-        actions += [a for h, a in kept[key] if h not in game.improved_positions]
+        found = kept.get((key, placed))
+        if found is None:
+            found = kept[(key, placed)] = [a for h, a in kept[key] if h not in game.improved_positions]
+        actions += found
     return actions
 
 
@@ -347,34 +355,53 @@ def mine_actions(game: GameState, side: str, hexes: Iterable[Hex] | None = None)
     `hexes`: those hexes' only (determinize)."""
     actions = []
     placed = game.secrets[side].mines
+    factors = mine_factors(game, side)
     for kind in ("ap", "at"):
-        why_not = _mine_refusals(game, side, kind)
+        refused = _refused(placed, kind, _mine_refusals(game, side, kind, factors[kind]))
         candidates = _mine_candidates(game, kind)
         # whether a hex with no mines is refused does not depend on which hex it is: asked of one
         unmined = next((h for h in candidates if h not in placed), None)
-        open_unmined = unmined is not None and why_not(unmined) is None
+        open_unmined = unmined is not None and not refused(unmined)
         if hexes is not None:
             actions += [
-                candidates[h]
-                for h in hexes
-                if h in candidates and (why_not(h) is None if h in placed else open_unmined)
+                candidates[h] for h in hexes if h in candidates and (not refused(h) if h in placed else open_unmined)
             ]
         elif open_unmined:  # the candidates less the mined hexes refused, in order (the set-up lists
-            open_now = dict(candidates)  # them at every placement: the few mined hexes asked, not all)
-            for h in placed:
-                if h in open_now and why_not(h) is not None:
-                    del open_now[h]
+            barred = [h for h in placed if h in candidates and refused(h)]  # them at every placement:
+            open_now = dict(candidates) if barred else candidates  # the few mined hexes asked, not all;
+            for h in barred:  # copied only to take the refused out
+                del open_now[h]
             actions += open_now.values()
         else:  # the mined hexes not refused, in the candidates' order (the hexes', sorted)
-            actions += [candidates[h] for h in sorted(placed) if h in candidates and why_not(h) is None]
+            actions += [candidates[h] for h in sorted(placed) if h in candidates and not refused(h)]
     return actions
 
 
-def _mine_refusals(game: GameState, side: str, kind: str) -> Callable[[Hex], tuple[str, str] | None]:
+def _refused(
+    placed: dict[Hex, dict[str, int]], kind: str, refusal: Callable[[Hex], tuple[str, str] | None]
+) -> Callable[[Hex], bool]:
+    """Whether `refusal` refuses a hex, asked once for each count of the kind's factors in a hex:
+    all it reads of the hex but its label (each listing asked every mined hex)."""
+    by_count: dict[int, bool] = {}
+
+    def refused(h: Hex) -> bool:
+        have = placed[h][kind] if h in placed else 0
+        found = by_count.get(have)
+        if found is None:
+            found = by_count[have] = refusal(h) is not None
+        return found
+
+    return refused
+
+
+def _mine_refusals(
+    game: GameState, side: str, kind: str, left: int | None = None
+) -> Callable[[Hex], tuple[str, str] | None]:
     """Why one more placement of the side's `kind` mines in a hex is refused (reason, rule), else
-    None; the hexes' terrain is 19.14's, left to `_mine_candidates`."""
+    None; the hexes' terrain is 19.14's, left to `_mine_candidates`. `left`: the factors of the
+    kind left to place, where the caller has them (each reads every mine of the side)."""
     limits = table_values("combat")["mines"]
-    left = mine_factors(game, side)[kind]
+    left = mine_factors(game, side)[kind] if left is None else left
     placed = game.secrets[side].mines
     most = int(limits[f"max_{kind}_factors_per_hex"])
     least = int(limits["min_at_factors_per_hex"]) if kind == "at" else 1
@@ -422,6 +449,12 @@ def _hide_actions(game: GameState, side: str) -> list[Action]:
     hidden = game.secrets[side].hidden_hexes
     if len(hidden) >= allowed:
         return []
+    # kept until units move, hide or are revealed (a mine, an IP or a state change leaves them)
+    found: list[Action] = game.kept(("hide", side, frozenset(hidden)), lambda: _hideable(game, side, hidden))
+    return found
+
+
+def _hideable(game: GameState, side: str, hidden: set[Hex]) -> list[Action]:
     area = side_area(game, side)
     hexes = sorted({u.hex for u in game.side_units(side) if u.on_map and u.hex in area and u.hex not in hidden})
     return [

@@ -106,6 +106,18 @@ def _groups(game: GameState, units: list[Unit]) -> list[list[Unit]]:
     return groups
 
 
+def side_afvs(game: GameState, side: str) -> list[Unit]:
+    """The side's AFVs in the order of `side_units` (8.65's pushes and 9.0's overruns are theirs
+    alone): their ids kept for the game, as no unit changes side or kind, where every movement
+    listing walked every unit of the side for them."""
+    kept: dict[str, tuple[str, ...]] = game.caches.setdefault("side_afvs", {})
+    ids = kept.get(side)
+    if ids is None:
+        ids = kept[side] = tuple(u.id for u in game.side_units(side) if u.is_afv)
+    units = game.units
+    return [units[i] for i in ids]
+
+
 def _order(lead: Unit, group: list[Unit]) -> int:
     if any(u.is_afv for u in group):
         return AFV_ALONE if len(group) == 1 else AFV_STACK

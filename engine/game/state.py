@@ -47,7 +47,7 @@ COUNTED_PHASES = (SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE,
 LASTING_CACHES = frozenset(
     (
         *("hex_actions", "sights", "opens", "unit_openings", "starts", "steps"),
-        *("entries", "entry_bars", "digest_parts", "digest_mines"),
+        *("entries", "entry_bars", "digest_parts", "digest_mines", "side_afvs"),
     )
 )
 
@@ -130,7 +130,7 @@ class GameState:
     _kept: dict[Any, Any] = field(default_factory=dict, repr=False)
     # the four dicts kept with the index of `at` are a copy's too (`copy`) until one of the two moves a unit
     _kept_shared: bool = field(default=False, repr=False)
-    # each hex's movement starts (movement._starts), kept with the index of `at` and dropped for a hex
+    # each hex's movement starts (starts._starts), kept with the index of `at` and dropped for a hex
     # as a unit in it changes or a unit next to it moves; a copy's too until either drops one
     _starts: dict[Hex, Any] = field(default_factory=dict, repr=False)
     _starts_shared: bool = field(default=False, repr=False)
@@ -187,7 +187,7 @@ class GameState:
         return found
 
     def hex_starts(self) -> dict[Hex, Any]:
-        """Each hex's movement starts by its stamp (movement._starts; `keep_starts` adds one), kept
+        """Each hex's movement starts by its stamp (starts._starts; `keep_starts` adds one), kept
         with the index of `at`: `changing` drops a unit's hex, `relocate` the hexes a move left and
         entered and those next to them (whose `around` changes); they go with the phase's `caches`
         (emptied by hand, as tests do after changing units in place: gone too). A copy shares them
@@ -200,7 +200,7 @@ class GameState:
         return self._starts
 
     def starts_listing(self, keep: Any = None) -> tuple[Any, frozenset[Hex]] | None:
-        """The last whole movement listing that movement._starts kept (`keep`) and the hexes whose
+        """The last whole movement listing that starts._starts kept (`keep`) and the hexes whose
         starts went since; it goes with them (`hex_starts`) and when a unit is put to wait off the
         map (`relocate`). Never changed in place: a copy shares it."""
         self.hex_starts()

@@ -10,6 +10,7 @@ from engine.validate.placements import may_stand
 from .actions import PUSH, WRECK, Action, IllegalAction
 from .morale import reveal_hex
 from .performance import performance_check
+from .stacks import side_afvs
 from .state import MOVEMENT, GameState
 from .steps import _movement_cost, _step, may_start
 from .units import Unit
@@ -22,8 +23,8 @@ def _push_actions(game: GameState, side: str) -> list[Action]:
     if game.phase != MOVEMENT or not game.wrecks:
         return []
     actions = []
-    for afv in game.side_units(side):
-        if not afv.is_afv or afv.moved or afv.facing is None or not may_start(game, afv):
+    for afv in side_afvs(game, side):
+        if afv.moved or afv.facing is None or not may_start(game, afv):
             continue
         assert afv.hex is not None
         wreck = afv.hex + DIRECTIONS[afv.facing]
