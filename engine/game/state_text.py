@@ -111,7 +111,8 @@ def state_digest(game: GameState) -> str:
     # The text hashed is the repr of (units, flags, the view[, the path]) with every unit, compactly:
     # [id, where, (q, r), state, morale, facing, men] and [hidden, immobilized, fired, moved]. A
     # digest is taken at every phase's end: each unit's two parts are written once for all it
-    # holds (kept for the game), the lists' reprs joined from them.
+    # holds (kept for the game), and the last digest's parts are kept with a mark of
+    # `changed_since`: only the units changed since are written again (a few a phase of 75).
     parts: dict[tuple[Any, ...], tuple[str, str]] = game.caches.setdefault("digest_parts", {})
 
     def written(u: Unit) -> tuple[str, str]:
@@ -122,11 +123,21 @@ def state_digest(game: GameState) -> str:
             found = parts[key] = (repr(place), repr([u.hidden, u.immobilized, u.fired, u.moved]))
         return found
 
-    units, flags = [], []
-    for u in game.units.values():  # a shared unit keeps its parts (most units, at a phase's end)
-        found = while_shared(u, "_digest", written) if type(u) is SharedUnit else written(u)
-        units.append(found[0])
-        flags.append(found[1])
+    last = game.caches.get("digest_units")  # (mark, units' parts, flags' parts): copies share it
+    changed, mark = game.changed_since(last[0] if last is not None else None, "digest")
+    if last is None or changed is None:
+        units, flags = [], []
+        for u in game.units.values():  # a shared unit keeps its parts (a copy's units, most of them)
+            found = while_shared(u, "_digest", written) if type(u) is SharedUnit else written(u)
+            units.append(found[0])
+            flags.append(found[1])
+    else:
+        units, flags = list(last[1]), list(last[2])
+        ranks = game.ranks()
+        for i in changed:
+            place = ranks[i]
+            units[place], flags[place] = written(game.units[i])
+    game.caches["digest_units"] = (mark, units, flags)
     pending = "" if game.path is None else f", {game.path!r}"  # R190: a path still to go (never at a phase end)
     view = repr(state_view(game, None, with_units=False, digest=True))  # plain values: the same on every run
     text = f"([{', '.join(units)}], [{', '.join(flags)}], {view}{pending})"

@@ -1,0 +1,81 @@
+"""The digest a log records at every phase's end (state_text.state_digest) is the state's, however
+much of it was kept: the last digest's parts are patched by the units changed since
+(`GameState.changed_since`), and copies share what is kept."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from engine.game import legal_actions, new_game, play
+from engine.game.state import GameState
+from engine.model.scenario import load_scenario
+
+REPO = Path(__file__).resolve().parent.parent
+SCENARIOS = {p.stem: load_scenario(p) for p in sorted((REPO / "scenarios").glob("*.yaml"))}
+
+
+def _written_anew(game: GameState) -> str:
+    """The digest with nothing kept: a copy's, its caches emptied (the game's own marks untouched)."""
+    twin = game.copy()
+    twin.caches = {}
+    return twin.digest()
+
+
+@pytest.mark.parametrize(
+    ("scenario", "seed", "options"),
+    [("s1-demyansk-pocket", 4, None), ("s6-spartakovka", 1, None), ("s1-demyansk-pocket", 0, {"advanced": True})],
+)
+def test_a_digest_patched_by_the_units_changed_is_the_digest_written_anew(
+    scenario: str, seed: int, options: dict[str, bool] | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every digest of a game's first 1,200 decisions (where, every few decisions, a copy goes
+    another way and takes its own digests, keeping its parts in the caches they share) is the
+    digest written with nothing kept; the game's own are patched unless a copy kept its parts since."""
+    patched: list[bool] = []
+    asked = GameState.changed_since
+
+    def spied(game: GameState, mark: object, reader: str = "openings") -> tuple[set[str] | None, object]:
+        changed, fresh = asked(game, mark, reader)
+        if reader == "digest" and game is played:
+            patched.append(changed is not None)
+        return changed, fresh
+
+    monkeypatch.setattr(GameState, "changed_since", spied)
+    rng, game, checked = random.Random(seed), new_game(SCENARIOS[scenario], seed, options), 0
+    played = game
+    while not game.is_over and len(game.log) < 1200:
+        choices = legal_actions(game)
+        if rng.random() < 0.2:
+            twin = game.copy()
+            for _ in range(rng.randint(1, 8)):
+                if twin.is_over:
+                    break
+                play(twin, rng.choice(legal_actions(twin)))
+            twin.digest()
+        play(game, rng.choice(choices))
+        if "digest" in game.log[-1]:
+            assert game.log[-1]["digest"] == _written_anew(game), f"decision {len(game.log)}"
+            checked += 1
+    assert checked >= 40 and sum(patched) >= 10  # a copy's own digest in between: written anew
+
+
+def test_a_copy_and_its_original_that_each_change_a_unit_each_digest_their_own() -> None:
+    """Copies share the kept parts and the changes noted since (a superset): a copy and its
+    original, each changing another unit after a digest, each digest their own state, whichever
+    asks first, as digests with nothing kept do."""
+    rng, game = random.Random(2), new_game(SCENARIOS["s1-demyansk-pocket"], 2)
+    while "digest" not in game.log[-1] or game.turn < 2:
+        play(game, rng.choice(legal_actions(game)))
+    first, second = list(game.units)[:2]
+    for asks_first in ("copy", "original"):
+        twin = game.copy()
+        twin.changing(first).men += 1
+        game.changing(second).men += 1
+        order = (twin, game) if asks_first == "copy" else (game, twin)
+        digests = [state.digest() for state in order]
+        assert digests == [_written_anew(state) for state in order]
+        assert digests[0] != digests[1]
+        game.changing(second).men -= 1
