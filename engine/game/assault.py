@@ -122,35 +122,36 @@ def assault_actions(game: GameState) -> list[Action]:
 
 
 def _phase_actions(game: GameState) -> list[Action]:
-    """Each marker's designations, kept for the phase by what they read: the units in its hex
-    (`_assaulter`), who stands in the target hex and whether 17.32 cleared it; asked of the side's
-    few markers at each listing, not of every unit of the side."""
+    """Each marker's designations, kept for the phase with a mark of `changed_since` and worked out
+    again only for a marker where what they read changed: a unit that stood in its hex or the
+    target hex when they were worked out, or stands there now, changed since (every change of a
+    unit, its place included, is one of `changing`), or 17.32's clearing or a Wreck of the target
+    hex (8.62). Asked of the side's few markers at each listing, not of every unit there."""
+    side = game.to_act
+    last = game.caches.get("designations")  # (mark, marker -> (ids there, cleared, Wreck, designations))
+    changed, mark = game.changed_since(last[0] if last is not None else None, "designations")
+    kept: dict[tuple[Hex, Hex], tuple[frozenset[str], Any, bool, list[Action]]] = {}
+    if last is not None and changed is not None:
+        kept = last[1]
+        entered = {game.units[i].hex for i in changed}
+    checked = {}  # the side's markers only: the other side's go, as the changes since are not asked of them
     actions: list[Action] = []
-    kept: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("designations", {})
-    for h, (side, target) in sorted(game.assault_markers.items()):
-        if side == game.to_act:
-            # a marker's choices for the phase, by who stands in its hex and in the target hex
+    for h, (owner, target) in sorted(game.assault_markers.items()):
+        if owner == side:
             cleared = game.assault.get("cleared", {}).get(game.label_of(target))  # 17.32
-            key = (h, target, side, tuple(_assaulter(u) for u in game.at(h)), game.signature(target), cleared)
-            found = kept.get(key)
-            if found is None:
-                found = kept[key] = _designations(game, h, target)
-            actions += found
+            wreck = target in game.wrecks
+            found = kept.get((h, target))
+            if (
+                found is None
+                or found[1:3] != (cleared, wreck)
+                or (changed and (h in entered or target in entered or not found[0].isdisjoint(changed)))
+            ):
+                there = frozenset(u.id for u in (*game.at(h), *game.at(target)))
+                found = (there, cleared, wreck, _designations(game, h, target))
+            checked[(h, target)] = found
+            actions += found[3]
+    game.caches["designations"] = (mark, checked)
     return [*actions, Action(DONE)]
-
-
-def _assaulter(unit: Unit) -> tuple[Any, ...]:
-    """What `eligible` and the stacking of `_stack` read of a unit."""
-    extra = unit.extra
-    return (
-        unit.id,
-        unit.men,
-        unit.morale,
-        unit.fired,
-        extra.get("assaulted"),
-        extra.get("fired_phase"),
-        extra.get("grenade_target"),
-    )
 
 
 def eligible(game: GameState, unit: Unit, target: Hex) -> bool:

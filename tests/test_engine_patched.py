@@ -1,6 +1,6 @@
-"""The digest a log records at every phase's end (state_text.state_digest) is the state's, however
-much of it was kept: the last digest's parts are patched by the units changed since
-(`GameState.changed_since`), and copies share what is kept."""
+"""What is kept and patched by the units changed since (`GameState.changed_since`) is what is
+worked out anew: the digest a log records at every phase's end (state_text.state_digest), the
+Assault Phase's designations (assault.py); copies share what is kept."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.game import legal_actions, new_game, play
-from engine.game.state import GameState
+from engine.game import assault, legal_actions, new_game, play
+from engine.game.state import ASSAULT, GameState
 from engine.model.scenario import load_scenario
 
 REPO = Path(__file__).resolve().parent.parent
@@ -79,3 +79,33 @@ def test_a_copy_and_its_original_that_each_change_a_unit_each_digest_their_own()
         assert digests == [_written_anew(state) for state in order]
         assert digests[0] != digests[1]
         game.changing(second).men -= 1
+
+
+@pytest.mark.parametrize("seed", [1])
+def test_17_0_the_designations_patched_by_the_units_changed_are_those_worked_out_anew(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """17.0: the Assault Phase offers one designation a marked hex. Kept for the phase and worked
+    out again only for the markers where a unit changed (`assault._phase_actions`): at every
+    decision of a Scenario 6 game's Assault Phases the listing is what a listing with nothing kept
+    offers, and most markers listed are not worked out again."""
+    worked = []
+    designations = assault._designations
+
+    def counted(game: GameState, h: object, target: object) -> list[object]:
+        if game is played:
+            worked.append(h)
+        return designations(game, h, target)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(assault, "_designations", counted)
+    rng, game, listed = random.Random(seed), new_game(SCENARIOS["s6-spartakovka"], seed), 0
+    played = game
+    while not game.is_over:
+        choices = legal_actions(game)
+        if game.phase == ASSAULT and not game.assault.get("fight") and game.interrupt is None:
+            listed += sum(1 for side, _ in game.assault_markers.values() if side == game.to_act)
+            twin = game.copy()
+            twin.caches = {}
+            assert legal_actions(twin) == choices, f"decision {len(game.log)}"
+        play(game, rng.choice(choices))
+    assert listed > 50 and len(worked) < listed / 2
