@@ -109,3 +109,21 @@ def test_17_0_the_designations_patched_by_the_units_changed_are_those_worked_out
             assert legal_actions(twin) == choices, f"decision {len(game.log)}"
         play(game, rng.choice(choices))
     assert listed > 50 and len(worked) < listed / 2
+
+
+def test_17_0_the_marks_kept_per_board_by_unit_and_state_are_those_worked_out_anew() -> None:
+    """17.0: markers point toward a hex the unit may enter. The marks are kept per board by the
+    hex, the unit and its state (`assault._marks`), for every game of the scenario: at every
+    closing of a Scenario 1 game the listing is what a listing with nothing kept offers."""
+    rng, game, closings = random.Random(2), new_game(SCENARIOS["s1-demyansk-pocket"], 2), 0
+    while not game.is_over:
+        choices = legal_actions(game)
+        if game.closing:
+            kept = game.board.caches.pop("assault_marks")
+            twin = game.copy()
+            twin.caches = {}
+            assert legal_actions(twin) == choices, f"decision {len(game.log)}"
+            game.board.caches["assault_marks"] = kept
+            closings += 1
+        play(game, rng.choice(choices))
+    assert closings > 20
