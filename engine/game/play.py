@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import replace
-from functools import cache
 from typing import Any
 
 from engine.geometry.movement import State
@@ -91,7 +90,7 @@ from .state import (
     GameState,
     other,
 )
-from .units import field_units
+from .units import Unit, field_units
 from .victory import initial_control, result
 from .wrecks import apply_wreck, pushing, resolve_pushes, wreck_actions
 
@@ -332,23 +331,28 @@ def _moving(game: GameState, action: Action) -> bool:
 
 def _free_state_actions(game: GameState) -> list[Action]:
     """6.0 H / 3.13: a NORMAL unit's UP/DOWN state, free (3.27: only NORMAL units change it), once.
-    The side's units on the map that may change it are kept for the phase: nothing played in it
-    changes where a unit is or its morale, only its state, which marks it (`state_changed`)."""
-    kept: dict[str, tuple[str, ...]] = game.caches.setdefault("free_state", {})
-    ids = kept.get(game.to_act)
-    if ids is None:
-        ids = kept[game.to_act] = tuple(u.id for u in game.side_units(game.to_act) if u.on_map and u.may_change_state)
-    units = game.units
-    return [
-        _state_action(i, "down" if unit.state == State.UP else "up")
-        for i in ids
-        if not (unit := units[i]).extra.get("state_changed")
-    ]
+    The side's units on the map that may change it are found at its first listing of the phase:
+    nothing played in it changes where a unit is or its morale, only its state, which marks it
+    (`state_changed`). Their actions are kept with a mark of `changed_since`: a listing asks again
+    only the units changed since (the one that changed its state), where each asked all the side's."""
+    side = game.to_act
+    last = game.caches.get("free_state")  # (mark, side, each unit's action or None, by id)
+    changed, mark = game.changed_since(last[0] if last is not None else None, "free_state")
+    if last is None or changed is None or last[1] != side:
+        units = [u for u in game.side_units(side) if u.on_map and u.may_change_state]
+        each = {u.id: _state_change(u) for u in units}
+    else:
+        each = last[2]
+        if changed:
+            each = {**each, **{i: _state_change(game.units[i]) for i in changed if i in each}}
+    game.caches["free_state"] = (mark, side, each)
+    return [action for action in each.values() if action is not None]
 
 
-@cache
-def _state_action(unit_id: str, state: str) -> Action:
-    return Action(STATE, (unit_id,), state)
+def _state_change(unit: Unit) -> Action | None:
+    if unit.extra.get("state_changed"):
+        return None
+    return Action(STATE, (unit.id,), "down" if unit.state == State.UP else "up")
 
 
 # -- the sequence of play (6.0) ----------------------------------------------------------------
