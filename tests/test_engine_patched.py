@@ -127,3 +127,29 @@ def test_17_0_the_marks_kept_per_board_by_unit_and_state_are_those_worked_out_an
             closings += 1
         play(game, rng.choice(choices))
     assert closings > 20
+
+
+def test_8_0_every_phase_starts_with_no_unit_marked_for_the_last() -> None:
+    """8.0, 8.3, 8.74, 6.0 H: what a unit holds for one phase (its MPs spent, its move done, a
+    leader's cap, the marks of `play._FOR_THE_PHASE`) comes off as the next phase starts; the
+    start asks only the units changed since the last (`changed_since`). At every phase's start of
+    a Scenario 1 game, where copies go other ways between, no unit holds any of it."""
+    from engine.game.play import _FOR_THE_PHASE, _UNMOVED
+
+    rng, game, starts = random.Random(4), new_game(SCENARIOS["s1-demyansk-pocket"], 4), 0
+    while not game.is_over:
+        choices = legal_actions(game)
+        if rng.random() < 0.1:
+            twin = game.copy()
+            for _ in range(rng.randint(1, 30)):
+                if twin.is_over:
+                    break
+                play(twin, rng.choice(legal_actions(twin)))
+        phase = game.phase
+        play(game, rng.choice(choices))
+        if game.phase != phase and game.turn > 0 and not game.is_over:
+            starts += 1
+            for u in game.units.values():
+                assert _FOR_THE_PHASE.isdisjoint(u.extra), (len(game.log), u.id)
+                assert (u.mp_spent, u.move_done, u.allowance_cap, u.led_by) == _UNMOVED, (len(game.log), u.id)
+    assert starts > 50
