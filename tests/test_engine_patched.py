@@ -153,3 +153,21 @@ def test_8_0_every_phase_starts_with_no_unit_marked_for_the_last() -> None:
                 assert _FOR_THE_PHASE.isdisjoint(u.extra), (len(game.log), u.id)
                 assert (u.mp_spent, u.move_done, u.allowance_cap, u.led_by) == _UNMOVED, (len(game.log), u.id)
     assert starts > 50
+
+
+def test_17_13_a_unit_pinned_at_a_closing_marks_no_more() -> None:
+    """17.13: 'Only NORMAL status units may assault'; a closing's marks are kept while no unit
+    changes (`assault.mark_actions`): a marking unit made PINNED between two listings is offered
+    no mark at the next, as a listing with nothing kept offers."""
+    from engine.geometry.movement import Morale
+
+    rng, game = random.Random(2), new_game(SCENARIOS["s1-demyansk-pocket"], 2)
+    while not (game.closing and any(a.verb == "mark" for a in legal_actions(game))):
+        play(game, rng.choice(legal_actions(game)))
+    marking = next(a for a in legal_actions(game) if a.verb == "mark").units[0]
+    game.changing(marking).morale = Morale.PINNED
+    offered = legal_actions(game)
+    assert not any(a.units == (marking,) for a in offered)
+    fresh = game.copy()
+    fresh.caches = {}
+    assert legal_actions(fresh) == offered

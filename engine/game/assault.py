@@ -57,12 +57,18 @@ def _markable(unit: Unit, side: str) -> bool:
 def mark_actions(game: GameState) -> list[Action]:
     """17.0: `mark UNIT HEX` for each hex of the moving side's NORMAL infantry without a marker
     (R105: one a hex), toward each adjacent hex its infantry may enter; UNIT is the hex's first
-    such unit by id. Every hex's marks are kept until units move, by what `_markable` and the
-    units' movers read that may change in between (morale, state); the hexes marked since are
-    left out (a marker changes no other hex's marks): a closing lists them after every marker."""
+    such unit by id. Every hex's marks are kept for the phase while no unit changes (a mark of
+    `changed_since`: a reveal or a crew replacement changes units, a marker none), where each
+    listing made a key of every unit of the side; the hexes marked since are left out (a marker
+    changes no other hex's marks): a closing lists them after every marker."""
     side = game.to_act
-    key = ("marks", side, tuple([(u.morale, u.state) for u in game.side_units(side)]))
-    every: list[tuple[Hex, list[Action]]] = game.kept(key, lambda: _every_mark(game, side))
+    last = game.caches.get("marks")  # (mark, side, every hex's marks)
+    changed, mark = game.changed_since(last[0] if last is not None else None, "marks")
+    if last is not None and changed is not None and not changed and last[1] == side:
+        every = last[2]
+    else:
+        every = _every_mark(game, side)
+    game.caches["marks"] = (mark, side, every)
     markers = game.assault_markers
     return [action for h, actions in every if h not in markers for action in actions]
 
