@@ -82,18 +82,22 @@ def _every_mark(game: GameState, side: str) -> list[tuple[Hex, list[Action]]]:
 
 
 def _marks(game: GameState, h: Hex, unit: Unit) -> list[Action]:
-    """The unit's `mark` actions toward the hexes next to h it may enter, in order: kept per board
-    by the hex, the unit and its state, all that 8.5's chart reads of a NORMAL infantry unit's
-    mover (UP or not; never an AFV), where each movement phase's end asked for every marking unit's
-    mover and its hexes' actions again (the game never edits the terrain)."""
-    found: dict[tuple[Hex, str, str], list[Action]] = game.board.caches.setdefault("assault_marks", {})
+    """The unit's `mark` actions toward the hexes next to h its mover may enter, in order: those
+    hexes kept per board by h and the mover, the actions by h, the unit and its state (all 8.5's
+    chart reads of a NORMAL infantry unit's mover: UP or not; never an AFV), where each movement
+    phase's end asked every marking unit's mover and its hexes' actions again (the game never
+    edits the terrain)."""
+    caches = game.board.caches
+    found: dict[tuple[Hex, str, str], list[Action]] = caches.setdefault("assault_marks", {})
     key = (h, unit.id, unit.state)
     marks = found.get(key)
     if marks is None:
         mover = unit.mover(MOVEMENT)
-        near = sorted(
-            (n for n in game.neighbours(h) if _movement_cost(game, h, n, mover) is not None), key=game.label_of
-        )
+        hexes: dict[tuple[Hex, Any], list[Hex]] = caches.setdefault("assault_mark_hexes", {})
+        near = hexes.get((h, mover))
+        if near is None:
+            near = [n for n in game.neighbours(h) if _movement_cost(game, h, n, mover) is not None]
+            near = hexes[(h, mover)] = sorted(near, key=game.label_of)
         marks = found[key] = game.hex_actions(MARK, (unit.id,), near)
     return marks
 
