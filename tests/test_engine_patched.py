@@ -131,10 +131,12 @@ def test_17_0_the_marks_kept_per_board_by_unit_and_state_are_those_worked_out_an
 
 def test_8_0_every_phase_starts_with_no_unit_marked_for_the_last() -> None:
     """8.0, 8.3, 8.74, 6.0 H: what a unit holds for one phase (its MPs spent, its move done, a
-    leader's cap, the marks of `play._FOR_THE_PHASE`) comes off as the next phase starts; the
-    start asks only the units changed since the last (`changed_since`). At every phase's start of
-    a Scenario 1 game, where copies go other ways between, no unit holds any of it."""
-    from engine.game.play import _FOR_THE_PHASE, _UNMOVED
+    leader's cap, the marks of `play._FOR_THE_PHASE`) comes off as the next phase starts, and
+    what it holds for a Player Turn (4.0: moved, fired; 8.21, 17.14) as the next starts; a start
+    asks only the units changed since the last (`changed_since`). At every phase's start of a
+    Scenario 1 game, where copies go other ways between, no unit holds any of it."""
+    from engine.game.play import _FOR_THE_PHASE, _FOR_THE_PLAYER_TURN, _UNMOVED
+    from engine.game.state import MORALE
 
     rng, game, starts = random.Random(4), new_game(SCENARIOS["s1-demyansk-pocket"], 4), 0
     while not game.is_over:
@@ -152,6 +154,9 @@ def test_8_0_every_phase_starts_with_no_unit_marked_for_the_last() -> None:
             for u in game.units.values():
                 assert _FOR_THE_PHASE.isdisjoint(u.extra), (len(game.log), u.id)
                 assert (u.mp_spent, u.move_done, u.allowance_cap, u.led_by) == _UNMOVED, (len(game.log), u.id)
+                if game.phase == MORALE:
+                    assert not (u.moved or u.fired), (len(game.log), u.id)
+                    assert _FOR_THE_PLAYER_TURN.isdisjoint(u.extra), (len(game.log), u.id)
     assert starts > 50
 
 

@@ -14,6 +14,7 @@ replacements (20.1): closing.py.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -392,7 +393,7 @@ def _start_player_turn(game: GameState, phase: str = MORALE) -> list[dict[str, A
     if game.shot_fired:  # 8.22: 'PC's for movement must be taken by the next Phasing Player' (R92)
         game.first_shot = True
     marked = [  # the eliminated too: the digest holds their flags
-        u for u in game.units.values() if u.moved or u.fired or not _FOR_THE_PLAYER_TURN.isdisjoint(u.extra)
+        u for u in _changed(game, "turn_marks") if u.moved or u.fired or not _FOR_THE_PLAYER_TURN.isdisjoint(u.extra)
     ]
     for unit in game.changing_all(marked):  # copy-on-write: only the units whose marks come off
         unit.moved = unit.fired = False
@@ -433,14 +434,9 @@ def _enter_phase(game: GameState, phase: str) -> list[dict[str, Any]]:
     game.next_phase_caches()
     game.acted = set()
     game.stage = {}
-    # a unit is marked only by a change (`changing`): those changed since the last phase's start
-    # are asked (about 15 of 75 in Scenario 6), in the order of `units`, unless that is not known
-    changed, game.caches["phase_marks"] = game.changed_since(game.caches.get("phase_marks"), "phase_marks")
-    units = game.units
-    asked = units.values() if changed is None else [units[i] for i in sorted(changed, key=game.ranks().__getitem__)]
     marked = [
         u
-        for u in asked
+        for u in _changed(game, "phase_marks")
         if not _FOR_THE_PHASE.isdisjoint(u.extra) or (u.mp_spent, u.move_done, u.allowance_cap, u.led_by) != _UNMOVED
     ]
     for unit in game.changing_all(marked):  # copy-on-write: only the units whose marks come off
@@ -452,6 +448,16 @@ def _enter_phase(game: GameState, phase: str) -> list[dict[str, Any]]:
     if phase == MORALE:
         events += morale_phase(game)
     return events
+
+
+def _changed(game: GameState, reader: str) -> Iterable[Unit]:
+    """The units that may carry marks to take off: a unit is marked only by a change (`changing`),
+    so those changed since `reader` last asked (a phase's or a Player Turn's start: about 15 of 75
+    in Scenario 6), in the order of `units`; every unit where that is not known (kept in the
+    caches from phase to phase)."""
+    changed, game.caches[reader] = game.changed_since(game.caches.get(reader), reader)
+    units = game.units
+    return units.values() if changed is None else [units[i] for i in sorted(changed, key=game.ranks().__getitem__)]
 
 
 def _done(game: GameState) -> list[dict[str, Any]]:
