@@ -151,14 +151,15 @@ def _phase_actions(game: GameState) -> list[Action]:
         entered = {game.units[i].hex for i in changed}
     checked = {}  # the side's markers only: the other side's go, as the changes since are not asked of them
     actions: list[Action] = []
+    clearing, wrecks = game.assault.get("cleared") or {}, game.wrecks  # 17.32; 8.62
     for h, (owner, target) in sorted(game.assault_markers.items()):
         if owner == side:
-            cleared = game.assault.get("cleared", {}).get(game.label_of(target))  # 17.32
-            wreck = target in game.wrecks
+            cleared, wreck = clearing.get(game.label_of(target)), target in wrecks
             found = kept.get((h, target))
             if (
                 found is None
-                or found[1:3] != (cleared, wreck)
+                or found[1] != cleared
+                or found[2] != wreck
                 or (changed and (h in entered or target in entered or not found[0].isdisjoint(changed)))
             ):
                 there = frozenset(u.id for u in (*game.at(h), *game.at(target)))
