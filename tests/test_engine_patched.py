@@ -24,6 +24,16 @@ def _written_anew(game: GameState) -> str:
     return twin.digest()
 
 
+def _another_way(game: GameState, rng: random.Random, most: int) -> GameState:
+    """A copy of the game that plays on with random choices (up to `most`), sharing its caches."""
+    twin = game.copy()
+    for _ in range(rng.randint(1, most)):
+        if twin.is_over:
+            break
+        play(twin, rng.choice(legal_actions(twin)))
+    return twin
+
+
 @pytest.mark.parametrize(
     ("scenario", "seed", "options"),
     [("s1-demyansk-pocket", 4, None), ("s6-spartakovka", 1, None), ("s1-demyansk-pocket", 0, {"advanced": True})],
@@ -49,12 +59,7 @@ def test_a_digest_patched_by_the_units_changed_is_the_digest_written_anew(
     while not game.is_over and len(game.log) < 1200:
         choices = legal_actions(game)
         if rng.random() < 0.2:
-            twin = game.copy()
-            for _ in range(rng.randint(1, 8)):
-                if twin.is_over:
-                    break
-                play(twin, rng.choice(legal_actions(twin)))
-            twin.digest()
+            _another_way(game, rng, 8).digest()
         play(game, rng.choice(choices))
         if "digest" in game.log[-1]:
             assert game.log[-1]["digest"] == _written_anew(game), f"decision {len(game.log)}"
@@ -142,11 +147,7 @@ def test_8_0_every_phase_starts_with_no_unit_marked_for_the_last() -> None:
     while not game.is_over:
         choices = legal_actions(game)
         if rng.random() < 0.1:
-            twin = game.copy()
-            for _ in range(rng.randint(1, 30)):
-                if twin.is_over:
-                    break
-                play(twin, rng.choice(legal_actions(twin)))
+            _another_way(game, rng, 30)
         phase = game.phase
         play(game, rng.choice(choices))
         if game.phase != phase and game.turn > 0 and not game.is_over:
