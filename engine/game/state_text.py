@@ -137,9 +137,12 @@ def state_digest(game: GameState) -> str:
     def written(u: Unit) -> tuple[str, str]:
         key = (u.id, u.where, u.hex, u.state, u.morale, u.facing, u.men, u.hidden, u.immobilized, u.fired, u.moved)
         found = parts.get(key)
-        if found is None:
-            place = [u.id, u.where, u.hex and (u.hex.q, u.hex.r), str(u.state), str(u.morale), u.facing, u.men]
-            found = parts[key] = (repr(place), repr([u.hidden, u.immobilized, u.fired, u.moved]))
+        if found is None:  # the reprs of the two lists, written as f-strings (no list made)
+            at = u.hex and (u.hex.q, u.hex.r)
+            found = parts[key] = (
+                f"[{u.id!r}, {u.where!r}, {at!r}, {str(u.state)!r}, {str(u.morale)!r}, {u.facing!r}, {u.men!r}]",
+                f"[{u.hidden!r}, {u.immobilized!r}, {u.fired!r}, {u.moved!r}]",
+            )
         return found
 
     last = game.caches.get("digest_units")  # (mark, units' parts, flags' parts): copies share it
