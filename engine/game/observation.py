@@ -15,13 +15,12 @@ from typing import Any
 
 from engine.geometry.lattice import touches
 from engine.geometry.movement import State, terrain_row
-from engine.geometry.sight import FirerState
 from engine.hexgrid import Hex, hex_distance
 from engine.model.tables import table_values, terrain_effects
 from engine.odds import dice_totals
 
 from .advanced import advanced, optional
-from .sightlines import along
+from .sightlines import level_difference, trees_along
 from .state import COUNTED_PHASES, GameState
 from .units import Unit
 
@@ -141,8 +140,8 @@ def observation(game: GameState, observer: Unit, target: Hex) -> Observation:
     )
     add(game.improved_positions.get(target, 0), for_target["per_ip_point"], "improved position points (23.2 b)")
     add(terrain.trees, for_target["per_tree_in_target_hex"], "Tree symbols in the target hex (23.2 c)")
-    line = along(game, observer.hex, target, FirerState(str(observer.state)))
-    add(line.trees_along, for_target["per_tree_afv_wreck_along_los"], "Trees/AFVs/Wrecks along the LOS (23.2 d)")
+    along = trees_along(game, observer.hex, target)
+    add(along, for_target["per_tree_afv_wreck_along_los"], "Trees/AFVs/Wrecks along the LOS (23.2 d)")
     between = {observer.hex + t.offset for t in touches(target - observer.hex)} - {observer.hex, target}
     marsh = sum(1 for h in between if game.board.terrain(h).marsh)
     add(marsh, for_target["per_marsh_along_los"], "Marsh hexes along the LOS (23.2 e)")
@@ -156,7 +155,7 @@ def observation(game: GameState, observer: Unit, target: Hex) -> Observation:
     previous = when is not None and when < game.player_turns * len(COUNTED_PHASES)  # before this Player Turn
     add(still and previous, for_observer["observed_before_no_move"],
         "observed on a previous Player Turn, nothing moved since (23.2 observer a)")  # fmt: skip
-    lower = line.level_difference <= -2 and row not in ("woods", "building")
+    lower = level_difference(game, observer.hex, target) <= -2 and row not in ("woods", "building")
     add(lower, for_observer["target_two_levels_lower"], "the target hex two or more levels lower (23.2 observer b)")
     target_moved = any(_recent(game, u.extra.get("moved_at")) or _penalised(game, u) for u in enemies)
     add(target_moved, for_observer["target_moved"], "a unit in the target hex moved (23.2 observer c)")

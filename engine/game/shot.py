@@ -20,7 +20,16 @@ from engine.odds import ap_levels
 from .firing import ap_dice, is_stug, may_fire
 from .mortars import is_mortar
 from .observation import counts_as_moved
-from .sightlines import along, bare_index, bare_lines, blockers, blockers_key, line_open, open_lines
+from .sightlines import (
+    bare_index,
+    bare_lines,
+    blockers,
+    blockers_key,
+    level_difference,
+    line_open,
+    open_lines,
+    trees_along,
+)
 from .state import REACTION, GameState
 from .units import Unit
 
@@ -214,8 +223,8 @@ def opening_hexes(game: GameState, side: str) -> list[Hex]:
 
 def openings(game: GameState, side: str, hexes: list[Hex]) -> list[tuple[Unit, Hex, bool, bool]]:
     """(unit, hex, may aim, may fire AT) for every unit of `side` that may open fire at one of
-    `hexes` now, by unit id, then hex: may_aim and may_antitank for them all, their lines checked as
-    one array (10.3)."""
+    `hexes` now, by unit id, then hex: may_aim and may_antitank for them all, their lines checked
+    against the bare terrain's matrix, then the AFVs and Wrecks on them (10.3)."""
     if game.interrupt is not None:  # a new hex at each step: nothing worth keeping
         return _openings(game, side, hexes)
     each = openings_by_unit(game, side, hexes)
@@ -288,8 +297,8 @@ def _openings(
     """may_aim and may_antitank for every unit and hex: may_fire now, then each unit's openings but
     for the line at the targets the bare terrain leaves in its sight (`bare_index`: most lines
     are blocked by the terrain alone), kept from phase to phase by all they depend on
-    (`_unit_openings`); the lines as one array. `units`: those units on the map, which may fire
-    now (the caller asked)."""
+    (`_unit_openings`); then the AFVs and Wrecks on those lines (`open_lines`, 10.31 b). `units`:
+    those units on the map, which may fire now (the caller asked)."""
     targets = [
         (h, enemies, any(u.is_afv for u in enemies)) for h in hexes if (enemies := visible_enemies(game, side, h))
     ]
@@ -484,12 +493,11 @@ def ap_shot(
         parts.append(Part("Trees, AFVs and Wrecks in the target hex", -in_hex, "11.16 a"))
     higher = False
     for h in sorted({u.hex for u in firers if u.hex is not None}):
-        state = FirerState(str(next(u.state for u in firers if u.hex == h)))
-        line = along(game, h, target, state)
-        if line.trees_along:
-            total += line.trees_along * int(reductions["per_tree_afv_wreck_along_los"])
-            parts.append(Part(f"Trees/AFVs/Wrecks along the LOS from {game.label(h)}", -line.trees_along, "11.16 b"))
-        higher = higher or line.level_difference > 0
+        along = trees_along(game, h, target)
+        if along:
+            total += along * int(reductions["per_tree_afv_wreck_along_los"])
+            parts.append(Part(f"Trees/AFVs/Wrecks along the LOS from {game.label(h)}", -along, "11.16 b"))
+        higher = higher or level_difference(game, h, target) > 0
     if higher:  # 'made if either hex is lower but not minus two if both are lower'
         total += int(reductions["target_higher_level"])
         parts.append(Part("the target hex is higher", int(reductions["target_higher_level"]), "11.16 c"))
@@ -527,5 +535,5 @@ def at_shot(game: GameState, firer: Unit, target: Hex) -> Shot:
     why = (f"{count}: the firer {'moved' if moved else 'has not moved'} this Player Turn (12.2)",)
     frontal = in_frontal_area(target, afv.facing, firer.hex)
     armor = int(afv.value("frontal") if frontal else afv.value("flank"))
-    higher = along(game, firer.hex, target, FirerState(str(firer.state))).level_difference > 0
+    higher = level_difference(game, firer.hex, target) > 0
     return Shot("at", [firer], target, [afv], factor, parts, [Dice(count, why)], armor=armor, higher=higher)

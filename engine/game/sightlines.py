@@ -1,24 +1,27 @@
 """Lines of sight in play (10.3): the geometry layer's kernel with the game's AFVs and Wrecks.
 
 10.31 b counts "Tree symbols, AFV units, or Wrecks" along a line, so a line's answer depends on
-where the AFVs and Wrecks stand. The terrain never changes in play: each firer state's all-pairs
-matrix of the bare terrain is worked out once per scenario (kept for every game of it, and on
-disk for the next process: engine/geometry/table_cache.py); an
-AFV or a Wreck can only add blocks (10.31 b), so the lines the terrain leaves open are checked
-again, as one array operation, against the counts with the AFVs and Wrecks in.
+the AFVs and Wrecks in the hexes it passes (not its ends, not a corner it touches). The terrain
+never changes in play: each firer state's all-pairs matrix of the bare terrain is worked out once
+per scenario (kept for every game of it, and on disk for the next process:
+engine/geometry/table_cache.py); an AFV or a Wreck can only add to 10.31 b's count, so a line the
+terrain leaves open between two hexes on one level is walked for the count with them in
+(engine/geometry/line_walk.py: a few microseconds a line, where the numpy kernel's call costs
+0.1-0.3 ms however few its lines).
 """
 
 from __future__ import annotations
 
 import weakref
-from dataclasses import replace
+from functools import cache
 from typing import Any
 
 import numpy as np
 
-from engine.geometry.lattice import Touch, touches
+from engine.geometry.lattice import Contact, touches
+from engine.geometry.line_walk import LineWalk
 from engine.geometry.los_kernel import SightKernel
-from engine.geometry.sight import FirerState, Sight, judge
+from engine.geometry.sight import FirerState, Sight
 from engine.geometry.table_cache import kept_matrix
 from engine.hexgrid import Hex
 from engine.model.scenario import Scenario
@@ -98,76 +101,66 @@ def _blockers(game: GameState) -> dict[Hex, int]:
 
 
 def open_lines(game: GameState, pairs: list[tuple[Hex, Hex]], firer: FirerState) -> list[bool]:
-    """For each (firer hex, target hex): whether the LOS is unblocked now (10.3); kept for the
-    phase by where the AFVs and Wrecks stand (a fire phase asks the same lines after every shot)."""
+    """For each (firer hex, target hex): whether the LOS is unblocked now (10.3): the bare terrain's
+    matrix, then, for a line it leaves open between two hexes on one level, 10.31 b's count with
+    the AFVs and Wrecks where they stand (they only add to it), walked line by line."""
     if not pairs:
         return []
     if "sight_matrix" not in game.board.caches and len(pairs) <= FEW:  # an editor's one shot: no matrix yet
         return [not sight(game, a, b, firer).blocked for a, b in pairs]
-    lines: dict[tuple[Hex, Hex], bool] = game.caches.setdefault("open_lines", {}).setdefault(
-        (firer, blockers_key(game)), {}
-    )
-    missing = [p for p in pairs if p not in lines]
-    if missing:
-        lines.update(zip(missing, _open_now(game, missing, firer), strict=True))
-    return [lines[p] for p in pairs]
+    index, static = _kernel(game).index, _static(game, firer)
+    walk, found = _walk(game), _blocker_cells(game)
+    return [not (static[index[a], index[b]] or (found and walk.blocks(a, b, found))) for a, b in pairs]
 
 
-def _open_now(game: GameState, pairs: list[tuple[Hex, Hex]], firer: FirerState) -> list[bool]:
-    kernel = _kernel(game)
-    index = kernel.index
-    sources = np.fromiter((index[a] for a, _ in pairs), dtype=np.int64, count=len(pairs))
-    targets = np.fromiter((index[b] for _, b in pairs), dtype=np.int64, count=len(pairs))
-    blocked = _static(game, firer)[sources, targets].copy()
-    found = blockers(game)
-    if found:
-        recheck = np.flatnonzero(~blocked)
-        if len(recheck):
-            blocked[recheck] = kernel.lines_blocked(sources[recheck], targets[recheck], firer, _arrays(game, found))
-    return [not b for b in blocked.tolist()]
-
-
-def _arrays(game: GameState, found: dict[Hex, int]) -> Any:
-    """The kernel's terrain arrays with the AFVs and Wrecks counted in (10.31 b), kept until units move."""
-
-    def build() -> Any:
+def _walk(game: GameState) -> LineWalk:
+    """The board's lines walked one by one (engine/geometry/line_walk.py), kept for every game of the board."""
+    caches = game.board.caches
+    if "line_walk" not in caches:
         kernel = _kernel(game)
-        base = game.board.caches.get("sight_arrays")
-        if base is None:
-            base = game.board.caches["sight_arrays"] = kernel.arrays()
-        count = base.count.copy()
-        positions = kernel.table.positions
-        for h, n in found.items():
-            count[positions[kernel.index[h]]] += n
-        return replace(base, count=count)
+        caches["line_walk"] = LineWalk(kernel.table, kernel.order, kernel.arrays(), kernel.terrain)
+    walk: LineWalk = caches["line_walk"]
+    return walk
 
-    return game.kept(("sight_arrays",), build)
+
+def _blocker_cells(game: GameState) -> dict[int, int]:
+    """`blockers` by cell of the line table's grid (LineWalk), kept until units move."""
+    found: dict[int, int] = game.kept(
+        ("sight_blocker_cells",), lambda: {_walk(game).cell[h]: n for h, n in blockers(game).items()}
+    )
+    return found
 
 
 def line_open(game: GameState, source: Hex, target: Hex, firer: FirerState) -> bool:
     return open_lines(game, [(source, target)], firer)[0]
 
 
-def along(game: GameState, source: Hex, target: Hex, firer: FirerState) -> Sight:
-    """`sight` for a line already known to be open (`open_lines`): the Trees/AFVs/Wrecks along it
-    (11.16 b) and the levels (11.16 c, 12.31), without testing it against Building symbols (10.31 a
-    only blocks, and the line is open)."""
-    found = blockers(game)
-    key = (source, target, firer, blockers_key(game))
-    kept: dict[Any, Sight] = game.caches.setdefault("lines_along", {})  # for the phase: AFVs move
-    if key not in kept:
-        kernel = _kernel(game)
-        touched = [Touch(source + t.offset, t.contact, t.t) for t in touches(target - source)]
-        kept[key] = judge(game.board, source, target, touched, lambda _: False, kernel.terrain, firer, found)
-    return kept[key]
+def trees_along(game: GameState, source: Hex, target: Hex) -> int:
+    """The Trees, AFVs and Wrecks along the LOS now, the hexside rule applied (10.31 b, 11.16 b,
+    23.2 d): `Sight.trees_along` without the rest of `sight`, walked anew (a few microseconds)."""
+    return _walk(game).trees_along(source, target, _blocker_cells(game))
+
+
+def level_difference(game: GameState, source: Hex, target: Hex) -> int:
+    """`Sight.level_difference`: the target's level minus the firer's (11.16 c, 12.31)."""
+    terrain = game.board.terrain
+    return terrain(target).elevation - terrain(source).elevation
 
 
 def sight(game: GameState, source: Hex, target: Hex, firer: FirerState) -> Sight:
     """The whole answer for one line (the Trees/AFVs/Wrecks along it for 11.16 b, the levels for
-    11.16 c and 12.31), with the AFVs and Wrecks now on the map."""
+    11.16 c and 12.31), with the AFVs and Wrecks now on the map; kept for the game by those on the
+    line (10.31 b counts them nowhere else: an AFV moving elsewhere leaves it as it was)."""
     found = blockers(game)
-    key = (source, target, firer, blockers_key(game))
-    kept: dict[Any, Sight] = game.caches.setdefault("sights", {})  # for the phase: AFVs move
+    passed = _passed(target - source)
+    key = (source, target, firer, tuple(sorted((h, n) for h, n in found.items() if h - source in passed)))
+    kept: dict[Any, Sight] = game.caches.setdefault("sights", {})
     if key not in kept:
         kept[key] = _kernel(game).sight(source, target, firer, found)
     return kept[key]
+
+
+@cache
+def _passed(delta: Hex) -> frozenset[Hex]:
+    """The hexes a line to `delta` passes through or along, ends left out (where 10.31 b counts)."""
+    return frozenset(t.offset for t in touches(delta) if t.contact is not Contact.CORNER) - {Hex(0, 0), delta}

@@ -46,7 +46,7 @@ COUNTED_PHASES = (SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE,
 # this phase); the rest goes with each phase (`next_phase_caches`).
 LASTING_CACHES = frozenset(
     (
-        *("hex_actions", "open_lines", "lines_along", "sights", "opens", "unit_openings", "starts", "steps"),
+        *("hex_actions", "sights", "opens", "unit_openings", "starts", "steps"),
         *("entries", "entry_bars", "digest_parts", "digest_texts", "digest_units", "phase_marks", "turn_marks"),
     )
 )
