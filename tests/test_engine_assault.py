@@ -160,9 +160,10 @@ def test_17_14_units_that_fired_in_the_moving_fire_phase_assault_only_where_thei
     the same Player Turn. Units may throw grenades in the Moving Fire Phase and still assault but
     only if the grenades are thrown into the hex being assaulted.'"""
     game = assault_phase({R9: "1106"}, {"1106": "1107"})
-    unit, target = game.unit(R9), game.board.hex("1107")
+    unit, target = game.changing(R9), game.board.hex("1107")  # every change of a unit through `changing`
     unit.fired, unit.extra["fired_phase"] = True, "moving_fire"
     assert not eligible(game, unit, target) and texts(game) == {"done"}
+    unit = game.changing(unit)
     unit.extra["grenade_target"] = "1206"
     assert not eligible(game, unit, target)
     unit.extra["grenade_target"] = "1107"
@@ -176,9 +177,9 @@ def test_17_15_a_unit_that_lost_its_ability_since_it_was_marked_does_not_assault
     """17.15: 'Due to combat results, units may lose their ability to assault between the time
     they were marked with an assault marker and the Assault Phase.'"""
     game = assault_phase({R9: "1106", R8: "1106"}, {"1106": "1107"})
-    game.unit(R9).morale, game.unit(R9).state = Morale.SUPPRESSED, State.DOWN
+    game.changing(R9).morale, game.unit(R9).state = Morale.SUPPRESSED, State.DOWN
     assert texts(game) == {f"assault {R8} 1107", "done"}
-    game.unit(R8).morale, game.unit(R8).state = Morale.PINNED, State.DOWN
+    game.changing(R8).morale, game.unit(R8).state = Morale.PINNED, State.DOWN
     assert texts(game) == {"done"}
 
 
@@ -418,7 +419,7 @@ def test_17_0_a_r172_a_unit_or_stack_is_what_stands_with_the_marker() -> None:
     the Moving Fire Phase (or is not stacked with the marker)."""
     game = assault_phase({R9: "1106", R8: "1106", R7: "1106"}, {"1106": "1107"})
     assert texts(game) == {f"assault {R7}+{R8}+{R9} 1107", f"lead {R9}+{R7}+{R8} 1107", "done"}
-    game.unit(R8).fired, game.unit(R8).extra["fired_phase"] = True, "moving_fire"
+    game.changing(R8).fired, game.unit(R8).extra["fired_phase"] = True, "moving_fire"
     assert texts(game) == {f"assault {R7}+{R9} 1107", f"lead {R9}+{R7} 1107", "done"}
     with_dice(game, 1, 1, 1, 1)  # each unit its own PC (+1): 3 and 3 pass
     before = len(game.log)

@@ -57,12 +57,18 @@ def _markable(unit: Unit, side: str) -> bool:
 def mark_actions(game: GameState) -> list[Action]:
     """17.0: `mark UNIT HEX` for each hex of the moving side's NORMAL infantry without a marker
     (R105: one a hex), toward each adjacent hex its infantry may enter; UNIT is the hex's first
-    such unit by id. Every hex's marks are kept until units move, by what `_markable` and the
-    units' movers read that may change in between (morale, state); the hexes marked since are
-    left out (a marker changes no other hex's marks): a closing lists them after every marker."""
+    such unit by id. Every hex's marks are kept for the phase while no unit changes (a mark of
+    `changed_since`: a reveal or a crew replacement changes units, a marker none), where each
+    listing made a key of every unit of the side; the hexes marked since are left out (a marker
+    changes no other hex's marks): a closing lists them after every marker."""
     side = game.to_act
-    key = ("marks", side, tuple([(u.morale, u.state) for u in game.side_units(side)]))
-    every: list[tuple[Hex, list[Action]]] = game.kept(key, lambda: _every_mark(game, side))
+    last = game.caches.get("marks")  # (mark, side, every hex's marks)
+    changed, mark = game.changed_since(last[0] if last is not None else None, "marks")
+    if last is not None and changed is not None and not changed and last[1] == side:
+        every = last[2]
+    else:
+        every = _every_mark(game, side)
+    game.caches["marks"] = (mark, side, every)
     markers = game.assault_markers
     return [action for h, actions in every if h not in markers for action in actions]
 
@@ -76,15 +82,24 @@ def _every_mark(game: GameState, side: str) -> list[tuple[Hex, list[Action]]]:
 
 
 def _marks(game: GameState, h: Hex, unit: Unit) -> list[Action]:
-    """The unit's `mark` actions toward the hexes next to h its mover may enter, in order (those
-    hexes kept per board: the game never edits the terrain)."""
-    mover = unit.mover(MOVEMENT)
-    found: dict[tuple[Hex, Any], list[Hex]] = game.board.caches.setdefault("assault_marks", {})
-    near = found.get((h, mover))
-    if near is None:
-        near = [n for n in game.neighbours(h) if _movement_cost(game, h, n, mover) is not None]
-        near = found[(h, mover)] = sorted(near, key=game.label_of)
-    return game.hex_actions(MARK, (unit.id,), near)
+    """The unit's `mark` actions toward the hexes next to h its mover may enter, in order: those
+    hexes kept per board by h and the mover, the actions by h, the unit and its state (all 8.5's
+    chart reads of a NORMAL infantry unit's mover: UP or not; never an AFV), where each movement
+    phase's end asked every marking unit's mover and its hexes' actions again (the game never
+    edits the terrain)."""
+    caches = game.board.caches
+    found: dict[tuple[Hex, str, str], list[Action]] = caches.setdefault("assault_marks", {})
+    key = (h, unit.id, unit.state)
+    marks = found.get(key)
+    if marks is None:
+        mover = unit.mover(MOVEMENT)
+        hexes: dict[tuple[Hex, Any], list[Hex]] = caches.setdefault("assault_mark_hexes", {})
+        near = hexes.get((h, mover))
+        if near is None:
+            near = [n for n in game.neighbours(h) if _movement_cost(game, h, n, mover) is not None]
+            near = hexes[(h, mover)] = sorted(near, key=game.label_of)
+        marks = found[key] = game.hex_actions(MARK, (unit.id,), near)
+    return marks
 
 
 def apply_mark(game: GameState, action: Action) -> Events:
@@ -122,35 +137,37 @@ def assault_actions(game: GameState) -> list[Action]:
 
 
 def _phase_actions(game: GameState) -> list[Action]:
-    """Each marker's designations, kept for the phase by what they read: the units in its hex
-    (`_assaulter`), who stands in the target hex and whether 17.32 cleared it; asked of the side's
-    few markers at each listing, not of every unit of the side."""
+    """Each marker's designations, kept for the phase with a mark of `changed_since` and worked out
+    again only for a marker where what they read changed: a unit that stood in its hex or the
+    target hex when they were worked out, or stands there now, changed since (every change of a
+    unit, its place included, is one of `changing`), or 17.32's clearing or a Wreck of the target
+    hex (8.62). Asked of the side's few markers at each listing, not of every unit there."""
+    side = game.to_act
+    last = game.caches.get("designations")  # (mark, marker -> (ids there, cleared, Wreck, designations))
+    changed, mark = game.changed_since(last[0] if last is not None else None, "designations")
+    kept: dict[tuple[Hex, Hex], tuple[frozenset[str], Any, bool, list[Action]]] = {}
+    if last is not None and changed is not None:
+        kept = last[1]
+        entered = {game.units[i].hex for i in changed}
+    checked = {}  # the side's markers only: the other side's go, as the changes since are not asked of them
     actions: list[Action] = []
-    kept: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("designations", {})
-    for h, (side, target) in sorted(game.assault_markers.items()):
-        if side == game.to_act:
-            # a marker's choices for the phase, by who stands in its hex and in the target hex
-            cleared = game.assault.get("cleared", {}).get(game.label_of(target))  # 17.32
-            key = (h, target, side, tuple(_assaulter(u) for u in game.at(h)), game.signature(target), cleared)
-            found = kept.get(key)
-            if found is None:
-                found = kept[key] = _designations(game, h, target)
-            actions += found
+    clearing, wrecks = game.assault.get("cleared") or {}, game.wrecks  # 17.32; 8.62
+    for h, (owner, target) in sorted(game.assault_markers.items()):
+        if owner == side:
+            cleared, wreck = clearing.get(game.label_of(target)), target in wrecks
+            found = kept.get((h, target))
+            if (
+                found is None
+                or found[1] != cleared
+                or found[2] != wreck
+                or (changed and (h in entered or target in entered or not found[0].isdisjoint(changed)))
+            ):
+                there = frozenset(u.id for u in (*game.at(h), *game.at(target)))
+                found = (there, cleared, wreck, _designations(game, h, target))
+            checked[(h, target)] = found
+            actions += found[3]
+    game.caches["designations"] = (mark, checked)
     return [*actions, Action(DONE)]
-
-
-def _assaulter(unit: Unit) -> tuple[Any, ...]:
-    """What `eligible` and the stacking of `_stack` read of a unit."""
-    extra = unit.extra
-    return (
-        unit.id,
-        unit.men,
-        unit.morale,
-        unit.fired,
-        extra.get("assaulted"),
-        extra.get("fired_phase"),
-        extra.get("grenade_target"),
-    )
 
 
 def eligible(game: GameState, unit: Unit, target: Hex) -> bool:

@@ -47,7 +47,8 @@ COUNTED_PHASES = (SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE,
 LASTING_CACHES = frozenset(
     (
         *("hex_actions", "sights", "opens", "unit_openings", "starts", "steps"),
-        *("entries", "entry_bars", "digest_parts", "digest_mines", "side_afvs"),
+        *("entries", "entry_bars", "digest_parts", "digest_texts", "digest_units", "phase_marks", "turn_marks"),
+        *("side_afvs",),
     )
 )
 
@@ -141,9 +142,10 @@ class GameState:
     _hexes: dict[str, Hex] | None = field(default=None, repr=False)
     _sides: dict[str, tuple[Unit, ...]] = field(default_factory=dict, repr=False)
     _rank: dict[str, int] | None = field(default=None, repr=False)
-    # the ids of the units `changing` handed out since `changed_since` last asked (None: not yet);
-    # a copy adds to the same set until either asks: each of the two reads the changes of both
-    _touched: set[str] | None = field(default=None, repr=False)
+    # the ids of the units `changing` handed out since each reader of `changed_since` last asked, by
+    # reader (none yet: nothing noted); a copy adds to the same sets until either asks: each of the
+    # two reads the changes of both
+    _touched: dict[str, set[str]] = field(default_factory=dict, repr=False)
     # what legal_actions worked out this phase, by what it depends on (shared by copies: keys say it all)
     caches: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -360,8 +362,9 @@ class GameState:
         `units`, the index of `at` and `side_units`. Every change of a unit goes through here
         (copy-on-write: docs/engine.md "Speed"); a reference to the unit kept from before reads
         the unit as it was, so a caller goes on with the unit this returns."""
-        if self._touched is not None:
-            self._touched.add(unit if isinstance(unit, str) else unit.id)
+        if self._touched:
+            for seen in self._touched.values():
+                seen.add(unit if isinstance(unit, str) else unit.id)
         if type(unit) is Unit and self.units[unit.id] is unit:
             if self._starts_shared or unit.hex in self._starts:
                 self._starts_change(unit.hex)
@@ -392,8 +395,8 @@ class GameState:
         shared = []
         for unit in units:
             current = self.units[unit.id]
-            if self._touched is not None:
-                self._touched.add(unit.id)
+            for seen in self._touched.values():
+                seen.add(unit.id)
             if self._starts_shared or current.hex in self._starts:
                 self._starts_change(current.hex)
             if type(current) is not Unit:
@@ -411,13 +414,15 @@ class GameState:
                 make_stale(unit)
         return owned
 
-    def changed_since(self, mark: object) -> tuple[set[str] | None, object]:
-        """The ids of the units changed (`changing`) since `mark` was handed out, None if that is not
-        known (another caller asked since), and a new mark. Since a copy, the changes of the copy
-        and its original both: what was kept with the mark held for either, but for those units."""
-        touched = self._touched
-        self._touched = set()
-        return (touched if touched is mark else None), self._touched
+    def changed_since(self, mark: object, reader: str = "openings") -> tuple[set[str] | None, object]:
+        """The ids of the units changed (`changing`) since `mark` was handed out to `reader` (each
+        its own: shot.openings_by_unit, state_text.state_digest), None if that is not known (another
+        state asked since), and a new mark. Since a copy, the changes of the copy and its original
+        both: what was kept with the mark held for either, but for those units."""
+        touched = self._touched.get(reader)
+        fresh: set[str] = set()
+        self._touched = {**self._touched, reader: fresh}  # a new dict: a copy holds the one it shares
+        return (touched if touched is mark else None), fresh
 
     def strict_epoch(self) -> None:
         """With STRICT_UNITS on: no unit is the state's own any more, as after a copy."""

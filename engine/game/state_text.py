@@ -4,6 +4,7 @@ digest the log records at every phase's end so that a replay can check it."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.hexgrid import DIRECTIONS, Hex
@@ -18,8 +19,12 @@ def state_view(
     game: GameState, side: str | None = None, *, with_units: bool = True, digest: bool = False
 ) -> dict[str, Any]:
     """The state as `side` may see it (None: everything, for a replay or a referee): the other
-    side's hidden units and mines are left out. `digest`: the mines as the digest keeps them
-    written, their text (`_kept_mines`: never in a view handed out)."""
+    side's hidden units and mines are left out. `digest`: the hexes' parts as the digest keeps them
+    written, their text (`_kept_text`: never in a view handed out)."""
+
+    def part(name: Any, value: Any, write: Callable[[Any], Any]) -> Any:
+        return _kept_text(game, name, value, write) if digest else write(value)
+
     units = [
         unit_json(game, u)
         for u in game.units.values()
@@ -27,8 +32,8 @@ def state_view(
     ]
     secrets = {
         s: {
-            "mines": _kept_mines(game, s, v.mines) if digest else _written_mines(game, v.mines),
-            "hidden_hexes": sorted(game.label_of(h) for h in v.hidden_hexes),
+            "mines": part(("mines", s), v.mines, lambda mines: _written_mines(game, mines)),
+            "hidden_hexes": part(("hidden", s), v.hidden_hexes, lambda hexes: _labels(game, hexes)),
             **({"mg_modes": dict(sorted(v.modes.items()))} if v.modes else {}),  # 21.0: only when chosen
         }
         for s, v in game.secrets.items()
@@ -42,15 +47,23 @@ def state_view(
         "phasing": game.phasing or None,
         "to_act": game.to_act or None,
         "units": units,
-        "improved_positions": {game.label_of(h): p for h, p in sorted(game.improved_positions.items())},
-        "wrecks": sorted(game.label_of(h) for h in game.wrecks),
+        "improved_positions": part(
+            "improved_positions",
+            game.improved_positions,
+            lambda ips: {game.label_of(h): p for h, p in sorted(ips.items())},
+        ),
+        "wrecks": part("wrecks", game.wrecks, lambda wrecks: _labels(game, wrecks)),
         "grenades_used": dict(sorted(game.grenades_used.items())),
         "infiltration": dict(game.infiltration) or None,  # 24.32: announced; the units placed in sight
-        "revealed_mines": {game.label_of(h): dict(m) for h, m in sorted(game.revealed_mines.items())},
-        "assault_markers": [
-            {"hex": game.label_of(h), "side": s, "toward": game.label_of(t)}
-            for h, (s, t) in sorted(game.assault_markers.items())
-        ],
+        "revealed_mines": part("revealed_mines", game.revealed_mines, lambda mines: _written_mines(game, mines)),
+        "assault_markers": part(
+            "assault_markers",
+            game.assault_markers,
+            lambda markers: [
+                {"hex": game.label_of(h), "side": s, "toward": game.label_of(t)}
+                for h, (s, t) in sorted(markers.items())
+            ],
+        ),
         "assault": _public_assault(game.assault),
         "secrets": secrets,
         "result": game.result,
@@ -61,14 +74,20 @@ def _written_mines(game: GameState, mines: dict[Hex, dict[str, int]]) -> dict[st
     return {game.label_of(h): dict(m) for h, m in sorted(mines.items())}
 
 
-def _kept_mines(game: GameState, side: str, mines: dict[Hex, dict[str, int]]) -> _Written:
-    """A side's mines as the digest's text writes them, kept while they are the same (set up once,
-    19.11: every phase's end wrote them again, 73 hexes in a game of Scenario 6, a third of the
-    digest's time); compared by value, as copies share it."""
-    kept: dict[str, tuple[dict[Hex, dict[str, int]], _Written]] = game.caches.setdefault("digest_mines", {})
-    found = kept.get(side)
-    if found is None or found[0] != mines:
-        found = kept[side] = ({h: dict(m) for h, m in mines.items()}, _Written(repr(_written_mines(game, mines))))
+def _labels(game: GameState, hexes: set[Hex]) -> list[str]:
+    return sorted(game.label_of(h) for h in hexes)
+
+
+def _kept_text(game: GameState, name: Any, value: dict[Hex, Any] | set[Hex], write: Callable[[Any], Any]) -> _Written:
+    """A part of the state by hex (the mines, hidden hexes, Wrecks, markers...) as the digest's
+    text writes it, kept while it is the same: most do not change from one phase's end to the next
+    (a side's mines never after the set-up, 19.11), and writing them (sorted, by label) was most of
+    the digest's view. Compared by value with a copy of the container (a hex's factors are never
+    changed in place: a new dict each time, as `GameState.copy` shares them), as copies share it."""
+    kept: dict[Any, tuple[Any, _Written]] = game.caches.setdefault("digest_texts", {})
+    found = kept.get(name)
+    if found is None or found[0] != value:
+        found = kept[name] = (value.copy(), _Written(repr(write(value))))
     return found[1]
 
 
@@ -111,22 +130,36 @@ def state_digest(game: GameState) -> str:
     # The text hashed is the repr of (units, flags, the view[, the path]) with every unit, compactly:
     # [id, where, (q, r), state, morale, facing, men] and [hidden, immobilized, fired, moved]. A
     # digest is taken at every phase's end: each unit's two parts are written once for all it
-    # holds (kept for the game), the lists' reprs joined from them.
+    # holds (kept for the game), and the last digest's parts are kept with a mark of
+    # `changed_since`: only the units changed since are written again (a few a phase of 75).
     parts: dict[tuple[Any, ...], tuple[str, str]] = game.caches.setdefault("digest_parts", {})
 
     def written(u: Unit) -> tuple[str, str]:
         key = (u.id, u.where, u.hex, u.state, u.morale, u.facing, u.men, u.hidden, u.immobilized, u.fired, u.moved)
         found = parts.get(key)
-        if found is None:
-            place = [u.id, u.where, u.hex and (u.hex.q, u.hex.r), str(u.state), str(u.morale), u.facing, u.men]
-            found = parts[key] = (repr(place), repr([u.hidden, u.immobilized, u.fired, u.moved]))
+        if found is None:  # the reprs of the two lists, written as f-strings (no list made)
+            at = u.hex and (u.hex.q, u.hex.r)
+            found = parts[key] = (
+                f"[{u.id!r}, {u.where!r}, {at!r}, {str(u.state)!r}, {str(u.morale)!r}, {u.facing!r}, {u.men!r}]",
+                f"[{u.hidden!r}, {u.immobilized!r}, {u.fired!r}, {u.moved!r}]",
+            )
         return found
 
-    units, flags = [], []
-    for u in game.units.values():  # a shared unit keeps its parts (most units, at a phase's end)
-        found = while_shared(u, "_digest", written) if type(u) is SharedUnit else written(u)
-        units.append(found[0])
-        flags.append(found[1])
+    last = game.caches.get("digest_units")  # (mark, units' parts, flags' parts): copies share it
+    changed, mark = game.changed_since(last[0] if last is not None else None, "digest")
+    if last is None or changed is None:
+        units, flags = [], []
+        for u in game.units.values():  # a shared unit keeps its parts (a copy's units, most of them)
+            found = while_shared(u, "_digest", written) if type(u) is SharedUnit else written(u)
+            units.append(found[0])
+            flags.append(found[1])
+    else:
+        units, flags = list(last[1]), list(last[2])
+        ranks = game.ranks()
+        for i in changed:
+            place = ranks[i]
+            units[place], flags[place] = written(game.units[i])
+    game.caches["digest_units"] = (mark, units, flags)
     pending = "" if game.path is None else f", {game.path!r}"  # R190: a path still to go (never at a phase end)
     view = repr(state_view(game, None, with_units=False, digest=True))  # plain values: the same on every run
     text = f"([{', '.join(units)}], [{', '.join(flags)}], {view}{pending})"
