@@ -5,7 +5,8 @@
 For Scenarios 1 and 6, with every rule in play (fire combat included): `play` (in place, as a
 batch runs games) over N games after one warm-up game (the scenario's validation, its terrain's
 lines of sight and costs, kept for every later game, then frozen out of the garbage collector's
-walks as a batch worker freezes them: engine/batch/games.py `freeze_kept`; `--no-freeze`: not),
+walks, and the collector's thresholds raised, as a batch worker does: engine/batch/games.py
+`freeze_kept`; `--no-freeze`: neither),
 and the naive baseline measured in the same
 run: the functional `apply`, which copies the state for every action. Games/s by CPU time (the
 process's: pin it to one core, `taskset -c 1`), each beside issue 22's goal: at least 10 games/s
@@ -101,7 +102,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--scenario", help="this scenario file only, without the naive baseline")
     parser.add_argument("--advanced", action="store_true", help="the advanced rules (21.0-23.0), CPU time")
-    parser.add_argument("--no-freeze", action="store_true", help="nothing frozen after the warm-up game")
+    parser.add_argument("--no-freeze", action="store_true", help="no freeze, the collector's thresholds kept")
     args = parser.parse_args()
     FREEZE["kept"] = not args.no_freeze
     if args.advanced:

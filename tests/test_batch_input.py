@@ -200,17 +200,21 @@ def test_a_batch_worker_freezes_what_its_games_share_after_its_first_game_and_pl
     duel = Path(__file__).parent / "fixtures" / "game" / "duel.yaml"
     tasks = prepare(load_yaml(duel), BatchSpec(3, ("random", "random"), seed=30), tmp_path)
     gc.unfreeze()  # whatever another test left frozen goes back to the collector
+    thresholds = gc.get_threshold()
     alone = games.play_task(tasks[1])
     assert gc.get_freeze_count() == 0  # not a worker: the process's collector as it was
+    assert gc.get_threshold() == thresholds
     monkeypatch.setitem(games.WORKER, "freezes", True)
     try:
         games.play_task(tasks[0])
         frozen = gc.get_freeze_count()
         assert frozen > 0
+        assert gc.get_threshold() == games.WORKER_THRESHOLDS  # a game's young objects walked seldom
         after = games.play_task(tasks[1])
         assert gc.get_freeze_count() == frozen  # once: the worker's first game
     finally:
         gc.unfreeze()
+        gc.set_threshold(*thresholds)
     after.pop("cpu_seconds")
     alone.pop("cpu_seconds")
     assert after == alone
