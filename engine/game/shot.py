@@ -22,7 +22,8 @@ from .mortars import is_mortar
 from .observation import counts_as_moved
 from .sightlines import (
     bare_index,
-    bare_lines,
+    bare_row,
+    bare_rows,
     blockers,
     blockers_key,
     level_difference,
@@ -309,22 +310,19 @@ def _openings(
     index = bare_index(game)
     if index is not None:
         columns = [index[h] for h, _, _ in targets]
-        bare: dict[str, Any] = {}  # by the firer's state, once a listing
+        rows = bare_rows(game)
     wanted = []
     for unit in _may_open(game, side) if units is None else units:
-        if not unit.on_map or unit.hex is None:
+        if (h := unit.hex) is None or not unit.on_map:
             continue
-        reach = _reach(game, unit)  # most units at an interrupt reach no target: asked first
         if index is None:
-            near = [t for t in targets if hex_distance(unit.hex, t[0]) <= reach]
-        else:  # the terrain's line first: it blocks most
-            matrix = bare.get(unit.state)
-            if matrix is None:
-                matrix = bare[unit.state] = bare_lines(game, FirerState(unit.state))[1]
-            row = matrix[index[unit.hex]]
-            near = [
-                t for t, i in zip(targets, columns, strict=True) if not row[i] and hex_distance(unit.hex, t[0]) <= reach
-            ]
+            near = targets
+        else:  # the terrain's line first, a byte of the firer's kept row: it blocks most
+            row = rows.get((h, unit.state)) or bare_row(game, h, unit.state)
+            near = [t for t, i in zip(targets, columns, strict=True) if not row[i]]
+        if near:
+            reach = _reach(game, unit)
+            near = [t for t in near if hex_distance(h, t[0]) <= reach]
         if not near or (units is None and not may_fire(game, unit)):
             continue
         key = (unit.id, unit.hex, unit.facing, fire, tuple((h, afv) for h, _, afv in near))
@@ -351,7 +349,7 @@ def _may_open(game: GameState, side: str) -> tuple[Unit, ...]:
     kept: dict[str, tuple[str, ...]] = game.caches.setdefault("opportunity_kinds", {})  # ids: copies share it
     if side not in kept:
         kept[side] = tuple(u.id for u in game.side_units(side) if _opportunity_kind(game, u))
-    return tuple(game.units[i] for i in kept[side])
+    return tuple([game.units[i] for i in kept[side]])
 
 
 def _fire_now(game: GameState) -> tuple[bool, bool]:
