@@ -270,19 +270,15 @@ def _lined_openings(
     lined = every.get(key := game.kept(("lined_key", side, tuple(hexes)), lambda: _lined_key(game, side, hexes)))
     if lined is None:
         lined = every[key] = {}
-    units = [u for u in units if u.on_map and u.hex is not None]
-    missing = [u for u in units if (u.id, u.hex, u.facing, u.state) not in lined and may_fire(game, u)]
+    firing = [
+        (u, (u.id, u.hex, u.facing, u.state)) for u in units if u.on_map and u.hex is not None and may_fire(game, u)
+    ]
+    missing = [u for u, own in firing if own not in lined]
     if missing:
-        for u in missing:
-            lined[(u.id, u.hex, u.facing, u.state)] = []
+        lined.update((own, []) for u, own in firing if own not in lined)
         for u, h, aim, antitank in _openings(game, side, hexes, missing):
             lined[(u.id, u.hex, u.facing, u.state)].append((h, aim, antitank))
-    found = {}
-    for unit in units:
-        its = lined.get((unit.id, unit.hex, unit.facing, unit.state))
-        if its and may_fire(game, unit):
-            found[unit.id] = list(its)
-    return found
+    return {u.id: list(its) for u, own in firing if (its := lined[own])}
 
 
 def _lined_key(game: GameState, side: str, hexes: list[Hex]) -> tuple[Any, ...]:
