@@ -306,7 +306,7 @@ def _openings(
     index = bare_index(game)
     if index is not None:
         columns = [index[h] for h, _, _ in targets]
-        rows = bare_rows(game)
+        rows, single = bare_rows(game), len(targets) == 1
     wanted = []
     for unit in _may_open(game, side) if units is None else units:
         if (h := unit.hex) is None or not unit.on_map:
@@ -315,7 +315,10 @@ def _openings(
             near = targets
         else:  # the terrain's line first, a byte of the firer's kept row: it blocks most
             row = rows.get((h, unit.state)) or bare_row(game, h, unit.state)
-            near = [t for t, i in zip(targets, columns, strict=True) if not row[i]]
+            if single:  # an interrupt's one hex (13.13), with no comprehension's call a unit
+                near = [] if row[columns[0]] else targets
+            else:
+                near = [t for t, i in zip(targets, columns, strict=True) if not row[i]]
         if near:
             reach = _reach(game, unit)
             near = [t for t in near if hex_distance(h, t[0]) <= reach]
