@@ -11,7 +11,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from engine.game import new_game
-from engine.game.sightlines import bare_lines, open_lines, sight, trees_along
+from engine.game.sightlines import bare_lines, bare_row, open_lines, sight, trees_along
 from engine.game.state import SUPPORT_FIRE
 from engine.game.units import ON_MAP
 from engine.geometry.line_walk import LineWalk
@@ -101,3 +101,17 @@ def test_10_31_b_a_line_s_sight_is_kept_until_an_afv_comes_onto_it() -> None:
     game.relocate(afv, ON_MAP, game.board.hex("1713"))
     blocked = sight(game, source, target, FirerState.UP)
     assert (clear.blocked, clear.trees_along) == (False, 3) and (blocked.blocked, blocked.trees_along) == (True, 4)
+
+
+def test_10_3_a_firer_s_kept_row_is_the_bare_terrain_s_lines_from_its_hex() -> None:
+    """10.3: a fire listing reads each firer's lines over the bare terrain from `bare_row` (bytes,
+    1: blocked): the matrix's row for the firer's hex and state, kept for every game of the board,
+    a new game's firer in the same hex and state reading the same row."""
+    game, other = new_game(S6, 1), new_game(S6, 2)
+    hexes = sorted(game.board.hexes)
+    for firer in FirerState:
+        index, matrix = bare_lines(game, firer)
+        for h in hexes[:: len(hexes) // 7]:
+            row = bare_row(game, h, firer.value)
+            assert list(row) == matrix[index[h]].astype(int).tolist()
+            assert bare_row(other, h, firer.value) is row

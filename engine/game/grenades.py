@@ -112,8 +112,19 @@ def grenade_actions(game: GameState) -> list[Action]:
     side = firing_side(game)
     if game.phase not in FIRE_PHASES or grenades_left(game, side) <= 0:
         return []
-    near: dict[Hex, bool] = game.kept(("grenade_near", side), dict)  # by hex, until units move
-    throwers = []
+    actions = []
+    for i in game.kept(("grenade_reach", side), partial(_in_reach, game, side)):
+        unit = game.units[i]
+        if _may_throw_now(game, unit):  # kept until units move: targets and lines do not change
+            actions += game.kept(("grenades", unit.id, unit.hex, unit.state), partial(_throws, game, unit))
+    return actions
+
+
+def _in_reach(game: GameState, side: str) -> list[str]:
+    """The ids of the side's infantry with a target hex in a throw's reach (15.4), sorted: kept
+    until units move, where each listing walked every unit of the side."""
+    near: dict[Hex, bool] = {}
+    ids = []
     for unit in game.side_units(side):
         h = unit.hex
         if unit.kind not in THROWERS or h is None:
@@ -121,12 +132,9 @@ def grenade_actions(game: GameState) -> list[Action]:
         reaches = near.get(h)
         if reaches is None:
             reaches = near[h] = not _targets_of(game, side).isdisjoint(_within(game, h, _reach()))
-        if reaches and _may_throw_now(game, unit):
-            throwers.append(unit)
-    actions = []
-    for unit in sorted(throwers, key=lambda u: u.id):  # kept until units move: targets and lines do not change
-        actions += game.kept(("grenades", unit.id, unit.hex, unit.state), partial(_throws, game, unit))
-    return actions
+        if reaches:
+            ids.append(unit.id)
+    return sorted(ids)
 
 
 def _throws(game: GameState, unit: Unit) -> list[Action]:

@@ -22,7 +22,8 @@ from .mortars import is_mortar
 from .observation import counts_as_moved
 from .sightlines import (
     bare_index,
-    bare_lines,
+    bare_row,
+    bare_rows,
     blockers,
     blockers_key,
     level_difference,
@@ -269,19 +270,15 @@ def _lined_openings(
     lined = every.get(key := game.kept(("lined_key", side, tuple(hexes)), lambda: _lined_key(game, side, hexes)))
     if lined is None:
         lined = every[key] = {}
-    units = [u for u in units if u.on_map and u.hex is not None]
-    missing = [u for u in units if (u.id, u.hex, u.facing, u.state) not in lined and may_fire(game, u)]
+    firing = [
+        (u, (u.id, u.hex, u.facing, u.state)) for u in units if u.on_map and u.hex is not None and may_fire(game, u)
+    ]
+    missing = [u for u, own in firing if own not in lined]
     if missing:
-        for u in missing:
-            lined[(u.id, u.hex, u.facing, u.state)] = []
+        lined.update((own, []) for u, own in firing if own not in lined)
         for u, h, aim, antitank in _openings(game, side, hexes, missing):
             lined[(u.id, u.hex, u.facing, u.state)].append((h, aim, antitank))
-    found = {}
-    for unit in units:
-        its = lined.get((unit.id, unit.hex, unit.facing, unit.state))
-        if its and may_fire(game, unit):
-            found[unit.id] = list(its)
-    return found
+    return {u.id: list(its) for u, own in firing if (its := lined[own])}
 
 
 def _lined_key(game: GameState, side: str, hexes: list[Hex]) -> tuple[Any, ...]:
@@ -309,22 +306,22 @@ def _openings(
     index = bare_index(game)
     if index is not None:
         columns = [index[h] for h, _, _ in targets]
-        bare: dict[str, Any] = {}  # by the firer's state, once a listing
+        rows, single = bare_rows(game), len(targets) == 1
     wanted = []
     for unit in _may_open(game, side) if units is None else units:
-        if not unit.on_map or unit.hex is None:
+        if (h := unit.hex) is None or not unit.on_map:
             continue
-        reach = _reach(game, unit)  # most units at an interrupt reach no target: asked first
         if index is None:
-            near = [t for t in targets if hex_distance(unit.hex, t[0]) <= reach]
-        else:  # the terrain's line first: it blocks most
-            matrix = bare.get(unit.state)
-            if matrix is None:
-                matrix = bare[unit.state] = bare_lines(game, FirerState(unit.state))[1]
-            row = matrix[index[unit.hex]]
-            near = [
-                t for t, i in zip(targets, columns, strict=True) if not row[i] and hex_distance(unit.hex, t[0]) <= reach
-            ]
+            near = targets
+        else:  # the terrain's line first, a byte of the firer's kept row: it blocks most
+            row = rows.get((h, unit.state)) or bare_row(game, h, unit.state)
+            if single:  # an interrupt's one hex (13.13), with no comprehension's call a unit
+                near = [] if row[columns[0]] else targets
+            else:
+                near = [t for t, i in zip(targets, columns, strict=True) if not row[i]]
+        if near:
+            reach = _reach(game, unit)
+            near = [t for t in near if hex_distance(h, t[0]) <= reach]
         if not near or (units is None and not may_fire(game, unit)):
             continue
         key = (unit.id, unit.hex, unit.facing, fire, tuple((h, afv) for h, _, afv in near))
@@ -351,7 +348,7 @@ def _may_open(game: GameState, side: str) -> tuple[Unit, ...]:
     kept: dict[str, tuple[str, ...]] = game.caches.setdefault("opportunity_kinds", {})  # ids: copies share it
     if side not in kept:
         kept[side] = tuple(u.id for u in game.side_units(side) if _opportunity_kind(game, u))
-    return tuple(game.units[i] for i in kept[side])
+    return tuple([game.units[i] for i in kept[side]])
 
 
 def _fire_now(game: GameState) -> tuple[bool, bool]:

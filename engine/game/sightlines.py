@@ -71,6 +71,23 @@ def bare_index(game: GameState) -> dict[Hex, int] | None:
     return _kernel(game).index if "sight_matrix" in game.board.caches else None
 
 
+def bare_rows(game: GameState) -> dict[tuple[Hex, str], bytes]:
+    """`bare_row`'s rows kept so far, for every game of the board (at most the two matrices' size)."""
+    rows: dict[tuple[Hex, str], bytes] = game.board.caches.setdefault("bare_rows", {})
+    return rows
+
+
+def bare_row(game: GameState, h: Hex, state: str) -> bytes:
+    """The bare terrain's lines from h for firers in `state` (`bare_lines`' row, 1: blocked) as
+    bytes, kept for the board: a fire listing reads a few of each firer's, where reading a numpy
+    array's element by element costs several times a byte's."""
+    rows = bare_rows(game)
+    row = rows.get((h, state))
+    if row is None:
+        row = rows[(h, state)] = _static(game, FirerState(state))[_kernel(game).index[h]].tobytes()
+    return row
+
+
 def blockers(game: GameState) -> dict[Hex, int]:
     """AFVs and Wrecks by hex (10.31 b), kept until units move."""
     found: dict[Hex, int] = game.kept(("sight_blockers",), lambda: _blockers(game))
