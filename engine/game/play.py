@@ -397,8 +397,8 @@ def _start_player_turn(game: GameState, phase: str = MORALE) -> list[dict[str, A
     ]
     for unit in game.changing_all(marked):  # copy-on-write: only the units whose marks come off
         unit.moved = unit.fired = False
-        for key in _FOR_THE_PLAYER_TURN:
-            unit.extra.pop(key, None)
+        for key in _FOR_THE_PLAYER_TURN.intersection(unit.extra):
+            del unit.extra[key]
     return _enter_phase(game, phase)
 
 
@@ -441,8 +441,8 @@ def _enter_phase(game: GameState, phase: str) -> list[dict[str, Any]]:
     ]
     for unit in game.changing_all(marked):  # copy-on-write: only the units whose marks come off
         unit.mp_spent, unit.move_done, unit.allowance_cap, unit.led_by = _UNMOVED
-        for key in _FOR_THE_PHASE:
-            unit.extra.pop(key, None)
+        for key in _FOR_THE_PHASE.intersection(unit.extra):  # the few it holds, not a pop of each
+            del unit.extra[key]
     game.to_act = other(game.phasing) if phase in (REACTION, DEFENSIVE_FIRE) else game.phasing  # 6.0 D, E
     events: list[dict[str, Any]] = [{"event": "phase", "turn": game.turn, "phase": phase, "phasing": game.phasing}]
     if phase == MORALE:

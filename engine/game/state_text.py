@@ -25,11 +25,15 @@ def state_view(
     def part(name: Any, value: Any, write: Callable[[Any], Any]) -> Any:
         return _kept_text(game, name, value, write) if digest else write(value)
 
-    units = [
-        unit_json(game, u)
-        for u in game.units.values()
-        if with_units and (side is None or u.side == side or not (u.hidden or u.where != ON_MAP))
-    ]
+    units = (
+        [
+            unit_json(game, u)
+            for u in game.units.values()
+            if side is None or u.side == side or not (u.hidden or u.where != ON_MAP)
+        ]
+        if with_units
+        else []  # the digest's view: its units are written apart, no walk of them
+    )
     secrets = {
         s: {
             "mines": part(("mines", s), v.mines, lambda mines: _written_mines(game, mines)),
