@@ -98,7 +98,8 @@ def _marks(game: GameState, h: Hex, unit: Unit) -> list[Action]:
         if near is None:
             near = [n for n in game.neighbours(h) if _movement_cost(game, h, n, mover) is not None]
             near = hexes[(h, mover)] = sorted(near, key=game.label_of)
-        marks = found[key] = game.hex_actions(MARK, (unit.id,), near)
+        ids = (unit.id,)  # made here, not by `hex_actions`: these are kept per board, not per phase
+        marks = found[key] = [Action(MARK, ids, game.label_of(n)) for n in near]
     return marks
 
 
