@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.game import Action, IllegalAction, legal_actions, play
+from engine.game import Action, IllegalAction, infiltration, legal_actions, play
 from engine.game.infiltration import INFILTRATION, modifiers
 from engine.game.play import new_game
 from engine.game.state import MORALE, MOVEMENT, SUPPORT_FIRE, GameState
@@ -178,6 +178,22 @@ def test_24_34_sn_within_two_hexes_no_closer_up_or_down_then_the_support_fire_ph
     assert all(u.on_map and u.morale == Morale.NORMAL and u.state == State.UP for u in units)
     assert max(game.totals("russian", h)[0] for h in {u.hex for u in units if u.hex}) <= 6  # 8.62
     assert (game.turn, game.phase, game.phasing) == (1, SUPPORT_FIRE, "russian")
+
+
+def test_24_34_the_placements_are_every_hex_within_two_of_the_infiltration_hex(monkeypatch: pytest.MonkeyPatch) -> None:
+    """24.34: 'within two hexes of the Infiltration hex (inclusive)': the hexes made around it
+    (`infiltration._disc`) are every hex of the board that a walk of the whole board finds."""
+    game = start()
+    do(game, "infiltrate russian/A+russian/PL-PR10 1404")
+    with_dice(game, 1, 1)  # SN
+    do(game, "done")
+    offered = texts(game)
+    monkeypatch.setattr(
+        infiltration,
+        "_disc",
+        lambda g, source, reach: sorted(h for h in g.board.hexes if hex_distance(h, source) <= reach),
+    )
+    assert texts(game) == offered and len(offered) > 10
 
 
 def test_24_34_sp_and_ss_deploy_down_pinned_or_suppressed() -> None:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.game import assault, legal_actions, new_game, play
+from engine.game import assault, legal_actions, new_game, play, state_text
 from engine.game.state import ASSAULT, GameState
+from engine.game.state_text import state_view
 from engine.model.scenario import load_scenario
 
 REPO = Path(__file__).resolve().parent.parent
@@ -69,6 +70,23 @@ def test_a_digest_patched_by_the_units_changed_is_the_digest_written_anew(
             assert game.log[-1]["digest"] == _written_anew(game), f"decision {len(game.log)}"
             checked += 1
     assert checked >= 40 and sum(patched) >= 10  # a copy's own digest in between: written anew
+
+
+@pytest.mark.parametrize(
+    ("scenario", "seed"), [("s1-demyansk-pocket", 0), pytest.param("s6-spartakovka", 0, marks=pytest.mark.slow)]
+)
+def test_the_digests_view_is_the_repr_of_the_view_at_every_phases_end(scenario: str, seed: int) -> None:
+    """The digest writes its view as text (state_text._view_text), kept parts and all: at every
+    phase's end of an advanced game (22.3's ammo, 21.0's MG modes in the view) it is the repr of
+    the whole state's view with no units, as the digest hashed it."""
+    rng, game, seen = random.Random(seed), new_game(SCENARIOS[scenario], seed, {"advanced": True}), ""
+    while not game.is_over and len(game.log) < 1500:
+        play(game, rng.choice(legal_actions(game)))
+        if "digest" in game.log[-1]:
+            text = state_text._view_text(game)
+            assert text == repr(state_view(game, None, with_units=False)), f"decision {len(game.log)}"
+            seen += text
+    assert "'ammo': {" in seen and "'mg_modes': {" in seen and "'assault_markers': [{" in seen
 
 
 def test_a_copy_and_its_original_that_each_change_a_unit_each_digest_their_own() -> None:

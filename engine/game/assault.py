@@ -98,7 +98,8 @@ def _marks(game: GameState, h: Hex, unit: Unit) -> list[Action]:
         if near is None:
             near = [n for n in game.neighbours(h) if _movement_cost(game, h, n, mover) is not None]
             near = hexes[(h, mover)] = sorted(near, key=game.label_of)
-        marks = found[key] = game.hex_actions(MARK, (unit.id,), near)
+        ids = (unit.id,)  # made here, not by `hex_actions`: these are kept per board, not per phase
+        marks = found[key] = [Action(MARK, ids, game.label_of(n)) for n in near]
     return marks
 
 
@@ -141,17 +142,23 @@ def _phase_actions(game: GameState) -> list[Action]:
     again only for a marker where what they read changed: a unit that stood in its hex or the
     target hex when they were worked out, or stands there now, changed since (every change of a
     unit, its place included, is one of `changing`), or 17.32's clearing or a Wreck of the target
-    hex (8.62). Asked of the side's few markers at each listing, not of every unit there."""
+    hex (8.62). Asked of the side's few markers at each listing, not of every unit there; with no
+    unit changed and the same markers, clearings and Wrecks, the last listing is offered again
+    (`apply_assault` and `done` list it again to check the choice)."""
     side = game.to_act
-    last = game.caches.get("designations")  # (mark, marker -> (ids there, cleared, Wreck, designations))
+    # (mark, marker -> (ids there, cleared, Wreck, designations), (side, markers, clearings, Wrecks, listing))
+    last = game.caches.get("designations")
     changed, mark = game.changed_since(last[0] if last is not None else None, "designations")
+    clearing, wrecks = game.assault.get("cleared") or {}, game.wrecks  # 17.32; 8.62
     kept: dict[tuple[Hex, Hex], tuple[frozenset[str], Any, bool, list[Action]]] = {}
     if last is not None and changed is not None:
         kept = last[1]
+        if not changed and last[2][:4] == (side, game.assault_markers, clearing, wrecks):
+            game.caches["designations"] = (mark, kept, last[2])
+            return list(last[2][4])
         entered = {game.units[i].hex for i in changed}
     checked = {}  # the side's markers only: the other side's go, as the changes since are not asked of them
     actions: list[Action] = []
-    clearing, wrecks = game.assault.get("cleared") or {}, game.wrecks  # 17.32; 8.62
     for h, (owner, target) in sorted(game.assault_markers.items()):
         if owner == side:
             cleared, wreck = clearing.get(game.label_of(target)), target in wrecks
@@ -166,8 +173,10 @@ def _phase_actions(game: GameState) -> list[Action]:
                 found = (there, cleared, wreck, _designations(game, h, target))
             checked[(h, target)] = found
             actions += found[3]
-    game.caches["designations"] = (mark, checked)
-    return [*actions, Action(DONE)]
+    actions.append(Action(DONE))
+    listed = (side, dict(game.assault_markers), dict(clearing), set(wrecks), actions)  # copies: changed in place
+    game.caches["designations"] = (mark, checked, listed)
+    return list(actions)
 
 
 def eligible(game: GameState, unit: Unit, target: Hex) -> bool:

@@ -287,7 +287,7 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
         raise IllegalAction(f"{action.text()}: units move in the movement phases, not in the {phase} phase", "6.0 C, D")
     if game.phase in FIRE_PHASES and action.verb in MG_VERBS:
         return apply_mg(game, action)
-    if game.phase in (ASSAULT, *FIRE_PHASES):
+    if game.phase in _ASSAULT_OR_FIRE:
         if action.verb != DONE:
             return apply_assault(game, action) if game.phase == ASSAULT else apply_fire(game, action)
         still_open = action not in assault_actions(game) if game.phase == ASSAULT else game.attack is not None
@@ -317,6 +317,9 @@ def _apply(game: GameState, action: Action) -> list[dict[str, Any]]:
         unit.extra["state_changed"] = True
         return [{"event": "state", "unit": unit.id, "state": action.arg, "rule": "3.13, 6.0 H"}]
     raise IllegalAction(f"no such action {action.text()}")
+
+
+_ASSAULT_OR_FIRE = frozenset((ASSAULT, *FIRE_PHASES))  # 6.0 B, E, F, G
 
 
 # The verbs of the movement phases (8.0, 9.0), and the other phase that has one of them: 17.12's
@@ -397,8 +400,8 @@ def _start_player_turn(game: GameState, phase: str = MORALE) -> list[dict[str, A
     ]
     for unit in game.changing_all(marked):  # copy-on-write: only the units whose marks come off
         unit.moved = unit.fired = False
-        for key in _FOR_THE_PLAYER_TURN:
-            unit.extra.pop(key, None)
+        for key in _FOR_THE_PLAYER_TURN.intersection(unit.extra):
+            del unit.extra[key]
     return _enter_phase(game, phase)
 
 
@@ -441,8 +444,8 @@ def _enter_phase(game: GameState, phase: str) -> list[dict[str, Any]]:
     ]
     for unit in game.changing_all(marked):  # copy-on-write: only the units whose marks come off
         unit.mp_spent, unit.move_done, unit.allowance_cap, unit.led_by = _UNMOVED
-        for key in _FOR_THE_PHASE:
-            unit.extra.pop(key, None)
+        for key in _FOR_THE_PHASE.intersection(unit.extra):  # the few it holds, not a pop of each
+            del unit.extra[key]
     game.to_act = other(game.phasing) if phase in (REACTION, DEFENSIVE_FIRE) else game.phasing  # 6.0 D, E
     events: list[dict[str, Any]] = [{"event": "phase", "turn": game.turn, "phase": phase, "phasing": game.phasing}]
     if phase == MORALE:

@@ -393,10 +393,12 @@ class GameState:
         that has them): the index of `at` and `side_units` made anew once, not once a unit."""
         owned, replaced = [], {}  # replaced: id of a shared unit -> the state's own copy of it
         shared = []
+        units = list(units)
+        ids = [unit.id for unit in units]
+        for seen in self._touched.values():  # each reader's set once, not once a unit
+            seen.update(ids)
         for unit in units:
             current = self.units[unit.id]
-            for seen in self._touched.values():
-                seen.add(unit.id)
             if self._starts_shared or current.hex in self._starts:
                 self._starts_change(current.hex)
             if type(current) is not Unit:
