@@ -339,6 +339,7 @@ class GameState:
             self._totals, self._signatures = dict(self._totals), dict(self._signatures)
             self._around = dict(self._around)
             self._kept_shared = False
+        dropped: list[Hex] = []
         for changed in (before, after):
             if changed is not None:
                 self._signatures.pop(changed, None)
@@ -347,7 +348,8 @@ class GameState:
                 neighbours = self.neighbours(changed)
                 for n in neighbours:
                     self._around.pop(n, None)
-                self._drop_starts((changed, *neighbours))
+                dropped += (changed, *neighbours)
+        self._drop_starts(tuple(dropped))  # at once: the listing's hexes gone grow by one union
 
     def ranks(self) -> dict[str, int]:
         """Each unit's place in `units`, and so in its side's `side_units` (kept: no unit joins or

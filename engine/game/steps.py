@@ -383,7 +383,7 @@ def _state_change_costs() -> tuple[float, float]:
 def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = []
     units = [game.changing(u) for u in units]
-    hidden_there = [u for u in game.at(target) if u.side != units[0].side and u.hidden]
+    hidden_there = [u for u in game.occupied().get(target, ()) if u.side != units[0].side and u.hidden]
     if hidden_there:  # 24.23: revealed as the unit is about to enter; 8.23 then bars the hex
         return reveal_hex(game, hidden_there[0].side, target, f"{units[0].id} is about to enter it")
     for unit in units:
@@ -409,7 +409,7 @@ def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any
         game.relocate(unit, ON_MAP, target)
     units = [game.unit(u.id) for u in units]  # those the state holds: revealing and detonating change units
     events.append({"event": "moved", "units": [u.id for u in units], "hex": game.label(target)})
-    own_hidden = [u for u in game.at(target) if u.side == units[0].side and u.hidden and u not in units]
+    own_hidden = [u for u in game.occupied().get(target, ()) if u.side == units[0].side and u.hidden and u not in units]
     if own_hidden:  # 24.22: any unit moving into a hidden hex reveals it
         events += reveal_hex(game, units[0].side, target, f"{units[0].id} moved into it")
     game.control[target] = units[0].side
