@@ -146,6 +146,7 @@ class GameState:
     # reader (none yet: nothing noted); a copy adds to the same sets until either asks: each of the
     # two reads the changes of both
     _touched: dict[str, set[str]] = field(default_factory=dict, repr=False)
+    _last_touched: str | None = field(default=None, repr=False)  # in every set of `_touched` (until it is new)
     # what legal_actions worked out this phase, by what it depends on (shared by copies: keys say it all)
     caches: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -365,8 +366,11 @@ class GameState:
         (copy-on-write: docs/engine.md "Speed"); a reference to the unit kept from before reads
         the unit as it was, so a caller goes on with the unit this returns."""
         if self._touched:
-            for seen in self._touched.values():
-                seen.add(unit if isinstance(unit, str) else unit.id)
+            unit_id = unit if isinstance(unit, str) else unit.id
+            if unit_id != self._last_touched:  # a move asks for its units again and again
+                self._last_touched = unit_id
+                for seen in self._touched.values():
+                    seen.add(unit_id)
         if type(unit) is Unit and self.units[unit.id] is unit:
             if self._starts_shared or unit.hex in self._starts:
                 self._starts_change(unit.hex)
@@ -424,6 +428,7 @@ class GameState:
         touched = self._touched.get(reader)
         fresh: set[str] = set()
         self._touched = {**self._touched, reader: fresh}  # a new dict: a copy holds the one it shares
+        self._last_touched = None
         return (touched if touched is mark else None), fresh
 
     def strict_epoch(self) -> None:
