@@ -191,7 +191,7 @@ def _hex_entry(game: GameState, side: str, h: Hex, stamp: tuple[Any, ...], reach
     the hex's choices, the order reached they hold for: None for any). 8.0's order bars only AFVs
     and their stacks (`_order`): without an AFV that may start, the choices are the same at any."""
     units, turns = [], {}
-    for unit in game.at(h):
+    for unit in game.occupied().get(h, ()):
         if unit.side != side:
             continue
         if may_start(game, unit):
@@ -208,7 +208,7 @@ def _hex_entry(game: GameState, side: str, h: Hex, stamp: tuple[Any, ...], reach
     if found is None:
         alike: dict[tuple[Any, ...], list[Hex]] = game.caches.setdefault("steps", {})  # units alike step alike
         found = cache[key] = _hex_starts(game, units, reached, alike, around)
-    return (stamp, frozenset(u.id for u in units), turns, found, order)
+    return (stamp, frozenset([u.id for u in units]), turns, found, order)
 
 
 def _entry_moves(game: GameState, unit: Unit) -> list[Action]:
