@@ -181,12 +181,13 @@ def _steps(game: GameState, group: list[Unit]) -> list[Hex]:
         return []
     afv = next((u for u in group if u.is_afv), None)
     front = None if afv is None or afv.facing is None else origin + DIRECTIONS[afv.facing]
-    movers = []
+    movers = []  # each unit's step costs, whether it moves ONE HEX (and has entered one), its MPs left
     for u in group:
         value = budget(game, u)
         one_hex = value == ONE_HEX
-        rest = 0.0 if one_hex else float(value) - u.mp_spent  # `left`, but for a ONE_HEX unit, not asked
-        movers.append((u, _step_costs(game, origin, u.mover(game.phase)), one_hex, rest))
+        entered = one_hex and u.extra.get("hexes_entered", 0)  # 8.11: a ONE_HEX unit enters one hex regardless
+        limit = 0.0 if one_hex else float(value) - u.mp_spent + 1e-9  # `left`, but for a ONE_HEX unit, not asked
+        movers.append((_step_costs(game, origin, u.mover(game.phase)), one_hex, entered, limit))
     occupied, wrecks = game.occupied(), game.wrecks
     # `_may_enter` of a hex no unit stands in and no Wreck: whether the group alone over-fills it
     # (8.62: then only on the way through), the same for every such hex; asked at the first
@@ -195,10 +196,10 @@ def _steps(game: GameState, group: list[Unit]) -> list[Hex]:
     for i, t in enumerate(game.neighbours(origin)):
         if afv is not None and t != front:
             continue  # 8.74: an AFV moves out of its hex through its frontal hexside (R42)
-        for unit, costs, one_hex, rest in movers:
+        for costs, one_hex, entered, limit in movers:
             cost = costs[i]
-            if cost is None or (unit.extra.get("hexes_entered", 0) if one_hex else cost > rest + 1e-9):
-                break  # 8.11: a ONE_HEX unit enters one hex regardless; else the MPs it has left
+            if cost is None or (entered if one_hex else cost > limit):
+                break
         else:
             if t in occupied or t in wrecks:
                 if _may_enter(game, group, t):
