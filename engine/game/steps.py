@@ -252,7 +252,7 @@ def _may_enter(game: GameState, group: list[Unit], t: Hex) -> bool:
     there = game.occupied().get(t)  # most hexes a step may enter stand empty
     if there and any(u.side != side and not u.hidden for u in there):
         return False
-    if (t in game.wrecks or (there and any(u.is_afv for u in there))) and any(u.is_afv for u in group):
+    if any(u.is_afv for u in group) and (t in game.wrecks or (there and any(u.is_afv for u in there))):
         return False
     if over_stacked(game, side, t, group):
         return all(_cost_beyond(game, u, t) for u in group)
