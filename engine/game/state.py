@@ -139,6 +139,7 @@ class GameState:
     _listing: tuple[Any, frozenset[Hex]] | None = field(default=None, repr=False)  # `starts_listing`
     _board: Board | None = field(default=None, repr=False)
     _labels: dict[Hex, str] | None = field(default=None, repr=False)
+    _neighbours: dict[Hex, list[Hex]] | None = field(default=None, repr=False)
     _hexes: dict[str, Hex] | None = field(default=None, repr=False)
     _sides: dict[str, tuple[Unit, ...]] = field(default_factory=dict, repr=False)
     _rank: dict[str, int] | None = field(default=None, repr=False)
@@ -284,10 +285,12 @@ class GameState:
 
     def neighbours(self, h: Hex) -> list[Hex]:
         """The board's neighbours of h, kept per board (the game never edits the terrain)."""
-        found: dict[Hex, list[Hex]] = self.board.caches.setdefault("game_neighbours", {})
-        if h not in found:
-            found[h] = self.board.neighbours(h)
-        return found[h]
+        if self._neighbours is None:  # the board's, as `label_of` keeps its labels
+            self._neighbours = self.board.caches.setdefault("game_neighbours", {})
+        found = self._neighbours.get(h)
+        if found is None:
+            found = self._neighbours[h] = self.board.neighbours(h)
+        return found
 
     def stop_moving(self, units: list[Unit], rule: str | None = None, why: str | None = None) -> list[dict[str, Any]]:
         """The units end their movement for the phase and leave the moving stack (8.0); `rule` says
