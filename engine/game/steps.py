@@ -288,10 +288,17 @@ def _entries(game: GameState, unit: Unit, key: tuple[Any, ...]) -> list[Action]:
         hexes = _entry_reach(game, unit.mover(game.phase), budget(game, unit), open_hexes)
         found = reached[(key, open_hexes)] = (hexes, frozenset(hexes), game.hex_actions(MOVE, (unit.id,), hexes))
     hexes, among, moves = found
-    bars: dict[tuple[Any, ...], bool] = game.caches.setdefault("entry_bars", {})
+    occupied = among.intersection(game.occupied())
+    if not occupied:
+        return moves
+    # all `_may_enter` asks of a waiting unit: how it moves, its men and MPs spent, who stands in the hex
+    everywhere: dict[tuple[Any, ...], dict[tuple[Hex, Any], bool]] = game.caches.setdefault("entry_bars", {})
+    bars = everywhere.get((key, unit.men, unit.mp_spent))
+    if bars is None:
+        bars = everywhere[(key, unit.men, unit.mp_spent)] = {}
     barred = set()
-    for h in among.intersection(game.occupied()):
-        where = (key, unit.men, unit.mp_spent, h, game.signature(h))  # all `_may_enter` asks of a waiting unit
+    for h in occupied:
+        where = (h, game.signature(h))
         bar = bars.get(where)
         if bar is None:
             bar = bars[where] = not _may_enter(game, [unit], h)
