@@ -203,7 +203,7 @@ def _hex_entry(game: GameState, side: str, h: Hex, stamp: tuple[Any, ...], reach
     # A hex's choices change only with the phase, its units and what stands around it: kept by that key.
     order, around = (reached if any(u.is_afv for u in units) else None), game.around(h)
     key = (h, game.phase, order, game.first_shot, tuple([_dynamic(u) for u in units]), around)
-    cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("starts", {})
+    cache: dict[tuple[Any, ...], list[Action]] = game.caches.get("starts") or game.caches.setdefault("starts", {})
     found = cache.get(key)
     if found is None:
         alike: dict[tuple[Any, ...], list[Hex]] = game.caches.setdefault("steps", {})  # units alike step alike

@@ -463,7 +463,10 @@ class GameState:
 
     def hex_actions(self, verb: str, ids: tuple[str, ...], hexes: Iterable[Hex]) -> list[Action]:
         """`verb IDS HEX` for each hex, each made once a phase (listing the choices makes thousands)."""
-        made: dict[tuple[str, tuple[str, ...]], dict[Hex, Action]] = self.caches.setdefault("hex_actions", {})
+        kept = self.caches  # `get` first: `setdefault` would make a dict to throw away at every call
+        made: dict[tuple[str, tuple[str, ...]], dict[Hex, Action]] = kept.get("hex_actions") or kept.setdefault(
+            "hex_actions", {}
+        )
         by_hex = made.get((verb, ids))  # by verb and units first: a key per hex hashes only the hex
         if by_hex is None:
             by_hex = made[(verb, ids)] = {}

@@ -101,7 +101,7 @@ def _may_act(game: GameState, unit: Unit) -> bool:
 def restricted(game: GameState, unit: Unit) -> bool:
     """A scenario restriction (24.1): the unit may not move before that side's Player Turn of that
     Game Turn ("they may not move until Russian Player Turn 2"); kept for the phase."""
-    found: dict[str, bool] = game.caches.setdefault("restricted", {})
+    found: dict[str, bool] = game.caches.get("restricted") or game.caches.setdefault("restricted", {})
     if unit.id not in found:
         found[unit.id] = _restricted(game, unit)
     return found[unit.id]
@@ -215,7 +215,10 @@ def _steps(game: GameState, group: list[Unit]) -> list[Hex]:
 def _step_costs(game: GameState, origin: Hex, mover: Any) -> list[float | None]:
     """`_movement_cost` into each of origin's neighbours (in `neighbours` order), kept per board by
     what `_movement_cost` reads of the mover."""
-    costs: dict[tuple[Hex, bool, bool], list[float | None]] = game.board.caches.setdefault("game_step_costs", {})
+    kept = game.board.caches  # `get` first: `setdefault` would make a dict to throw away at every call
+    costs: dict[tuple[Hex, bool, bool], list[float | None]] = kept.get("game_step_costs") or kept.setdefault(
+        "game_step_costs", {}
+    )
     key = (origin, mover.is_afv, mover.is_up)
     found = costs.get(key)
     if found is None:
@@ -228,7 +231,10 @@ def _movement_cost(game: GameState, origin: Hex, target: Hex, mover: Any) -> flo
     mover: AFV or not and UP or not (8.5's chart); 8.52's road rate asks NORMAL and UP, and a unit
     not NORMAL is DOWN (3.26), so UP says it. Keyed by the whole mover, the same costs were worked
     out again for each facing, Movement Allowance and morale (S1: about 600 times a game)."""
-    costs: dict[tuple[Hex, Hex, bool, bool], float | None] = game.board.caches.setdefault("game_movement_costs", {})
+    kept = game.board.caches
+    costs: dict[tuple[Hex, Hex, bool, bool], float | None] = kept.get("game_movement_costs") or kept.setdefault(
+        "game_movement_costs", {}
+    )
     key = (origin, target, mover.is_afv, mover.is_up)
     if key not in costs:
         costs[key] = movement_cost(game.board, origin, target, mover)
