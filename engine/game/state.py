@@ -271,17 +271,19 @@ class GameState:
     def signature(self, h: Hex) -> tuple[Any, ...]:
         """Who stands in h as a move into it sees them (side, men, kind, hidden) and a Wreck; kept with the index."""
         index = self._index()
-        if h not in self._signatures:
+        found = self._signatures.get(h)
+        if found is None:
             units = index.get(h, ())
-            self._signatures[h] = (*((u.side, u.men, u.kind, u.hidden) for u in units), h in self.wrecks)
-        return self._signatures[h]
+            found = self._signatures[h] = (*((u.side, u.men, u.kind, u.hidden) for u in units), h in self.wrecks)
+        return found
 
     def around(self, h: Hex) -> tuple[Any, ...]:
         """The signatures of the hexes next to h (what entering them depends on), kept with the index."""
         self._index()
-        if h not in self._around:
-            self._around[h] = tuple([self.signature(n) for n in self.neighbours(h)])
-        return self._around[h]
+        found = self._around.get(h)
+        if found is None:
+            found = self._around[h] = tuple([self.signature(n) for n in self.neighbours(h)])
+        return found
 
     def neighbours(self, h: Hex) -> list[Hex]:
         """The board's neighbours of h, kept per board (the game never edits the terrain)."""
