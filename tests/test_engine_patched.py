@@ -201,3 +201,23 @@ def test_17_13_a_unit_pinned_at_a_closing_marks_no_more() -> None:
     fresh = game.copy()
     fresh.caches = {}
     assert legal_actions(fresh) == offered
+
+
+def test_changed_since_notes_a_unit_changed_again_after_its_reader_asked() -> None:
+    """`changing` notes a unit once while it is the last one it noted (a move asks for its units
+    again and again); a reader that asks in between, or a copy's, still learns of the next change."""
+    game = new_game(SCENARIOS["s1-demyansk-pocket"], 1)
+    uid = next(iter(game.units))
+    _, mark = game.changed_since(None, "a")
+    _, other_mark = game.changed_since(None, "b")
+    game.changing(uid)
+    game.changing(uid)
+    changed, mark = game.changed_since(mark, "a")
+    assert changed == {uid}
+    game.changing(uid)
+    changed, mark = game.changed_since(mark, "a")
+    assert changed == {uid}
+    twin = game.copy()
+    twin.changing(uid)
+    assert twin.changed_since(mark, "a")[0] == {uid}
+    assert game.changed_since(other_mark, "b")[0] == {uid}

@@ -51,7 +51,11 @@ def stacking_holds(game: GameState, side: str) -> bool:
     move out of it (R115: a unit a mine attack, 19.27, or fire, 13.18, stopped in a hex it was
     passing through, R89, over-fills it for good once no unit there may move; the moving stack
     itself: play's `_must_move_on`)."""
-    return any(any(u.side == side and may_start(game, u) for u in game.at(h)) for h in stacking_problems(game, side))
+    problems = stacking_problems(game, side)
+    if not problems:  # mostly none
+        return False
+    at = game.occupied()
+    return any(any(u.side == side and may_start(game, u) for u in at[h]) for h in problems)
 
 
 def movement_actions(game: GameState, about: Action | None = None) -> list[Action]:

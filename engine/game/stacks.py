@@ -23,9 +23,12 @@ def over_stacked(game: GameState, side: str, h: Hex, adding: Sequence[Unit] = ()
     men, afvs, cws = game.totals(side, h)
     for u in adding:
         if u.hex != h or not u.on_map:
-            men += 0 if u.is_afv else u.men
-            afvs += u.is_afv
-            cws += u.kind == "cw"
+            kind = u.kind  # `is_afv` read once: every step asks this of its stack for each hex it may enter
+            if kind == "afv":
+                afvs += 1
+            else:
+                men += u.men
+                cws += kind == "cw"
     most = _stacking_limits()
     return men > most[0] or afvs > most[1] or cws > most[2]
 

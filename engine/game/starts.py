@@ -111,10 +111,12 @@ def _listing(
         hexes, firsts, choices, turned = dict(base.hexes), list(base.ranks), list(base.choices), list(base.turned)
     changed = list(changed)
     for h in changed:
-        _dropped(hexes.pop(h, None), firsts, choices, turned)
+        old = hexes.pop(h, None)  # most hexes a move touches had no starts
+        if old is not None:
+            _dropped(old, firsts, choices, turned)
     for h in changed:  # once every changed hex is out: a unit that moved is in the old hex's place
         there = occupied.get(h)  # most hexes a move touches stand empty
-        if there and any(u.side == side for u in there):
+        if there and (there[0].side == side or any(u.side == side for u in there)):
             entry = _entry(game, side, h, stamp, reached)
             first = min([ranks[i] for i in entry[1]]) if entry[1] else None
             turns_by_place = [(ranks[i], turns) for i, turns in entry[2].items()]
@@ -143,14 +145,12 @@ def _listing(
 
 
 def _dropped(
-    old: tuple[int | None, list[Action], list[tuple[int, list[Action]]], bool] | None,
+    old: tuple[int | None, list[Action], list[tuple[int, list[Action]]], bool],
     firsts: list[int],
     choices: list[list[Action]],
     turned: list[tuple[int, list[Action]]],
 ) -> None:
     """A hex's old starts taken out of a listing's places (found by their place, then as the same list)."""
-    if old is None:
-        return
     if old[0] is not None:
         at = bisect_left(firsts, old[0])
         while choices[at] is not old[1]:
@@ -167,7 +167,7 @@ def _assembled(game: GameState, listing: _Listing, reached: int) -> list[Action]
     """The listing with the waiting units' entries at the first of them that may start."""
     first, moves = _entering(game, listing.side, listing.waiting, reached)
     if not moves:
-        return [*listing.turns, *listing.onmap]
+        return [*listing.turns, *listing.onmap] if listing.turns else listing.onmap  # the kept list: never changed
     at = listing.offsets[bisect_left(listing.ranks, first)]
     return [*listing.turns, *listing.onmap[:at], *moves, *listing.onmap[at:]]
 
@@ -191,7 +191,7 @@ def _hex_entry(game: GameState, side: str, h: Hex, stamp: tuple[Any, ...], reach
     the hex's choices, the order reached they hold for: None for any). 8.0's order bars only AFVs
     and their stacks (`_order`): without an AFV that may start, the choices are the same at any."""
     units, turns = [], {}
-    for unit in game.at(h):
+    for unit in game.occupied().get(h, ()):
         if unit.side != side:
             continue
         if may_start(game, unit):
@@ -203,12 +203,12 @@ def _hex_entry(game: GameState, side: str, h: Hex, stamp: tuple[Any, ...], reach
     # A hex's choices change only with the phase, its units and what stands around it: kept by that key.
     order, around = (reached if any(u.is_afv for u in units) else None), game.around(h)
     key = (h, game.phase, order, game.first_shot, tuple([_dynamic(u) for u in units]), around)
-    cache: dict[tuple[Any, ...], list[Action]] = game.caches.setdefault("starts", {})
+    cache: dict[tuple[Any, ...], list[Action]] = game.caches.get("starts") or game.caches.setdefault("starts", {})
     found = cache.get(key)
     if found is None:
         alike: dict[tuple[Any, ...], list[Hex]] = game.caches.setdefault("steps", {})  # units alike step alike
         found = cache[key] = _hex_starts(game, units, reached, alike, around)
-    return (stamp, frozenset(u.id for u in units), turns, found, order)
+    return (stamp, frozenset([u.id for u in units]), turns, found, order)
 
 
 def _entry_moves(game: GameState, unit: Unit) -> list[Action]:

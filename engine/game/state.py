@@ -139,6 +139,7 @@ class GameState:
     _listing: tuple[Any, frozenset[Hex]] | None = field(default=None, repr=False)  # `starts_listing`
     _board: Board | None = field(default=None, repr=False)
     _labels: dict[Hex, str] | None = field(default=None, repr=False)
+    _neighbours: dict[Hex, list[Hex]] | None = field(default=None, repr=False)
     _hexes: dict[str, Hex] | None = field(default=None, repr=False)
     _sides: dict[str, tuple[Unit, ...]] = field(default_factory=dict, repr=False)
     _rank: dict[str, int] | None = field(default=None, repr=False)
@@ -146,6 +147,7 @@ class GameState:
     # reader (none yet: nothing noted); a copy adds to the same sets until either asks: each of the
     # two reads the changes of both
     _touched: dict[str, set[str]] = field(default_factory=dict, repr=False)
+    _last_touched: str | None = field(default=None, repr=False)  # in every set of `_touched` (until it is new)
     # what legal_actions worked out this phase, by what it depends on (shared by copies: keys say it all)
     caches: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -269,24 +271,28 @@ class GameState:
     def signature(self, h: Hex) -> tuple[Any, ...]:
         """Who stands in h as a move into it sees them (side, men, kind, hidden) and a Wreck; kept with the index."""
         index = self._index()
-        if h not in self._signatures:
+        found = self._signatures.get(h)
+        if found is None:
             units = index.get(h, ())
-            self._signatures[h] = (*((u.side, u.men, u.kind, u.hidden) for u in units), h in self.wrecks)
-        return self._signatures[h]
+            found = self._signatures[h] = (*((u.side, u.men, u.kind, u.hidden) for u in units), h in self.wrecks)
+        return found
 
     def around(self, h: Hex) -> tuple[Any, ...]:
         """The signatures of the hexes next to h (what entering them depends on), kept with the index."""
         self._index()
-        if h not in self._around:
-            self._around[h] = tuple([self.signature(n) for n in self.neighbours(h)])
-        return self._around[h]
+        found = self._around.get(h)
+        if found is None:
+            found = self._around[h] = tuple([self.signature(n) for n in self.neighbours(h)])
+        return found
 
     def neighbours(self, h: Hex) -> list[Hex]:
         """The board's neighbours of h, kept per board (the game never edits the terrain)."""
-        found: dict[Hex, list[Hex]] = self.board.caches.setdefault("game_neighbours", {})
-        if h not in found:
-            found[h] = self.board.neighbours(h)
-        return found[h]
+        if self._neighbours is None:  # the board's, as `label_of` keeps its labels
+            self._neighbours = self.board.caches.setdefault("game_neighbours", {})
+        found = self._neighbours.get(h)
+        if found is None:
+            found = self._neighbours[h] = self.board.neighbours(h)
+        return found
 
     def stop_moving(self, units: list[Unit], rule: str | None = None, why: str | None = None) -> list[dict[str, Any]]:
         """The units end their movement for the phase and leave the moving stack (8.0); `rule` says
@@ -339,6 +345,7 @@ class GameState:
             self._totals, self._signatures = dict(self._totals), dict(self._signatures)
             self._around = dict(self._around)
             self._kept_shared = False
+        dropped: list[Hex] = []
         for changed in (before, after):
             if changed is not None:
                 self._signatures.pop(changed, None)
@@ -347,7 +354,8 @@ class GameState:
                 neighbours = self.neighbours(changed)
                 for n in neighbours:
                     self._around.pop(n, None)
-                self._drop_starts((changed, *neighbours))
+                dropped += (changed, *neighbours)
+        self._drop_starts(tuple(dropped))  # at once: the listing's hexes gone grow by one union
 
     def ranks(self) -> dict[str, int]:
         """Each unit's place in `units`, and so in its side's `side_units` (kept: no unit joins or
@@ -363,8 +371,11 @@ class GameState:
         (copy-on-write: docs/engine.md "Speed"); a reference to the unit kept from before reads
         the unit as it was, so a caller goes on with the unit this returns."""
         if self._touched:
-            for seen in self._touched.values():
-                seen.add(unit if isinstance(unit, str) else unit.id)
+            unit_id = unit if isinstance(unit, str) else unit.id
+            if unit_id != self._last_touched:  # a move asks for its units again and again
+                self._last_touched = unit_id
+                for seen in self._touched.values():
+                    seen.add(unit_id)
         if type(unit) is Unit and self.units[unit.id] is unit:
             if self._starts_shared or unit.hex in self._starts:
                 self._starts_change(unit.hex)
@@ -424,6 +435,7 @@ class GameState:
         touched = self._touched.get(reader)
         fresh: set[str] = set()
         self._touched = {**self._touched, reader: fresh}  # a new dict: a copy holds the one it shares
+        self._last_touched = None
         return (touched if touched is mark else None), fresh
 
     def strict_epoch(self) -> None:
@@ -455,7 +467,10 @@ class GameState:
 
     def hex_actions(self, verb: str, ids: tuple[str, ...], hexes: Iterable[Hex]) -> list[Action]:
         """`verb IDS HEX` for each hex, each made once a phase (listing the choices makes thousands)."""
-        made: dict[tuple[str, tuple[str, ...]], dict[Hex, Action]] = self.caches.setdefault("hex_actions", {})
+        kept = self.caches  # `get` first: `setdefault` would make a dict to throw away at every call
+        made: dict[tuple[str, tuple[str, ...]], dict[Hex, Action]] = kept.get("hex_actions") or kept.setdefault(
+            "hex_actions", {}
+        )
         by_hex = made.get((verb, ids))  # by verb and units first: a key per hex hashes only the hex
         if by_hex is None:
             by_hex = made[(verb, ids)] = {}

@@ -101,7 +101,7 @@ def _may_act(game: GameState, unit: Unit) -> bool:
 def restricted(game: GameState, unit: Unit) -> bool:
     """A scenario restriction (24.1): the unit may not move before that side's Player Turn of that
     Game Turn ("they may not move until Russian Player Turn 2"); kept for the phase."""
-    found: dict[str, bool] = game.caches.setdefault("restricted", {})
+    found: dict[str, bool] = game.caches.get("restricted") or game.caches.setdefault("restricted", {})
     if unit.id not in found:
         found[unit.id] = _restricted(game, unit)
     return found[unit.id]
@@ -181,12 +181,13 @@ def _steps(game: GameState, group: list[Unit]) -> list[Hex]:
         return []
     afv = next((u for u in group if u.is_afv), None)
     front = None if afv is None or afv.facing is None else origin + DIRECTIONS[afv.facing]
-    movers = []
+    movers = []  # each unit's step costs, whether it moves ONE HEX (and has entered one), its MPs left
     for u in group:
         value = budget(game, u)
         one_hex = value == ONE_HEX
-        rest = 0.0 if one_hex else float(value) - u.mp_spent  # `left`, but for a ONE_HEX unit, not asked
-        movers.append((u, _step_costs(game, origin, u.mover(game.phase)), one_hex, rest))
+        entered = one_hex and u.extra.get("hexes_entered", 0)  # 8.11: a ONE_HEX unit enters one hex regardless
+        limit = 0.0 if one_hex else float(value) - u.mp_spent + 1e-9  # `left`, but for a ONE_HEX unit, not asked
+        movers.append((_step_costs(game, origin, u.mover(game.phase)), one_hex, entered, limit))
     occupied, wrecks = game.occupied(), game.wrecks
     # `_may_enter` of a hex no unit stands in and no Wreck: whether the group alone over-fills it
     # (8.62: then only on the way through), the same for every such hex; asked at the first
@@ -195,10 +196,10 @@ def _steps(game: GameState, group: list[Unit]) -> list[Hex]:
     for i, t in enumerate(game.neighbours(origin)):
         if afv is not None and t != front:
             continue  # 8.74: an AFV moves out of its hex through its frontal hexside (R42)
-        for unit, costs, one_hex, rest in movers:
+        for costs, one_hex, entered, limit in movers:
             cost = costs[i]
-            if cost is None or (unit.extra.get("hexes_entered", 0) if one_hex else cost > rest + 1e-9):
-                break  # 8.11: a ONE_HEX unit enters one hex regardless; else the MPs it has left
+            if cost is None or (entered if one_hex else cost > limit):
+                break
         else:
             if t in occupied or t in wrecks:
                 if _may_enter(game, group, t):
@@ -214,7 +215,10 @@ def _steps(game: GameState, group: list[Unit]) -> list[Hex]:
 def _step_costs(game: GameState, origin: Hex, mover: Any) -> list[float | None]:
     """`_movement_cost` into each of origin's neighbours (in `neighbours` order), kept per board by
     what `_movement_cost` reads of the mover."""
-    costs: dict[tuple[Hex, bool, bool], list[float | None]] = game.board.caches.setdefault("game_step_costs", {})
+    kept = game.board.caches  # `get` first: `setdefault` would make a dict to throw away at every call
+    costs: dict[tuple[Hex, bool, bool], list[float | None]] = kept.get("game_step_costs") or kept.setdefault(
+        "game_step_costs", {}
+    )
     key = (origin, mover.is_afv, mover.is_up)
     found = costs.get(key)
     if found is None:
@@ -227,7 +231,10 @@ def _movement_cost(game: GameState, origin: Hex, target: Hex, mover: Any) -> flo
     mover: AFV or not and UP or not (8.5's chart); 8.52's road rate asks NORMAL and UP, and a unit
     not NORMAL is DOWN (3.26), so UP says it. Keyed by the whole mover, the same costs were worked
     out again for each facing, Movement Allowance and morale (S1: about 600 times a game)."""
-    costs: dict[tuple[Hex, Hex, bool, bool], float | None] = game.board.caches.setdefault("game_movement_costs", {})
+    kept = game.board.caches
+    costs: dict[tuple[Hex, Hex, bool, bool], float | None] = kept.get("game_movement_costs") or kept.setdefault(
+        "game_movement_costs", {}
+    )
     key = (origin, target, mover.is_afv, mover.is_up)
     if key not in costs:
         costs[key] = movement_cost(game.board, origin, target, mover)
@@ -251,7 +258,7 @@ def _may_enter(game: GameState, group: list[Unit], t: Hex) -> bool:
     there = game.occupied().get(t)  # most hexes a step may enter stand empty
     if there and any(u.side != side and not u.hidden for u in there):
         return False
-    if (t in game.wrecks or (there and any(u.is_afv for u in there))) and any(u.is_afv for u in group):
+    if any(u.is_afv for u in group) and (t in game.wrecks or (there and any(u.is_afv for u in there))):
         return False
     if over_stacked(game, side, t, group):
         return all(_cost_beyond(game, u, t) for u in group)
@@ -287,10 +294,17 @@ def _entries(game: GameState, unit: Unit, key: tuple[Any, ...]) -> list[Action]:
         hexes = _entry_reach(game, unit.mover(game.phase), budget(game, unit), open_hexes)
         found = reached[(key, open_hexes)] = (hexes, frozenset(hexes), game.hex_actions(MOVE, (unit.id,), hexes))
     hexes, among, moves = found
-    bars: dict[tuple[Any, ...], bool] = game.caches.setdefault("entry_bars", {})
+    occupied = among.intersection(game.occupied())
+    if not occupied:
+        return moves
+    # all `_may_enter` asks of a waiting unit: how it moves, its men and MPs spent, who stands in the hex
+    everywhere: dict[tuple[Any, ...], dict[tuple[Hex, Any], bool]] = game.caches.setdefault("entry_bars", {})
+    bars = everywhere.get((key, unit.men, unit.mp_spent))
+    if bars is None:
+        bars = everywhere[(key, unit.men, unit.mp_spent)] = {}
     barred = set()
-    for h in among.intersection(game.occupied()):
-        where = (key, unit.men, unit.mp_spent, h, game.signature(h))  # all `_may_enter` asks of a waiting unit
+    for h in occupied:
+        where = (h, game.signature(h))
         bar = bars.get(where)
         if bar is None:
             bar = bars[where] = not _may_enter(game, [unit], h)
@@ -383,7 +397,7 @@ def _state_change_costs() -> tuple[float, float]:
 def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = []
     units = [game.changing(u) for u in units]
-    hidden_there = [u for u in game.at(target) if u.side != units[0].side and u.hidden]
+    hidden_there = [u for u in game.occupied().get(target, ()) if u.side != units[0].side and u.hidden]
     if hidden_there:  # 24.23: revealed as the unit is about to enter; 8.23 then bars the hex
         return reveal_hex(game, hidden_there[0].side, target, f"{units[0].id} is about to enter it")
     for unit in units:
@@ -409,7 +423,7 @@ def _step(game: GameState, units: list[Unit], target: Hex) -> list[dict[str, Any
         game.relocate(unit, ON_MAP, target)
     units = [game.unit(u.id) for u in units]  # those the state holds: revealing and detonating change units
     events.append({"event": "moved", "units": [u.id for u in units], "hex": game.label(target)})
-    own_hidden = [u for u in game.at(target) if u.side == units[0].side and u.hidden and u not in units]
+    own_hidden = [u for u in game.occupied().get(target, ()) if u.side == units[0].side and u.hidden and u not in units]
     if own_hidden:  # 24.22: any unit moving into a hidden hex reveals it
         events += reveal_hex(game, units[0].side, target, f"{units[0].id} moved into it")
     game.control[target] = units[0].side
