@@ -22,7 +22,7 @@ from engine.validate.placements import zone_hexes
 from .actions import Action
 from .dice import Dice
 from .state_text import state_digest, state_view
-from .units import WAITING, Unit, make_stale, own_copy, share_all
+from .units import WAITING, Unit, make_stale, names_unit, own_copy, share_all
 
 SETUP, ENTRY_CHOICE = "setup", "entry_choice"
 MORALE, SUPPORT_FIRE, MOVEMENT, REACTION, DEFENSIVE_FIRE, MOVING_FIRE, ASSAULT, FREE_STATE = (
@@ -176,7 +176,7 @@ class GameState:
         """Whether a deployment, entry or restriction names the unit (its group, or the unit itself)."""
         if instruction.get("group") is not None:
             return bool(instruction["group"] == unit.group)
-        return any(_names(key, unit) for key in instruction.get("units") or [])
+        return any(names_unit(key, unit) for key in instruction.get("units") or [])
 
     def at(self, h: Hex) -> list[Unit]:
         """The units on the map in h (an index rebuilt after units move: `relocate`)."""
@@ -591,14 +591,3 @@ def _fresh(value: Any) -> Any:
     elif isinstance(value, set):
         value = set(value)
     return value
-
-
-def _names(key: dict[str, Any], unit: Unit) -> bool:
-    """A unit key (docs/formats.md, unit ids) names a unit: a squad all its members, a commander
-    by rank (and PR where given), a CW or AFV by type and number."""
-    if "squad" in key:
-        return unit.squad == str(key["squad"])
-    if "commander" in key:
-        return unit.kind == "commander" and unit.type == key["commander"] and key.get("pr") in (None, unit.pr)
-    key_name, kind = ("crew_weapon", "cw") if "crew_weapon" in key else ("afv", "afv")
-    return unit.kind == kind and unit.type == str(key[key_name]) and unit.number == key.get("number")

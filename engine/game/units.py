@@ -363,3 +363,14 @@ def _combat_values(values: dict[str, Any]) -> dict[str, Any]:
 def _value(values: dict[str, Any], name: str, default: Any) -> Any:
     found = values.get(name)
     return found.value if found is not None else default
+
+
+def names_unit(key: dict[str, Any], unit: Unit) -> bool:
+    """A unit key (docs/formats.md, unit ids) names a unit: a squad all its members, a commander
+    by rank (and PR where given), a CW or AFV by type and number."""
+    if "squad" in key:
+        return unit.squad == str(key["squad"])
+    if "commander" in key:
+        return unit.kind == "commander" and unit.type == key["commander"] and key.get("pr") in (None, unit.pr)
+    key_name, kind = ("crew_weapon", "cw") if "crew_weapon" in key else ("afv", "afv")
+    return unit.kind == kind and unit.type == str(key[key_name]) and unit.number == key.get("number")
