@@ -24,8 +24,10 @@ from engine.geometry.los_kernel import SightKernel
 from engine.geometry.sight import FirerState, Sight
 from engine.geometry.table_cache import kept_matrix
 from engine.hexgrid import Hex
+from engine.model.counters import SIDES
 from engine.model.scenario import Scenario
 
+from .stacks import side_afvs
 from .state import GameState
 
 _SHARED: dict[int, tuple[weakref.ref[Scenario], dict[str, Any]]] = {}
@@ -103,15 +105,12 @@ def blockers_key(game: GameState) -> tuple[tuple[Hex, int], ...]:
 
 
 def _blockers(game: GameState) -> dict[Hex, int]:
-    """Asked after every step of a move: walks the AFVs (their ids kept for the phase), not every hex."""
-    afvs: tuple[str, ...] | None = game.caches.get("afv_ids")
-    if afvs is None:
-        afvs = game.caches["afv_ids"] = tuple(i for i, u in game.units.items() if u.is_afv)
+    """Asked after every step of a move: walks the AFVs (`stacks.side_afvs`), not every hex."""
     counts: dict[Hex, int] = {}
-    for i in afvs:
-        unit = game.units[i]
-        if unit.on_map and unit.hex is not None:
-            counts[unit.hex] = counts.get(unit.hex, 0) + 1
+    for side in SIDES:
+        for unit in side_afvs(game, side):
+            if unit.on_map and unit.hex is not None:
+                counts[unit.hex] = counts.get(unit.hex, 0) + 1
     for h in game.wrecks:
         counts[h] = counts.get(h, 0) + 1
     return counts
