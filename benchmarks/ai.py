@@ -60,6 +60,8 @@ from engine.game.state import GameState
 from engine.model.counters import SIDES
 from engine.model.scenario import Scenario, load_scenario
 from engine.players import PLAYERS, HeuristicPlayer, make_player
+from engine.players.heuristic import Knobs
+from engine.players.knowledge import FAR
 from engine.players.match import play_out
 from engine.players.search import SearchPlayer
 
@@ -78,6 +80,23 @@ class PlainHeuristic(HeuristicPlayer):
 
 
 PLAYERS["plain-heuristic"] = PlainHeuristic
+
+# The heuristic with other thresholds (heuristic.Knobs), to ask whether a side's play changes its
+# result at all, and whether the heuristic's own thresholds are the best of those near them
+# (docs/balance.md, Does the play matter): `--pairs bold-heuristic:heuristic,heuristic:heuristic`.
+DOCTRINES = {
+    "bold-heuristic": Knobs(assault_ratio=1.0, overrun_risk=0.3, support_from=0, stay_unless=0.0, seen_by=0.75),
+    "steady-heuristic": Knobs(assault_ratio=2.5, overrun_risk=0.03, support_from=FAR, stay_unless=3.0, seen_by=3.0),
+    "free-fire-heuristic": Knobs(fire_at_least=0.06, opportunity_at_least=0.15),
+}
+
+
+def _doctrine(knobs: Knobs) -> Callable[[int], HeuristicPlayer]:
+    return lambda seed: HeuristicPlayer(seed, knobs)
+
+
+for _name, _knobs in DOCTRINES.items():
+    PLAYERS[_name] = _doctrine(_knobs)
 SCENARIOS = {
     "s1": "s1-demyansk-pocket",
     "s2": "s2-khristishche",

@@ -20,9 +20,10 @@ REPO = Path(__file__).resolve().parent.parent
 
 @pytest.fixture
 def ai() -> Iterator[ModuleType]:
-    """benchmarks/ai.py, its `plain-heuristic` taken off the players again for the other tests."""
+    """benchmarks/ai.py, its players (`plain-heuristic`, the doctrines) registered for the test and
+    taken off again for the other tests."""
     players = dict(PLAYERS)
-    yield importlib.import_module("benchmarks.ai")
+    yield importlib.reload(importlib.import_module("benchmarks.ai"))
     PLAYERS.clear()
     PLAYERS.update(players)
 
@@ -72,3 +73,27 @@ def test_spread_tells_a_side_whose_result_varies_from_one_that_never_does(
     assert rows["german", "search", "heuristic"]["varies"]
     assert rows["german", "search", "heuristic"]["seeds"] == [1, 2]
     assert ai.main(["--spread", str(tmp_path / "nothing")]) == 2
+
+
+@pytest.mark.slow  # four Scenario 1 games: some 3-12 s
+def test_the_doctrines_are_the_heuristic_with_other_thresholds_set_beside_it(
+    ai: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--pairs free-fire-heuristic:heuristic,heuristic:heuristic` (docs/balance.md, Does the play
+    matter): each doctrine a heuristic of its own thresholds, on each side against the heuristic,
+    set seed by seed beside the heuristic against itself."""
+    from engine.players import HeuristicPlayer, make_player
+    from engine.players.heuristic import Knobs
+
+    for name in ai.DOCTRINES:
+        player = make_player(name, 1)
+        assert isinstance(player, HeuristicPlayer) and player.knobs == ai.DOCTRINES[name] != Knobs()
+    pairs = "free-fire-heuristic:heuristic,heuristic:heuristic"
+    assert ai.main(["--games", "1", "--scenarios", "s1", "--pairs", pairs, "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert [(r["player"], r["side"], r["games"]) for r in found["rows"]] == [
+        (player, side, 1) for side in ("german", "russian") for player in ("free-fire-heuristic", "heuristic")
+    ]
+    doctrine = found["paired"]
+    assert [(r["player"], r["side"]) for r in doctrine] == [("free-fire-heuristic", s) for s in ("german", "russian")]
+    assert all(r["better"] + r["worse"] <= 1 for r in doctrine)

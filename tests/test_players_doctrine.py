@@ -26,6 +26,7 @@ from engine.model.scenario import load_scenario
 from engine.players import HeuristicPlayer, SearchPlayer, heuristic
 from engine.players.heuristic import Knobs
 from engine.players.knowledge import FAR, hiding_hexes
+from engine.players.search import _keyed_play
 from tests.test_engine_fire import FIRE, away, game_at, put
 from tests.test_engine_overrun import OVERRUN_SCENARIO, T34, defenders, start, tank
 from tests.test_engine_rules import german_movement, with_dice
@@ -266,5 +267,37 @@ def test_r330_every_look_ahead_starts_from_a_clean_slate() -> None:
     search.begin(scenario, "russian")
     sample = determinize(player_view(game, "russian"), scenario, random.Random(4))
     move = next(a for a in legal_actions(sample) if a.verb == "move")  # the phase goes on after it
-    values = [search._value(sample.copy(seed=5), move, "russian") for _ in range(2)]
+    values = [search._value(sample.copy(seed=5), move, "russian", 5) for _ in range(2)]
     assert values[0] == values[1]
+
+
+def test_r373_a_look_ahead_rolls_alike_wherever_it_plays_alike() -> None:
+    """R373: the dice of a look-ahead's action come from the playout's seed and the action itself
+    (its Game Turn, phase and side, and how often it was played so), not from one stream: two
+    choices' playouts that rolled different dice before it roll the same for it, and the same
+    action played again rolls its own. Scenario 1's first action that rolls dice (the Russian's
+    infiltration, 24.33), after one playout has rolled three dice more."""
+    scenario = load_scenario(REPO / "scenarios" / "s1-demyansk-pocket.yaml")
+    scenario = dataclasses.replace(scenario, data={k: v for k, v in scenario.data.items() if k != "setup"})
+    game = new_game(scenario, 2)
+    players = {side: HeuristicPlayer(i) for i, side in enumerate(SIDES)}
+    for side, player in players.items():
+        player.begin(scenario, side)
+    while True:
+        action = players[game.to_act].decide(game, game.to_act, legal_actions(game))
+        trial = game.copy(seed=1)
+        play(trial, action)
+        if len(trial.dice.rolled) > len(game.dice.rolled):
+            break
+        play(game, action)
+    rolled = []
+    for extra, played in ((0, {}), (3, {}), (0, {}), (0, {})):
+        twin = game.copy(seed=5)
+        twin.dice.roll(extra)
+        before = len(twin.dice.rolled)
+        if len(rolled) == 3:
+            _keyed_play(twin.copy(), action, 7, played)  # played once already in this playout
+        _keyed_play(twin, action, 7, played)
+        rolled.append(twin.dice.rolled[before:])
+    assert len(rolled[0]) >= 2 and rolled[0] == rolled[1] == rolled[2]
+    assert rolled[3] != rolled[0]

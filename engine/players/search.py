@@ -3,9 +3,10 @@
 Where the heuristic ranks several choices (a stack's destinations, the attacks open, the Assault
 markers and assaults: its `alternatives`), each is tried in full states drawn from the side's
 view (determinize.py, R181: the enemy's unseen units and mines placed as they may be, dice of the
-search's own), the same draws for every choice (common random numbers). After the choice both
-sides play the heuristic for a short horizon, and the state is scored by an evaluation function
-instead of playing to the end (a playout to the end costs 0.2 s in Scenario 1, 0.9 s in Scenario 6):
+search's own), the same draws for every choice, and the same dice for the same action in each
+(common random numbers, R373). After the choice both sides play the heuristic for a short
+horizon, and the state is scored by an evaluation function instead of playing to the end (a
+playout to the end costs 0.2 s in Scenario 1, 0.9 s in Scenario 6):
 the result if the game ended now (24.9), the objective hexes each side holds, the worth of each
 side's units and their morale, and how near the side's units stand to what it goes for.
 
@@ -20,6 +21,7 @@ that many seconds are spent.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import time
 from collections.abc import Sequence
@@ -92,7 +94,7 @@ class SearchPlayer:
             sample = determinize(view, self.scenario, random.Random(self.random.randrange(2**32)))
             seed = self.random.randrange(2**32)
             for c in choices:
-                values[c].append(self._value(sample.copy(seed=seed), c, view.side))
+                values[c].append(self._value(sample.copy(seed=seed), c, view.side, seed))
         self.searched += 1
         self.seconds += time.perf_counter() - start
         settled = self._settle(choice, values)
@@ -113,10 +115,11 @@ class SearchPlayer:
         }
         return max(better, key=lambda c: better[c]) if better else choice
 
-    def _value(self, game: GameState, action: Action, side: str) -> float:
+    def _value(self, game: GameState, action: Action, side: str, seed: int) -> float:
         """The choice played in the drawn state, then the heuristic for both sides a while, judged."""
+        played: dict[str, int] = {}
         try:
-            play(game, action)
+            _keyed_play(game, action, seed, played)
         except IllegalAction:
             return self.evaluate(game, side) - 1.0  # what was drawn refuses it (hidden units, 24.23)
         for player in self.policy.values():  # a clean slate: no stack of another playout moved this phase
@@ -127,9 +130,9 @@ class SearchPlayer:
             actions = legal_actions(game)
             mover = game.to_act
             try:
-                play(game, self.policy[mover].decide(game, mover, actions))
+                _keyed_play(game, self.policy[mover].decide(game, mover, actions), seed, played)
             except IllegalAction:
-                play(game, actions[-1])  # `done` or `pass` is last where a phase may end
+                _keyed_play(game, actions[-1], seed, played)  # `done` or `pass` is last where a phase may end
         return self.evaluate(game, side)
 
     def evaluate(self, game: GameState, side: str) -> float:
@@ -158,6 +161,18 @@ class SearchPlayer:
             value *= self.share[unit.side]
             score += value if unit.side == side else -value
         return score
+
+
+def _keyed_play(game: GameState, action: Action, seed: int, played: dict[str, int]) -> None:
+    """R373: `play`, its dice drawn from the playout's seed and what is played (the action, its
+    Game Turn, phase and side, and how often it was played so: common random numbers by action).
+    Two choices' playouts then roll alike wherever they play alike, however many dice the choices
+    themselves rolled, where one stream of dice would part them at the first roll that differs."""
+    key = f"{game.turn} {game.phase} {game.to_act} {action.text()}"
+    n = played[key] = played.get(key, 0) + 1
+    digest = hashlib.blake2b(f"{seed} {key} {n}".encode(), digest_size=8).digest()
+    game.dice = game.dice.copy(seed=int.from_bytes(digest, "big"))
+    play(game, action)
 
 
 def _holds(game: GameState, side: str, h: Hex, by_control: bool) -> bool:
