@@ -21,6 +21,12 @@ without its advanced doctrine (advanced_doctrine.py): no mode but DF, no ration,
 before the doctrine, the base to measure the doctrine against:
 `--advanced --pairs heuristic:plain-heuristic,plain-heuristic:plain-heuristic`.
 
+`bold-heuristic`, `steady-heuristic` and `free-fire-heuristic` are the heuristic with other
+thresholds (`DOCTRINES`, heuristic.Knobs): `--pairs bold-heuristic:heuristic,heuristic:heuristic`
+sets a doctrine beside the heuristic seed by seed, on each side, to ask whether a side's play
+changes its result at all, and whether the heuristic's thresholds are the best of those near them
+(docs/balance.md, Strength).
+
 `--batches PAIRS_DIR:BASE_DIR` plays nothing: it reads two `iceditor playtest` folders of the same
 scenario and seeds, PAIRS_DIR played `--players STRONG,WEAK --swap` and BASE_DIR `--players
 WEAK,WEAK` (every game logged: the batch keeps them), and prints for each side STRONG's record
