@@ -22,7 +22,7 @@ from engine.game.views import player_view
 from engine.geometry.movement import Morale, State
 from engine.hexgrid import hex_distance, parse_label
 from engine.model.counters import SIDES
-from engine.model.scenario import load_scenario
+from engine.model.scenario import Scenario, load_scenario
 from engine.players import HeuristicPlayer, SearchPlayer, heuristic
 from engine.players.heuristic import Knobs
 from engine.players.knowledge import FAR, hiding_hexes
@@ -40,6 +40,20 @@ def russian_choice(game: GameState) -> Action:
     player = HeuristicPlayer(1)
     player.begin(OVERRUN_SCENARIO, "russian")
     return player.decide(game, "russian", legal_actions(game))
+
+
+def heuristics_at(
+    name: str, seed: int, given_setup: bool = True
+) -> tuple[Scenario, GameState, dict[str, HeuristicPlayer]]:
+    """A bundled scenario's new game (without its test `setup:` unless `given_setup`: the players
+    set up, R265) and a heuristic for each side, told the scenario."""
+    scenario = load_scenario(REPO / "scenarios" / f"{name}.yaml")
+    if not given_setup:
+        scenario = dataclasses.replace(scenario, data={k: v for k, v in scenario.data.items() if k != "setup"})
+    players = {side: HeuristicPlayer(n) for n, side in enumerate(SIDES)}
+    for side, player in players.items():
+        player.begin(scenario, side)
+    return scenario, new_game(scenario, seed), players
 
 
 def test_9_2_a_the_heuristic_overruns_infantry_and_an_atr_but_not_a_gun_that_would_kill_it() -> None:
@@ -133,12 +147,7 @@ def test_24_35_the_heuristic_does_not_infiltrate_where_a_german_hidden_hex_may_b
     which the player is permitted to deploy'. Scenario 2's Russian may infiltrate the German's
     buildings south of the road (the nearest hexes to the objectives), but does not: it picks a
     hex outside the German's deployment zones, public knowledge, whatever the German hid."""
-    scenario = load_scenario(REPO / "scenarios" / "s2-khristishche.yaml")
-    scenario = dataclasses.replace(scenario, data={k: v for k, v in scenario.data.items() if k != "setup"})
-    game = new_game(scenario, 3)
-    players = {side: HeuristicPlayer(n) for n, side in enumerate(SIDES)}
-    for side, player in players.items():
-        player.begin(scenario, side)
+    _, game, players = heuristics_at("s2-khristishche", 3, given_setup=False)
     while game.phase != INFILTRATION:
         play(game, players[game.to_act].decide(game, game.to_act, legal_actions(game)))
     actions = legal_actions(game)
@@ -256,11 +265,7 @@ def test_r330_every_look_ahead_starts_from_a_clean_slate() -> None:
     """R330: every choice is played out in the same draw with the same dice, so the same choice
     played out twice is judged alike: the look-ahead's players carry no stack of one playout over
     as moved (or judged to hold) into the next of the same phase."""
-    scenario = load_scenario(REPO / "scenarios" / "s1-demyansk-pocket.yaml")
-    game = new_game(scenario, 2)
-    players = {side: HeuristicPlayer(i) for i, side in enumerate(SIDES)}
-    for side, player in players.items():
-        player.begin(scenario, side)
+    scenario, game, players = heuristics_at("s1-demyansk-pocket", 2)
     while not (game.phase == MOVEMENT and game.to_act == game.phasing == "russian"):
         play(game, players[game.to_act].choose(player_view(game, game.to_act), legal_actions(game)))
     search = SearchPlayer(3)
@@ -277,12 +282,7 @@ def test_r373_a_look_ahead_rolls_alike_wherever_it_plays_alike() -> None:
     choices' playouts that rolled different dice before it roll the same for it, and the same
     action played again rolls its own. Scenario 1's first action that rolls dice (the Russian's
     infiltration, 24.33), after one playout has rolled three dice more."""
-    scenario = load_scenario(REPO / "scenarios" / "s1-demyansk-pocket.yaml")
-    scenario = dataclasses.replace(scenario, data={k: v for k, v in scenario.data.items() if k != "setup"})
-    game = new_game(scenario, 2)
-    players = {side: HeuristicPlayer(i) for i, side in enumerate(SIDES)}
-    for side, player in players.items():
-        player.begin(scenario, side)
+    _, game, players = heuristics_at("s1-demyansk-pocket", 2, given_setup=False)
     while True:
         action = players[game.to_act].decide(game, game.to_act, legal_actions(game))
         trial = game.copy(seed=1)
