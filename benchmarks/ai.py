@@ -89,7 +89,7 @@ PLAYERS["plain-heuristic"] = PlainHeuristic
 
 # The heuristic with other thresholds (heuristic.Knobs), to ask whether a side's play changes its
 # result at all, and whether the heuristic's own thresholds are the best of those near them
-# (docs/balance.md, Does the play matter): `--pairs bold-heuristic:heuristic,heuristic:heuristic`.
+# (docs/balance.md, Strength): `--pairs bold-heuristic:heuristic,heuristic:heuristic`.
 DOCTRINES = {
     "bold-heuristic": Knobs(assault_ratio=1.0, overrun_risk=0.3, support_from=0, stay_unless=0.0, seen_by=0.75),
     "steady-heuristic": Knobs(assault_ratio=2.5, overrun_risk=0.03, support_from=FAR, stay_unless=3.0, seen_by=3.0),

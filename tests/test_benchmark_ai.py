@@ -13,7 +13,8 @@ from types import ModuleType
 import pytest
 
 from engine.batch.games import GameTask, play_task
-from engine.players import PLAYERS
+from engine.players import PLAYERS, HeuristicPlayer, make_player
+from engine.players.heuristic import Knobs
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -79,12 +80,9 @@ def test_spread_tells_a_side_whose_result_varies_from_one_that_never_does(
 def test_the_doctrines_are_the_heuristic_with_other_thresholds_set_beside_it(
     ai: ModuleType, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """`--pairs free-fire-heuristic:heuristic,heuristic:heuristic` (docs/balance.md, Does the play
-    matter): each doctrine a heuristic of its own thresholds, on each side against the heuristic,
-    set seed by seed beside the heuristic against itself."""
-    from engine.players import HeuristicPlayer, make_player
-    from engine.players.heuristic import Knobs
-
+    """`--pairs free-fire-heuristic:heuristic,heuristic:heuristic` (docs/balance.md, Strength: does
+    a side's play change its result?): each doctrine a heuristic of its own thresholds, on each side
+    against the heuristic, set seed by seed beside the heuristic against itself."""
     for name in ai.DOCTRINES:
         player = make_player(name, 1)
         assert isinstance(player, HeuristicPlayer) and player.knobs == ai.DOCTRINES[name] != Knobs()
