@@ -103,6 +103,7 @@ def _doctrine(knobs: Knobs) -> Callable[[int], HeuristicPlayer]:
 
 for _name, _knobs in DOCTRINES.items():
     PLAYERS[_name] = _doctrine(_knobs)
+
 SCENARIOS = {
     "s1": "s1-demyansk-pocket",
     "s2": "s2-khristishche",
