@@ -111,6 +111,17 @@ def neighbours(h: Hex) -> Iterator[Hex]:
         yield h + d
 
 
+def within(h: Hex, reach: int) -> Iterator[Hex]:
+    """The hexes at most `reach` from h, h too, in sorted order (by q, then r), on any board.
+
+    >>> [hex_label(n) for n in within(parse_label("1002"), 1)]
+    ['0902', '0903', '1001', '1002', '1003', '1102', '1103']
+    """
+    for dq in range(-reach, reach + 1):
+        for dr in range(max(-reach, -dq - reach), min(reach, reach - dq) + 1):
+            yield Hex(h.q + dq, h.r + dr)
+
+
 def are_adjacent(a: Hex, b: Hex) -> bool:
     return hex_distance(a, b) == 1
 

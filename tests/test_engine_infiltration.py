@@ -182,7 +182,8 @@ def test_24_34_sn_within_two_hexes_no_closer_up_or_down_then_the_support_fire_ph
 
 def test_24_34_the_placements_are_every_hex_within_two_of_the_infiltration_hex(monkeypatch: pytest.MonkeyPatch) -> None:
     """24.34: 'within two hexes of the Infiltration hex (inclusive)': the hexes made around it
-    (`infiltration._disc`) are every hex of the board that a walk of the whole board finds."""
+    (`hexgrid.within`, those on the board) are every hex of the board that a walk of the whole
+    board finds."""
     game = start()
     do(game, "infiltrate russian/A+russian/PL-PR10 1404")
     with_dice(game, 1, 1)  # SN
@@ -190,8 +191,8 @@ def test_24_34_the_placements_are_every_hex_within_two_of_the_infiltration_hex(m
     offered = texts(game)
     monkeypatch.setattr(
         infiltration,
-        "_disc",
-        lambda g, source, reach: sorted(h for h in g.board.hexes if hex_distance(h, source) <= reach),
+        "within",
+        lambda source, reach: sorted(h for h in game.board.hexes if hex_distance(h, source) <= reach),
     )
     assert texts(game) == offered and len(offered) > 10
 

@@ -23,6 +23,7 @@ from engine.hexgrid import (
     parse_label,
     point_to_hex,
     polygon_corners,
+    within,
 )
 
 columns = st.integers(10, 70)
@@ -107,6 +108,16 @@ def test_neighbours_are_adjacent_and_share_a_side(column: int, row: int) -> None
         assert are_adjacent(h, n)
         shared = corners & {(round(x, 6), round(y, 6)) for x, y in polygon_corners(n)}
         assert len(shared) == 2  # a hexside
+
+
+@given(columns, rows, st.integers(0, 4))
+def test_within_is_every_hex_at_most_that_far_in_sorted_order(column: int, row: int, reach: int) -> None:
+    """`within(h, reach)`: the hexes at `hex_distance` at most `reach` (11.2's count), h too: 1, 7,
+    19... of them (1 + 3 reach (reach + 1)), those of a box around h walked and measured."""
+    h = offset_to_hex(column, row)
+    box = (Hex(h.q + dq, h.r + dr) for dq in range(-5, 6) for dr in range(-5, 6))
+    assert list(within(h, reach)) == sorted(n for n in box if hex_distance(h, n) <= reach)
+    assert len(list(within(h, reach))) == 1 + 3 * reach * (reach + 1)
 
 
 @given(columns, rows, st.floats(-0.45, 0.45), st.floats(-0.45, 0.45))

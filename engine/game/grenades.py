@@ -18,7 +18,7 @@ from functools import cache, partial
 from typing import Any
 
 from engine.geometry.sight import FirerState
-from engine.hexgrid import Hex, hex_distance
+from engine.hexgrid import Hex, hex_distance, within
 from engine.model.tables import table_values
 
 from .actions import Action, IllegalAction, verb
@@ -169,10 +169,7 @@ def _within(game: GameState, h: Hex, reach: int) -> list[Hex]:
     """The hexes 1 to `reach` hexes from h, sorted (kept per board)."""
     kept: dict[tuple[Hex, int], list[Hex]] = game.board.caches.setdefault("hexes_within", {})
     if (h, reach) not in kept:
-        near = {h}
-        for _ in range(reach):
-            near |= {n for m in near for n in game.neighbours(m)}
-        kept[(h, reach)] = sorted(near - {h})
+        kept[(h, reach)] = [n for n in within(h, reach) if n != h and n in game.board.hexes]
     return kept[(h, reach)]
 
 

@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 
 from engine.geometry.movement import Morale, State
-from engine.hexgrid import Hex, hex_distance
+from engine.hexgrid import Hex, hex_distance, within
 from engine.model.setup import side_setups
 from engine.model.tables import table_values
 from engine.validate.placements import may_stand
@@ -295,8 +295,8 @@ def _placements(game: GameState, unit: Unit) -> list[str]:
         germans_at = _visible_germans(game)
         hexes = [
             h
-            for h in _disc(game, source, int(_table()["deploy_within_hexes"]))
-            if all(hex_distance(h, g) >= hex_distance(source, g) for g in germans_at)
+            for h in within(source, int(_table()["deploy_within_hexes"]))
+            if h in game.board.hexes and all(hex_distance(h, g) >= hex_distance(source, g) for g in germans_at)
         ]
         states = ["up", "down"] if game.infiltration["result"] == "SN" else ["down"]
     return [
@@ -305,18 +305,6 @@ def _placements(game: GameState, unit: Unit) -> list[str]:
         for state in states
         if may_stand(game.board, h, afv=False, state=state) and not over_stacked(game, unit.side, h, [unit])
     ]
-
-
-def _disc(game: GameState, source: Hex, reach: int) -> list[Hex]:
-    """The board's hexes at most `reach` from `source` (itself too), from the few around it, where
-    each listing sorted and measured every hex of the board."""
-    q, r = source
-    near = (
-        Hex(q + dq, r + dr)
-        for dq in range(-reach, reach + 1)
-        for dr in range(max(-reach, -dq - reach), min(reach, reach - dq) + 1)
-    )
-    return [h for h in near if h in game.board.hexes]
 
 
 def _place(game: GameState, action: Action) -> Events:
