@@ -34,7 +34,7 @@ from .performance import performance_check
 from .results import apply_result
 from .sightlines import open_lines
 from .state import GameState
-from .units import Unit
+from .units import Unit, side_ids
 
 Events = list[dict[str, Any]]
 
@@ -133,7 +133,7 @@ def mortar_actions(game: GameState) -> list[Action]:
     hex (label), direct fire before each spotter's indirect fire, then rounds."""
     actions: list[Action] = []
     side = firing_side(game)
-    for i in _mortar_ids(game, side):
+    for i in sorted(side_ids(game, "mortar_ids", side, is_mortar)):  # a counter's kind never changes
         mortar = game.units[i]
         if not may_declare(game, mortar):
             continue
@@ -154,15 +154,6 @@ def mortar_actions(game: GameState) -> list[Action]:
                 if target in seen:
                     actions += [Action(MORTAR, (mortar.id, spotter_id), f"{label} {n}") for n in range(1, most + 1)]
     return actions
-
-
-def _mortar_ids(game: GameState, side: str) -> tuple[str, ...]:
-    """The side's mortars' ids, sorted, kept for the phase (a counter's kind never changes), where
-    each fire listing walked every unit of the side for them."""
-    kept: dict[str, tuple[str, ...]] = game.caches.setdefault("mortar_ids", {})  # copies share it: ids only
-    if side not in kept:
-        kept[side] = tuple(sorted(u.id for u in game.side_units(side) if is_mortar(u)))
-    return kept[side]
 
 
 def _seen(game: GameState, spotter: Unit, targets: list[Hex]) -> set[Hex]:

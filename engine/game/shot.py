@@ -32,7 +32,7 @@ from .sightlines import (
     trees_along,
 )
 from .state import REACTION, GameState
-from .units import Unit
+from .units import Unit, side_ids
 
 
 @dataclass(frozen=True)
@@ -345,10 +345,8 @@ def _may_open(game: GameState, side: str) -> tuple[Unit, ...]:
     """The side's units whose kind may fire now: at an interrupt 13.11's and 13.12's, kept for the phase."""
     if not opportunity_fire(game):
         return game.side_units(side)
-    kept: dict[str, tuple[str, ...]] = game.caches.setdefault("opportunity_kinds", {})  # ids: copies share it
-    if side not in kept:
-        kept[side] = tuple(u.id for u in game.side_units(side) if _opportunity_kind(game, u))
-    return tuple([game.units[i] for i in kept[side]])
+    ids = side_ids(game, "opportunity_kinds", side, lambda u: _opportunity_kind(game, u))
+    return tuple([game.units[i] for i in ids])
 
 
 def _fire_now(game: GameState) -> tuple[bool, bool]:

@@ -12,7 +12,7 @@ from engine.hexgrid import Hex
 from engine.model.tables import table_values
 
 from .state import GameState
-from .units import Unit
+from .units import Unit, side_ids
 
 # 8.0's movement order: AFVs alone, then AFV/infantry stacks, then the rest.
 AFV_ALONE, AFV_STACK, OTHERS = 1, 2, 3
@@ -113,12 +113,8 @@ def side_afvs(game: GameState, side: str) -> list[Unit]:
     """The side's AFVs in the order of `side_units` (8.65's pushes and 9.0's overruns are theirs
     alone): their ids kept for the game, as no unit changes side or kind, where every movement
     listing walked every unit of the side for them."""
-    kept: dict[str, tuple[str, ...]] = game.caches.setdefault("side_afvs", {})
-    ids = kept.get(side)
-    if ids is None:
-        ids = kept[side] = tuple(u.id for u in game.side_units(side) if u.is_afv)
     units = game.units
-    return [units[i] for i in ids]
+    return [units[i] for i in side_ids(game, "side_afvs", side, lambda u: u.is_afv)]
 
 
 def _order(lead: Unit, group: list[Unit]) -> int:

@@ -11,13 +11,16 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.geometry.movement import Morale, Mover, Phase, State, UnitClass
 from engine.hexgrid import Hex
 from engine.model.counter_values import counter_values
 from engine.model.counters import Counters, fielded_squad
 from engine.model.scenario import Scenario, UnitRef
+
+if TYPE_CHECKING:  # state.py imports this module
+    from .state import GameState
 
 # Where a unit is: not yet on the map (entering later), on it, or eliminated.
 WAITING, ON_MAP, ELIMINATED = "waiting", "on_map", "eliminated"
@@ -374,3 +377,14 @@ def names_unit(key: dict[str, Any], unit: Unit) -> bool:
         return unit.kind == "commander" and unit.type == key["commander"] and key.get("pr") in (None, unit.pr)
     key_name, kind = ("crew_weapon", "cw") if "crew_weapon" in key else ("afv", "afv")
     return unit.kind == kind and unit.type == str(key[key_name]) and unit.number == key.get("number")
+
+
+def side_ids(game: GameState, name: str, side: str, test: Callable[[Unit], bool]) -> tuple[str, ...]:
+    """The ids of the side's units `test` holds for (of a kind: AFVs, mortars...), in the order of
+    `side_units`, kept in the game's caches as `name` (ids only: copies share them; LASTING_CACHES
+    says whether they outlive the phase), where each listing walked every unit of the side."""
+    kept: dict[str, tuple[str, ...]] = game.caches.setdefault(name, {})
+    ids = kept.get(side)
+    if ids is None:
+        ids = kept[side] = tuple(u.id for u in game.side_units(side) if test(u))
+    return ids
