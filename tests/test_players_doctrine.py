@@ -15,17 +15,19 @@ import pytest
 
 from engine.game import Action, legal_actions, new_game, play
 from engine.game.determinize import determinize
+from engine.game.firing import FIRE_PHASES
 from engine.game.infiltration import INFILTRATION
-from engine.game.state import MOVEMENT, MOVING_FIRE, SUPPORT_FIRE, GameState
+from engine.game.state import MOVEMENT, MOVING_FIRE, SUPPORT_FIRE, GameState, other
 from engine.game.units import ON_MAP
-from engine.game.views import player_view
+from engine.game.views import View, player_view
 from engine.geometry.movement import Morale, State
 from engine.hexgrid import hex_distance, parse_label
 from engine.model.counters import SIDES
 from engine.model.scenario import Scenario, load_scenario
-from engine.players import HeuristicPlayer, SearchPlayer, heuristic
+from engine.players import HeuristicPlayer, SearchPlayer, heuristic, search
 from engine.players.heuristic import Knobs
 from engine.players.knowledge import FAR, hiding_hexes
+from engine.players.match import play_out
 from engine.players.search import _keyed_play
 from tests.test_engine_fire import FIRE, away, game_at, put
 from tests.test_engine_overrun import OVERRUN_SCENARIO, T34, defenders, start, tank
@@ -301,3 +303,33 @@ def test_r373_a_look_ahead_rolls_alike_wherever_it_plays_alike() -> None:
         rolled.append(twin.dice.rolled[before:])
     assert len(rolled[0]) >= 2 and rolled[0] == rolled[1] == rolled[2]
     assert rolled[3] != rolled[0]
+
+
+def test_r374_a_side_that_must_only_clear_a_zone_weighs_only_its_fire(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R374: a side that must only clear the enemy from a zone (24.9: Scenario 3's German, who wins
+    if no Russian unit is on Hills J and K) weighs only the choices of its fire phases (6.0 B, E,
+    F); a side that goes to stand somewhere (Scenario 3's Russian, both of Scenario 1's) weighs
+    every choice the heuristic ranks. Two Game Turns of Scenario 3 with the search German, then
+    Russian: the phases of the decisions each searched."""
+    searched: list[str] = []
+
+    def drawing(view: View, scenario: Scenario, rng: random.Random) -> GameState:
+        searched.append(view.data["phase"])
+        return determinize(view, scenario, rng)
+
+    monkeypatch.setattr(search, "determinize", drawing)
+    scenario, _, _ = heuristics_at("s3-closing-the-ring", 1, given_setup=False)
+    scenario = dataclasses.replace(scenario, data={**scenario.data, "game_length": 2})
+    phases = {}
+    for side in SIDES:
+        searched.clear()
+        player = SearchPlayer(3, samples=1, horizon=2)
+        play_out(new_game(scenario, 4), {side: player, other(side): HeuristicPlayer(5)})
+        phases[side] = (player.phases, set(searched))
+    assert phases["german"][0] == FIRE_PHASES and phases["german"][1] and phases["german"][1] <= set(FIRE_PHASES)
+    assert phases["russian"][0] is None and MOVEMENT in phases["russian"][1]
+    s1, _, _ = heuristics_at("s1-demyansk-pocket", 1)
+    for side in SIDES:
+        player = SearchPlayer(3)
+        player.begin(s1, side)
+        assert player.phases is None

@@ -13,10 +13,12 @@ side's units and their morale, and how near the side's units stand to what it go
 The heuristic's own choice stands unless another beats it in every draw, and by `MARGIN` on
 average (R330): with a few draws and a short horizon most of a difference is the dice of the
 horizon, and a search that overrules the doctrine on that noise plays worse, not better.
-Forced decisions and those where the doctrine sees one choice cost no search. A flat Monte Carlo
-over determinized states ("perfect information Monte Carlo"): the budget is `samples` draws a
-decision (by default: a game stays a function of its seeds), or with `time_limit` no new draw once
-that many seconds are spent.
+Forced decisions and those where the doctrine sees one choice cost no search, and so do a
+clearing side's moves and assaults (R374): a side that must only clear the enemy from a zone (24.9)
+weighs only the choices of its fire phases, where the look-ahead sees what a choice is for.
+A flat Monte Carlo over determinized states ("perfect information Monte Carlo"): the budget is
+`samples` draws a decision (by default: a game stays a function of its seeds), or with
+`time_limit` no new draw once that many seconds are spent.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from collections.abc import Sequence
 
 from engine.game.actions import Action, IllegalAction
 from engine.game.determinize import determinize
+from engine.game.firing import FIRE_PHASES
 from engine.game.play import legal_actions, play
 from engine.game.state import GameState, other
 from engine.game.units import ELIMINATED
@@ -62,6 +65,7 @@ class SearchPlayer:
         self.policy: dict[str, HeuristicPlayer] = {}
         self.share: dict[str, float] = {}  # R372: what a rifle of each side weighs in `evaluate`
         self.scenario: Scenario | None = None
+        self.phases: tuple[str, ...] | None = None  # R374: the phases whose choices it weighs (None: all)
         self.searched = 0  # decisions searched, their time, and those it overruled (benchmarks/ai.py)
         self.seconds = 0.0
         self.overruled = 0
@@ -72,6 +76,9 @@ class SearchPlayer:
         self.policy = {}
         know = self.own.know
         assert know is not None
+        # R374: a move's or an assault's worth to a side that must clear a zone shows only when the
+        # zone is clear, far beyond the horizon, while the enemy's fire at it shows within it
+        self.phases = FIRE_PHASES if know.clear and not know.occupy else None
         totals = {s: sum(worth(u) for u in know.base.units.values() if u.side == s) for s in SIDES}
         self.share = {s: sum(totals.values()) / len(SIDES) / totals[s] for s in SIDES}
         for s in SIDES:  # the playouts' players: both sides play the doctrine on the drawn states
@@ -85,6 +92,8 @@ class SearchPlayer:
         choice = self.own.choose(view, actions)
         choices = list(dict.fromkeys([choice, *self.own.alternatives]))
         if len(choices) < 2 or self.scenario is None:
+            return choice
+        if self.phases is not None and view.data["phase"] not in self.phases:
             return choice
         start = time.perf_counter()
         values: dict[Action, list[float]] = {c: [] for c in choices}
