@@ -1,9 +1,9 @@
 """The heuristic's doctrine where the rules give it a choice a wargamer weighs: overrunning a hex
 with guns in it (9.0, 9.2 A), pushing a Wreck out of the way (8.65), and the search's rule for
-overruling the doctrine (R330) and its evaluation's weighing of losses (R372), infiltrating clear
-of where hidden hexes may be (24.35), keeping the fire of units that should move on (8.21, R360),
-hunting hidden units in a zone to clear (24.22, R361), and moving the DOWN units a leader led
-(8.3 B)."""
+overruling the doctrine (R330), its evaluation's weighing of losses (R372) and what it weighs for
+a side that must only clear a zone (R374), infiltrating clear of where hidden hexes may be
+(24.35), keeping the fire of units that should move on (8.21, R360), hunting hidden units in a
+zone to clear (24.22, R361), and moving the DOWN units a leader led (8.3 B)."""
 
 from __future__ import annotations
 
