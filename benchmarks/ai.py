@@ -28,11 +28,15 @@ changes its result at all, and whether the heuristic's thresholds are the best o
 (docs/balance.md, Strength).
 
 `--batches PAIRS_DIR:BASE_DIR` plays nothing: it reads two `iceditor playtest` folders of the same
-scenario and seeds, PAIRS_DIR played `--players STRONG,WEAK --swap` and BASE_DIR `--players
-WEAK,WEAK` (every game logged: the batch keeps them), and prints for each side STRONG's record
-there, beside the base's on the same seeds, and the games where the result differs: STRONG
+scenario and seeds, PAIRS_DIR played `--players STRONG,WEAK` (`--swap` for both sides) and BASE_DIR
+`--players WEAK,WEAK` (every game logged: the batch keeps them), and prints for each side STRONG's
+record there, beside the base's on the same seeds, and the games where the result differs: STRONG
 better or worse than the base on that seed (a paired comparison: the same dice seed, the same
-opponent; the sign test's two-sided p-value of as many better as worse).
+opponent; the sign test's two-sided p-value of as many better as worse). A result tells little
+where few results differ, so beside it stands the casualty exchange, paired the same way: on each
+seed, the enemy's units lost less the side's own in STRONG's game, less the same in the base's;
+its mean over the seeds, with a 95% interval (a normal one: the mean of hundreds of differences).
+A batch played in pieces is read whole: `PAIRS_1,PAIRS_2:BASE_1,BASE_2` joins the folders by seed.
 
 `--evaluation BATCH_DIR` plays nothing either: it replays every game of a batch and, at the start
 of each Player Turn, scores the state for the German with `search`'s evaluation (search.py), and
@@ -189,13 +193,14 @@ def paired(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return found
 
 
-def _summaries(folder: Path) -> dict[int, dict[str, Any]]:
-    """A batch's finished games (DIR/games/gNNNNN.json, docs/balance.md), by seed."""
+def _summaries(*folders: Path) -> dict[int, dict[str, Any]]:
+    """Batches' finished games (DIR/games/gNNNNN.json, docs/balance.md), by seed."""
     found = {}
-    for path in sorted((folder / "games").glob("g*.json")):
-        if not path.name.endswith(".error.json"):
-            game = json.loads(path.read_text(encoding="utf-8"))
-            found[int(game["seed"])] = game
+    for folder in folders:
+        for path in sorted((folder / "games").glob("g*.json")):
+            if not path.name.endswith(".error.json"):
+                game = json.loads(path.read_text(encoding="utf-8"))
+                found[int(game["seed"])] = game
     return found
 
 
@@ -213,9 +218,24 @@ def _outcome(game: dict[str, Any], side: str) -> str:
     return "win" if game["winner"] == side else "draw" if game["winner"] not in SIDES else "loss"
 
 
-def batch_rows(pairs_dir: Path, base_dir: Path, strong: str) -> list[dict[str, Any]]:
-    """`strong` on each side in PAIRS_DIR against the base's same side on the same seeds (BASE_DIR)."""
-    pairs, base = _summaries(pairs_dir), _summaries(base_dir)
+def _exchange(game: dict[str, Any], side: str, enemy: str) -> int:
+    """The enemy's units lost less the side's own (a game's summary: batch/games.py)."""
+    lost = game["casualties"]
+    return int(lost[enemy]) - int(lost[side])
+
+
+def _mean_interval(values: list[int]) -> tuple[float | None, list[float] | None]:
+    """The mean and its 95% interval (normal: 1.96 standard errors); none for fewer than two."""
+    if len(values) < 2:
+        return (float(values[0]) if values else None), None
+    mean = sum(values) / len(values)
+    error = 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1) / len(values))
+    return mean, [round(mean - error, 2), round(mean + error, 2)]
+
+
+def batch_rows(pairs_dirs: list[Path], base_dirs: list[Path], strong: str) -> list[dict[str, Any]]:
+    """`strong` on each side in PAIRS_DIRS against the base's same side on the same seeds (BASE_DIRS)."""
+    pairs, base = _summaries(*pairs_dirs), _summaries(*base_dirs)
     rows = []
     for side in SIDES:
         enemy = next(s for s in SIDES if s != side)
@@ -224,11 +244,16 @@ def batch_rows(pairs_dir: Path, base_dir: Path, strong: str) -> list[dict[str, A
             for seed, g in sorted(pairs.items())
             if g["players"][side] == strong != g["players"][enemy] and seed in base
         ]
+        if not games:  # a batch of STRONG on one side only (no --swap)
+            continue
 
         ours = [_outcome(g, side) for _, g in games]
         theirs = [_outcome(base[seed], side) for seed, _ in games]
         better = sum(RANK[a] > RANK[b] for a, b in zip(ours, theirs, strict=True))
         worse = sum(RANK[a] < RANK[b] for a, b in zip(ours, theirs, strict=True))
+        exchange, interval = _mean_interval(
+            [_exchange(g, side, enemy) - _exchange(base[seed], side, enemy) for seed, g in games]
+        )
         n, wins = len(ours), ours.count("win")
         low, high = wilson(wins, n)
         base_wins = theirs.count("win")
@@ -239,14 +264,16 @@ def batch_rows(pairs_dir: Path, base_dir: Path, strong: str) -> list[dict[str, A
                 "player": strong,
                 "games": n,
                 "record": [wins, ours.count("draw"), ours.count("loss")],
-                "win_rate": wins / n if n else 0.0,
+                "win_rate": wins / n,
                 "interval": [round(low, 3), round(high, 3)],
                 "base_record": [base_wins, theirs.count("draw"), theirs.count("loss")],
                 "base_interval": [round(base_low, 3), round(base_high, 3)],
                 "better": better,
                 "worse": worse,
                 "p_sign": _sign_test(better, worse),
-                "cpu_s_a_game": sum(g["cpu_seconds"] for _, g in games) / n if n else 0.0,
+                "exchange": exchange,
+                "exchange_interval": interval,
+                "cpu_s_a_game": sum(g["cpu_seconds"] for _, g in games) / n,
             }
         )
     return rows
@@ -255,27 +282,31 @@ def batch_rows(pairs_dir: Path, base_dir: Path, strong: str) -> list[dict[str, A
 def print_batches(specs: list[str], fmt: str) -> int:
     rows = []
     for spec in specs:
-        pairs_dir, _, base_dir = spec.partition(":")
-        if not base_dir or not (Path(pairs_dir) / "games").is_dir() or not (Path(base_dir) / "games").is_dir():
-            print(f"ai.py: --batches {spec}: want PAIRS_DIR:BASE_DIR, two playtest folders", file=sys.stderr)
+        left, _, right = spec.partition(":")
+        pairs_dirs, base_dirs = [Path(d) for d in left.split(",")], [Path(d) for d in right.split(",") if d]
+        if not base_dirs or not all((d / "games").is_dir() for d in pairs_dirs + base_dirs):
+            print(f"ai.py: --batches {spec}: want PAIRS_DIR:BASE_DIR, playtest folders", file=sys.stderr)
             return 2
-        batch = json.loads((Path(pairs_dir) / "batch.json").read_text(encoding="utf-8"))
-        scenario = Path(batch.get("source", pairs_dir)).stem
+        batch = json.loads((pairs_dirs[0] / "batch.json").read_text(encoding="utf-8"))
+        scenario = Path(batch.get("source", pairs_dirs[0])).stem
         strong = str(batch["players"][0])
-        rows += [{"scenario": scenario, **row} for row in batch_rows(Path(pairs_dir), Path(base_dir), strong)]
+        rows += [{"scenario": scenario, **row} for row in batch_rows(pairs_dirs, base_dirs, strong)]
     if fmt == "json":
         print(json.dumps(rows, indent=1))
         return 0
     head = ("scenario", "side", "player", "W-D-L", "win rate (95%)", "base W-D-L", "base win rate (95%)")
-    print(f"| {' | '.join(head)} | better-worse (p) | CPU s a game |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print(f"| {' | '.join(head)} | better-worse (p) | exchange against the base (95%) | CPU s a game |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         (low, high), (blow, bhigh) = r["interval"], r["base_interval"]
+        exchange = "" if r["exchange"] is None else f"{r['exchange']:+.2f}"
+        if r["exchange_interval"] is not None:
+            exchange += " ({:+.2f} to {:+.2f})".format(*r["exchange_interval"])
         print(
             f"| {r['scenario']} | {r['side']} | {r['player']} | {'-'.join(map(str, r['record']))} | "
             f"{r['win_rate']:.0%} ({low:.0%}-{high:.0%}) | {'-'.join(map(str, r['base_record']))} | "
-            f"{r['base_record'][0] / r['games'] if r['games'] else 0:.0%} ({blow:.0%}-{bhigh:.0%}) | "
-            f"{r['better']}-{r['worse']} ({r['p_sign']:.2g}) | {r['cpu_s_a_game']:.1f} |"
+            f"{r['base_record'][0] / r['games']:.0%} ({blow:.0%}-{bhigh:.0%}) | "
+            f"{r['better']}-{r['worse']} ({r['p_sign']:.2g}) | {exchange} | {r['cpu_s_a_game']:.1f} |"
         )
     return 0
 

@@ -1,4 +1,5 @@
-"""benchmarks/ai.py's `--evaluation`: how well the search's evaluation foretells a batch's results
+"""benchmarks/ai.py's readings of batches: `--batches` (a player set seed by seed beside a base),
+`--evaluation` (how well the search's evaluation foretells a batch's results) and `--spread`
 (docs/balance.md, Strength)."""
 
 from __future__ import annotations
@@ -74,6 +75,43 @@ def test_spread_tells_a_side_whose_result_varies_from_one_that_never_does(
     assert rows["german", "search", "heuristic"]["varies"]
     assert rows["german", "search", "heuristic"]["seeds"] == [1, 2]
     assert ai.main(["--spread", str(tmp_path / "nothing")]) == 2
+
+
+def _batch(folder: Path, players: list[str], games: list[tuple[int, str, dict[str, int]]]) -> None:
+    """A batch folder as `iceditor playtest` leaves it: batch.json and each game's summary."""
+    (folder / "games").mkdir(parents=True)
+    (folder / "batch.json").write_text(json.dumps({"source": "x/s3-closing-the-ring.yaml", "players": players}))
+    sides = dict(zip(("german", "russian"), players, strict=True))
+    for seed, winner, lost in games:
+        summary = {"seed": seed, "winner": winner, "players": sides, "casualties": lost, "cpu_seconds": 2.0}
+        (folder / "games" / f"g{seed:05d}.json").write_text(json.dumps(summary))
+
+
+def test_batches_pair_each_seed_with_the_base_by_result_and_by_casualty_exchange(
+    ai: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--batches`: the search as the German in two pieces (seeds 1-2, 3-4), the heuristic's base in
+    one. Seed 1 a win where the base lost (better), seed 4 a loss where the base won (worse); the
+    exchange (Russian units lost less German) against the base's on each seed: +2, +1, 0, -1."""
+    _batch(tmp_path / "a", ["search", "heuristic"], [(1, "german", {"german": 3, "russian": 9}),
+                                                     (2, "russian", {"german": 4, "russian": 5})])  # fmt: skip
+    _batch(tmp_path / "b", ["search", "heuristic"], [(3, "russian", {"german": 6, "russian": 6}),
+                                                     (4, "russian", {"german": 5, "russian": 4})])  # fmt: skip
+    _batch(tmp_path / "h", ["heuristic", "heuristic"], [(1, "russian", {"german": 3, "russian": 7}),
+                                                        (2, "russian", {"german": 4, "russian": 4}),
+                                                        (3, "russian", {"german": 6, "russian": 6}),
+                                                        (4, "german", {"german": 5, "russian": 5})])  # fmt: skip
+    spec = f"{tmp_path / 'a'},{tmp_path / 'b'}:{tmp_path / 'h'}"
+    assert ai.main(["--batches", spec, "--format", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)  # no row for the Russian: the search played only the German
+    assert (row["scenario"], row["side"], row["games"]) == ("s3-closing-the-ring", "german", 4)
+    assert (row["record"], row["base_record"], row["better"], row["worse"]) == ([1, 0, 3], [1, 0, 3], 1, 1)
+    assert row["exchange"] == pytest.approx(0.5)
+    low, high = row["exchange_interval"]  # 1.96 standard errors of +2, +1, 0, -1
+    assert (low, high) == pytest.approx((0.5 - 1.265, 0.5 + 1.265), abs=0.01)
+    assert ai.main(["--batches", spec]) == 0
+    assert "| +0.50 (-0.77 to +1.77) |" in capsys.readouterr().out
+    assert ai.main(["--batches", str(tmp_path / "a")]) == 2
 
 
 @pytest.mark.slow  # four Scenario 1 games: some 3-12 s
