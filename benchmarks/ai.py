@@ -288,8 +288,10 @@ def print_batches(specs: list[str], fmt: str) -> int:
             print(f"ai.py: --batches {spec}: want PAIRS_DIR:BASE_DIR, playtest folders", file=sys.stderr)
             return 2
         batch = json.loads((pairs_dirs[0] / "batch.json").read_text(encoding="utf-8"))
+        weak = json.loads((base_dirs[0] / "batch.json").read_text(encoding="utf-8"))["players"]
         scenario = Path(batch.get("source", pairs_dirs[0])).stem
-        strong = str(batch["players"][0])
+        # STRONG,WEAK or WEAK,STRONG: the player the base does not hold
+        strong = str(next((p for p in batch["players"] if p not in weak), batch["players"][0]))
         rows += [{"scenario": scenario, **row} for row in batch_rows(pairs_dirs, base_dirs, strong)]
     if fmt == "json":
         print(json.dumps(rows, indent=1))

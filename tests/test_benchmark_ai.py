@@ -97,11 +97,16 @@ def test_batches_pair_each_seed_with_the_base_by_result_and_by_casualty_exchange
                                                      (2, "russian", {"german": 4, "russian": 5})])  # fmt: skip
     _batch(tmp_path / "b", ["search", "heuristic"], [(3, "russian", {"german": 6, "russian": 6}),
                                                      (4, "russian", {"german": 5, "russian": 4})])  # fmt: skip
+    _batch(tmp_path / "r", ["heuristic", "search"], [(1, "russian", {"german": 2, "russian": 2})])  # the search Russian
     _batch(tmp_path / "h", ["heuristic", "heuristic"], [(1, "russian", {"german": 3, "russian": 7}),
                                                         (2, "russian", {"german": 4, "russian": 4}),
                                                         (3, "russian", {"german": 6, "russian": 6}),
                                                         (4, "german", {"german": 5, "russian": 5})])  # fmt: skip
     spec = f"{tmp_path / 'a'},{tmp_path / 'b'}:{tmp_path / 'h'}"
+    assert ai.main(["--batches", f"{tmp_path / 'r'}:{tmp_path / 'h'}", "--format", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)  # `--players heuristic,search`: the search is measured
+    assert (row["side"], row["player"], row["record"]) == ("russian", "search", [1, 0, 0])
+    assert row["exchange"] == 4 and row["exchange_interval"] is None  # one seed: (2 - 2) less (3 - 7)
     assert ai.main(["--batches", spec, "--format", "json"]) == 0
     (row,) = json.loads(capsys.readouterr().out)  # no row for the Russian: the search played only the German
     assert (row["scenario"], row["side"], row["games"]) == ("s3-closing-the-ring", "german", 4)

@@ -333,3 +333,27 @@ def test_r374_a_side_that_must_only_clear_a_zone_weighs_only_its_fire(monkeypatc
         player = SearchPlayer(3)
         player.begin(s1, side)
         assert player.phases is None
+
+
+def test_r375_a_side_with_less_to_lose_searches_only_in_the_games_second_half(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R375: a side whose rifle weighs more than one (R372: Scenario 1's German, 1.74: less to lose
+    than the Russian) weighs its choices only in the game's second half; the other side (Scenario
+    1's Russian, 0.70) from the first Game Turn. Scenario 1 cut to two Game Turns, the search on
+    each side: the Game Turns of the decisions each searched."""
+    searched: list[int] = []
+
+    def drawing(view: View, scenario: Scenario, rng: random.Random) -> GameState:
+        searched.append(view.data["turn"])
+        return determinize(view, scenario, rng)
+
+    monkeypatch.setattr(search, "determinize", drawing)
+    scenario, _, _ = heuristics_at("s1-demyansk-pocket", 1, given_setup=False)
+    scenario = dataclasses.replace(scenario, data={**scenario.data, "game_length": 2})
+    turns = {}
+    for side in SIDES:
+        searched.clear()
+        player = SearchPlayer(3, samples=1, horizon=2)
+        play_out(new_game(scenario, 4), {side: player, other(side): HeuristicPlayer(5)})
+        turns[side] = (player.late, round(player.share[side], 2), set(searched))
+    assert turns["german"] == (True, 1.74, {2})
+    assert turns["russian"][:2] == (False, 0.7) and 1 in turns["russian"][2]

@@ -15,7 +15,10 @@ average (R330): with a few draws and a short horizon most of a difference is the
 horizon, and a search that overrules the doctrine on that noise plays worse, not better.
 Forced decisions and those where the doctrine sees one choice cost no search, and so do a
 clearing side's moves and assaults (R374): a side that must only clear the enemy from a zone (24.9)
-weighs only the choices of its fire phases, where the look-ahead sees what a choice is for.
+weighs only the choices of its fire phases, where the look-ahead sees what a choice is for. A side
+with less to lose than the enemy (R372: its rifle weighs more than one) searches only in the game's
+second half (R375): before it, every loss weighs heavily in its look-ahead while what the loss buys
+(the objectives at the game's end) does not show, and the evaluation foretells little.
 A flat Monte Carlo over determinized states ("perfect information Monte Carlo"): the budget is
 `samples` draws a decision (by default: a game stays a function of its seeds), or with
 `time_limit` no new draw once that many seconds are spent.
@@ -66,6 +69,7 @@ class SearchPlayer:
         self.share: dict[str, float] = {}  # R372: what a rifle of each side weighs in `evaluate`
         self.scenario: Scenario | None = None
         self.phases: tuple[str, ...] | None = None  # R374: the phases whose choices it weighs (None: all)
+        self.late = False  # R375: it weighs nothing in the game's first half
         self.searched = 0  # decisions searched, their time, and those it overruled (benchmarks/ai.py)
         self.seconds = 0.0
         self.overruled = 0
@@ -81,6 +85,8 @@ class SearchPlayer:
         self.phases = FIRE_PHASES if know.clear and not know.occupy else None
         totals = {s: sum(worth(u) for u in know.base.units.values() if u.side == s) for s in SIDES}
         self.share = {s: sum(totals.values()) / len(SIDES) / totals[s] for s in SIDES}
+        # R375: a side with less to lose shies from losses in the look-ahead; what they buy shows late
+        self.late = self.share[side] > 1.0
         for s in SIDES:  # the playouts' players: both sides play the doctrine on the drawn states
             player = HeuristicPlayer(self.random.randrange(2**32))
             player.begin(scenario, s)
@@ -94,6 +100,8 @@ class SearchPlayer:
         if len(choices) < 2 or self.scenario is None:
             return choice
         if self.phases is not None and view.data["phase"] not in self.phases:
+            return choice
+        if self.late and 2 * view.data["turn"] <= int(self.scenario.data["game_length"]):  # as play.py ends it
             return choice
         start = time.perf_counter()
         values: dict[Action, list[float]] = {c: [] for c in choices}
