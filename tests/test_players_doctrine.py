@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -305,29 +306,37 @@ def test_r373_a_look_ahead_rolls_alike_wherever_it_plays_alike() -> None:
     assert rolled[3] != rolled[0]
 
 
+def _searched_where(monkeypatch: pytest.MonkeyPatch, key: str, what: str) -> dict[str, tuple[SearchPlayer, set[Any]]]:
+    """Scenario KEY cut to two Game Turns, played with the search on each side in turn against the
+    heuristic: each side's search, and `what` (a View's "phase" or "turn") of each decision it searched."""
+    searched: set[Any] = set()
+
+    def drawing(view: View, scenario: Scenario, rng: random.Random) -> GameState:
+        searched.add(view.data[what])
+        return determinize(view, scenario, rng)
+
+    monkeypatch.setattr(search, "determinize", drawing)
+    scenario, _, _ = heuristics_at(key, 1, given_setup=False)
+    scenario = dataclasses.replace(scenario, data={**scenario.data, "game_length": 2})
+    found = {}
+    for side in SIDES:
+        searched.clear()
+        player = SearchPlayer(3, samples=1, horizon=2)
+        play_out(new_game(scenario, 4), {side: player, other(side): HeuristicPlayer(5)})
+        found[side] = (player, set(searched))
+    return found
+
+
 def test_r374_a_side_that_must_only_clear_a_zone_weighs_only_its_fire(monkeypatch: pytest.MonkeyPatch) -> None:
     """R374: a side that must only clear the enemy from a zone (24.9: Scenario 3's German, who wins
     if no Russian unit is on Hills J and K) weighs only the choices of its fire phases (6.0 B, E,
     F); a side that goes to stand somewhere (Scenario 3's Russian, both of Scenario 1's) weighs
     every choice the heuristic ranks. Two Game Turns of Scenario 3 with the search German, then
     Russian: the phases of the decisions each searched."""
-    searched: list[str] = []
-
-    def drawing(view: View, scenario: Scenario, rng: random.Random) -> GameState:
-        searched.append(view.data["phase"])
-        return determinize(view, scenario, rng)
-
-    monkeypatch.setattr(search, "determinize", drawing)
-    scenario, _, _ = heuristics_at("s3-closing-the-ring", 1, given_setup=False)
-    scenario = dataclasses.replace(scenario, data={**scenario.data, "game_length": 2})
-    phases = {}
-    for side in SIDES:
-        searched.clear()
-        player = SearchPlayer(3, samples=1, horizon=2)
-        play_out(new_game(scenario, 4), {side: player, other(side): HeuristicPlayer(5)})
-        phases[side] = (player.phases, set(searched))
-    assert phases["german"][0] == FIRE_PHASES and phases["german"][1] and phases["german"][1] <= set(FIRE_PHASES)
-    assert phases["russian"][0] is None and MOVEMENT in phases["russian"][1]
+    phases = _searched_where(monkeypatch, "s3-closing-the-ring", "phase")
+    german, russian = phases["german"], phases["russian"]
+    assert german[0].phases == FIRE_PHASES and german[1] and german[1] <= set(FIRE_PHASES)
+    assert russian[0].phases is None and MOVEMENT in russian[1]
     s1, _, _ = heuristics_at("s1-demyansk-pocket", 1)
     for side in SIDES:
         player = SearchPlayer(3)
@@ -340,20 +349,7 @@ def test_r375_a_side_with_less_to_lose_searches_only_in_the_games_second_half(mo
     than the Russian) weighs its choices only in the game's second half; the other side (Scenario
     1's Russian, 0.70) from the first Game Turn. Scenario 1 cut to two Game Turns, the search on
     each side: the Game Turns of the decisions each searched."""
-    searched: list[int] = []
-
-    def drawing(view: View, scenario: Scenario, rng: random.Random) -> GameState:
-        searched.append(view.data["turn"])
-        return determinize(view, scenario, rng)
-
-    monkeypatch.setattr(search, "determinize", drawing)
-    scenario, _, _ = heuristics_at("s1-demyansk-pocket", 1, given_setup=False)
-    scenario = dataclasses.replace(scenario, data={**scenario.data, "game_length": 2})
-    turns = {}
-    for side in SIDES:
-        searched.clear()
-        player = SearchPlayer(3, samples=1, horizon=2)
-        play_out(new_game(scenario, 4), {side: player, other(side): HeuristicPlayer(5)})
-        turns[side] = (player.late, round(player.share[side], 2), set(searched))
-    assert turns["german"] == (True, 1.74, {2})
-    assert turns["russian"][:2] == (False, 0.7) and 1 in turns["russian"][2]
+    turns = _searched_where(monkeypatch, "s1-demyansk-pocket", "turn")
+    german, russian = turns["german"], turns["russian"]
+    assert (german[0].late, round(german[0].share["german"], 2), german[1]) == (True, 1.74, {2})
+    assert (russian[0].late, round(russian[0].share["russian"], 2)) == (False, 0.7) and 1 in russian[1]
