@@ -28,7 +28,7 @@ changes its result at all, and whether the heuristic's thresholds are the best o
 (docs/balance.md, Strength).
 
 `--batches PAIRS_DIR:BASE_DIR` plays nothing: it reads two `iceditor playtest` folders of the same
-scenario and seeds, PAIRS_DIR played `--players STRONG,WEAK` (`--swap` for both sides) and BASE_DIR
+scenario and seeds, PAIRS_DIR played `--players STRONG,WEAK` or `WEAK,STRONG` (`--swap`: both) and BASE_DIR
 `--players WEAK,WEAK` (every game logged: the batch keeps them), and prints for each side STRONG's
 record there, beside the base's on the same seeds, and the games where the result differs: STRONG
 better or worse than the base on that seed (a paired comparison: the same dice seed, the same
