@@ -57,6 +57,7 @@ import argparse
 import dataclasses
 import json
 import math
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -228,8 +229,7 @@ def _mean_interval(values: list[int]) -> tuple[float | None, list[float] | None]
     """The mean and its 95% interval (normal: 1.96 standard errors); none for fewer than two."""
     if len(values) < 2:
         return (float(values[0]) if values else None), None
-    mean = sum(values) / len(values)
-    error = 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1) / len(values))
+    mean, error = statistics.fmean(values), 1.96 * statistics.stdev(values) / math.sqrt(len(values))
     return mean, [round(mean - error, 2), round(mean + error, 2)]
 
 

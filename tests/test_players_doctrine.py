@@ -1,9 +1,10 @@
 """The heuristic's doctrine where the rules give it a choice a wargamer weighs: overrunning a hex
 with guns in it (9.0, 9.2 A), pushing a Wreck out of the way (8.65), and the search's rule for
-overruling the doctrine (R330), its evaluation's weighing of losses (R372) and what it weighs for
-a side that must only clear a zone (R374), infiltrating clear of where hidden hexes may be
-(24.35), keeping the fire of units that should move on (8.21, R360), hunting hidden units in a
-zone to clear (24.22, R361), and moving the DOWN units a leader led (8.3 B)."""
+overruling the doctrine (R330), its evaluation's weighing of losses (R372), what it weighs for a
+side that must only clear a zone (R374) and when a side with less to lose searches (R375),
+infiltrating clear of where hidden hexes may be (24.35), keeping the fire of units that should
+move on (8.21, R360), hunting hidden units in a zone to clear (24.22, R361), and moving the DOWN
+units a leader led (8.3 B)."""
 
 from __future__ import annotations
 
@@ -331,8 +332,9 @@ def test_r374_a_side_that_must_only_clear_a_zone_weighs_only_its_fire(monkeypatc
     """R374: a side that must only clear the enemy from a zone (24.9: Scenario 3's German, who wins
     if no Russian unit is on Hills J and K) weighs only the choices of its fire phases (6.0 B, E,
     F); a side that goes to stand somewhere (Scenario 3's Russian, both of Scenario 1's) weighs
-    every choice the heuristic ranks. Two Game Turns of Scenario 3 with the search German, then
-    Russian: the phases of the decisions each searched."""
+    every choice the heuristic ranks (Scenario 3's Russian in the game's second half only: R375).
+    Two Game Turns of Scenario 3 with the search German, then Russian: the phases of the decisions
+    each searched."""
     phases = _searched_where(monkeypatch, "s3-closing-the-ring", "phase")
     german, russian = phases["german"], phases["russian"]
     assert german[0].phases == FIRE_PHASES and german[1] and german[1] <= set(FIRE_PHASES)
