@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -124,3 +126,19 @@ def test_the_command_plays_a_sweep_and_a_compare_on_a_given_scheduler(
     result = json.loads((tmp_path / "cmp" / "compare.json").read_text())
     assert set(result["sides"]) == {"german", "russian"} and result["games"] == [1, 1]
     assert (tmp_path / "cmp" / "compare.html").is_file()
+
+
+def test_distributeds_own_errors_stay_off_the_terminal() -> None:
+    """A batch's failed game is recorded with its error (above); distributed's own logged errors, like
+    a worker's heartbeat that races the cluster's closing into a traceback (CI, stop 39), do not reach
+    the terminal, from the workers or from the scheduler."""
+    script = """if __name__ == "__main__":
+    import logging
+    from engine.batch.runner import cluster
+    with cluster(1, None) as client:
+        client.run(lambda: logging.getLogger("distributed.worker").error("worker-side error"))
+        logging.getLogger("distributed.scheduler").error("scheduler-side error")
+"""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "error" not in result.stdout + result.stderr

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -84,7 +85,10 @@ def cluster(workers: int | None, scheduler: str | None, own_sessions: bool = Tru
             processes=True,
             dashboard_address=":0",  # a free port: other clusters may run here
             scheduler_port=0,
-            silence_logs=40,
+            # distributed's own errors stay off the terminal: a game that fails is recorded with its
+            # error (record_error), and closing the cluster can race a worker's heartbeat into a
+            # logged traceback that is no fault of the batch's.
+            silence_logs=logging.CRITICAL,
         ) as local,
         Client(local) as client,
     ):
