@@ -284,7 +284,9 @@ def print_batches(specs: list[str], fmt: str) -> int:
     for spec in specs:
         left, _, right = spec.partition(":")
         pairs_dirs, base_dirs = [Path(d) for d in left.split(",")], [Path(d) for d in right.split(",") if d]
-        if not base_dirs or not all((d / "games").is_dir() for d in pairs_dirs + base_dirs):
+        if not base_dirs or not all(
+            (d / "games").is_dir() and (d / "batch.json").is_file() for d in pairs_dirs + base_dirs
+        ):
             print(f"ai.py: --batches {spec}: want PAIRS_DIR:BASE_DIR, playtest folders", file=sys.stderr)
             return 2
         batch = json.loads((pairs_dirs[0] / "batch.json").read_text(encoding="utf-8"))

@@ -117,6 +117,8 @@ def test_batches_pair_each_seed_with_the_base_by_result_and_by_casualty_exchange
     assert ai.main(["--batches", spec]) == 0
     assert "| +0.50 (-0.77 to +1.77) |" in capsys.readouterr().out
     assert ai.main(["--batches", str(tmp_path / "a")]) == 2
+    (tmp_path / "h" / "batch.json").unlink()  # games without the batch's record: not a playtest folder
+    assert ai.main(["--batches", f"{tmp_path / 'a'}:{tmp_path / 'h'}"]) == 2
 
 
 @pytest.mark.slow  # four Scenario 1 games: some 3-12 s

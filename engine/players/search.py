@@ -69,7 +69,7 @@ class SearchPlayer:
         self.share: dict[str, float] = {}  # R372: what a rifle of each side weighs in `evaluate`
         self.scenario: Scenario | None = None
         self.phases: tuple[str, ...] | None = None  # R374: the phases whose choices it weighs (None: all)
-        self.late = False  # R375: it weighs nothing in the game's first half
+        self.late = False  # R375: if set, it weighs nothing in the game's first half
         self.searched = 0  # decisions searched, their time, and those it overruled (benchmarks/ai.py)
         self.seconds = 0.0
         self.overruled = 0
